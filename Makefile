@@ -1,0 +1,23 @@
+# singletable — PGXS build (layout as in pgvector / HypoPG)
+EXTENSION = singletable
+EXTVERSION = 0.1.0
+
+MODULE_big = singletable
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
+HEADERS = $(wildcard src/*.h)
+
+DATA = $(wildcard sql/singletable--*.sql)
+
+TESTS = $(wildcard test/sql/*.sql)
+REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test --load-extension=singletable
+
+PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: demo
+demo:
+	test/demo.sh

@@ -1,0 +1,176 @@
+-- singletable 0.1.0: DynamoDB's single-table model for PostgreSQL.
+-- Every object lives in schema singletable; every reference inside this script is
+-- schema-qualified so that a hostile search_path cannot capture it.
+
+\echo Use "CREATE EXTENSION singletable" to load this file. \quit
+
+------------------------------------------------------------------------------
+-- Registry: one row per item-collection table created by singletable.create_table
+------------------------------------------------------------------------------
+CREATE TABLE singletable.tables (
+    table_name          pg_catalog.regclass PRIMARY KEY,
+    partition_key       pg_catalog.text NOT NULL,
+    partition_key_type  pg_catalog.text NOT NULL
+        CHECK (partition_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    sort_key            pg_catalog.text,
+    sort_key_type       pg_catalog.text
+        CHECK (sort_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    CHECK ((sort_key IS NULL) OPERATOR(pg_catalog.=) (sort_key_type IS NULL))
+);
+COMMENT ON TABLE singletable.tables IS
+  'Registry of item-collection tables: key attribute names and DynamoDB key types (S, N, B)';
+SELECT pg_catalog.pg_extension_config_dump('singletable.tables', '');
+GRANT SELECT ON singletable.tables TO PUBLIC;
+
+-- Keeps the registry consistent when an item table is dropped by plain SQL
+-- (renames need nothing: the registry stores the table's OID as regclass).
+-- SECURITY DEFINER because the registry is owned by the extension owner while any
+-- table owner may drop their own table; it only deletes rows of relations that
+-- PostgreSQL reports as dropped in this very command.
+CREATE FUNCTION singletable.on_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.tables t
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND t.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_sql_drop() IS
+  'Event trigger: removes registry rows of dropped item tables';
+
+CREATE EVENT TRIGGER singletable_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_sql_drop();
+
+------------------------------------------------------------------------------
+-- Tables
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.create_table(
+    table_name          pg_catalog.text,
+    partition_key       pg_catalog.text DEFAULT 'pk',
+    sort_key            pg_catalog.text DEFAULT 'sk',
+    partition_key_type  pg_catalog.text DEFAULT 'S',
+    sort_key_type       pg_catalog.text DEFAULT 'S')
+RETURNS pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_table';
+COMMENT ON FUNCTION singletable.create_table(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'Creates an item-collection table owned by the caller: key columns under a btree primary key, the item as jsonb';
+
+CREATE FUNCTION singletable.drop_table(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C STRICT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_table';
+COMMENT ON FUNCTION singletable.drop_table(pg_catalog.text) IS
+  'Drops an item-collection table and its registry row';
+
+CREATE FUNCTION singletable.describe_table(table_name pg_catalog.text)
+RETURNS pg_catalog.jsonb
+LANGUAGE C STRICT STABLE
+AS 'MODULE_PATHNAME', 'singletable_describe_table';
+COMMENT ON FUNCTION singletable.describe_table(pg_catalog.text) IS
+  'Key schema, item count estimate and size in bytes of an item-collection table';
+
+------------------------------------------------------------------------------
+-- Items
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.put_item(table_name pg_catalog.text, item pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_put_item';
+COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb) IS
+  'Writes a whole item (replacing any item with the same key); returns the previous item or NULL';
+
+CREATE FUNCTION singletable.get_item(table_name pg_catalog.text, pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_get_item';
+COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'Reads one item by its key (N keys as decimal text, B keys as base64); NULL when absent';
+
+CREATE FUNCTION singletable.delete_item(table_name pg_catalog.text, pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_delete_item';
+COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'Deletes one item by its key; returns the deleted item or NULL';
+
+------------------------------------------------------------------------------
+-- Query
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL)
+RETURNS TABLE(pk pg_catalog.text, sk pg_catalog.text, item pg_catalog.jsonb)
+LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
+AS 'MODULE_PATHNAME', 'singletable_query';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text) IS
+  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order';
+
+CREATE FUNCTION singletable.explain_query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    with_analyze        pg_catalog.bool DEFAULT false)
+RETURNS SETOF pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_explain_query';
+COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool) IS
+  'EXPLAIN (COSTS OFF) of the statement singletable.query runs for these arguments, planned as the session''s plan_cache_mode plans it';
+
+------------------------------------------------------------------------------
+-- begins_with for plain SQL, with planner support (index range also for bind parameters)
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.begins_with_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_begins_with_support';
+COMMENT ON FUNCTION singletable.begins_with_support(pg_catalog.internal) IS
+  'Planner support for singletable.begins_with: turns the call into btree index conditions and estimates its selectivity';
+
+CREATE FUNCTION singletable.prefix_upper_bound(pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_prefix_upper_bound_text';
+COMMENT ON FUNCTION singletable.prefix_upper_bound(pg_catalog.text) IS
+  'Smallest string above every string that starts with the prefix, in UTF-8 byte order (used in index conditions)';
+
+CREATE FUNCTION singletable.prefix_upper_bound(pg_catalog.bytea)
+RETURNS pg_catalog.bytea
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_prefix_upper_bound_bytea';
+COMMENT ON FUNCTION singletable.prefix_upper_bound(pg_catalog.bytea) IS
+  'A value above every indexable value that starts with the prefix, in unsigned byte order (used in index conditions)';
+
+CREATE FUNCTION singletable.begins_with(pg_catalog.text, pg_catalog.text)
+RETURNS pg_catalog.bool
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+SUPPORT singletable.begins_with_support
+AS 'MODULE_PATHNAME', 'singletable_begins_with_text';
+COMMENT ON FUNCTION singletable.begins_with(pg_catalog.text, pg_catalog.text) IS
+  'True when the first string starts with the second (byte-wise); an index range on a C-collated btree column';
+
+CREATE FUNCTION singletable.begins_with(pg_catalog.bytea, pg_catalog.bytea)
+RETURNS pg_catalog.bool
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+SUPPORT singletable.begins_with_support
+AS 'MODULE_PATHNAME', 'singletable_begins_with_bytea';
+COMMENT ON FUNCTION singletable.begins_with(pg_catalog.bytea, pg_catalog.bytea) IS
+  'True when the first value starts with the second; an index range on a btree bytea column';

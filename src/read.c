@@ -1,0 +1,408 @@
+/*
+ * read.c — get_item, query and explain_query.
+ *
+ * A Query's key condition becomes bounds on the primary key (pk, sk): the
+ * statement is "pk = $1 AND sk <op> $2 [AND sk <op> $3]", begins_with being
+ * [prefix, successor(prefix)), so the btree reads only the matching items.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type_d.h"
+#include "commands/prepare.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/tuplestore.h"
+
+#include "registry.h"
+
+PG_FUNCTION_INFO_V1(singletable_get_item);
+PG_FUNCTION_INFO_V1(singletable_query);
+PG_FUNCTION_INFO_V1(singletable_explain_query);
+
+/* A Query's arguments, validated and converted to statement parameters */
+typedef struct QueryArgs
+{
+	StSkOp		op;
+	bool		forward;
+	bool		has_start;
+	char	   *pk_display;		/* canonical pk text, returned on every row */
+	Datum		values[ST_QUERY_NARGS];
+	char		nulls[ST_QUERY_NARGS];
+} QueryArgs;
+
+#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
+
+/* singletable.get_item(table_name, pk, sk) -> item or NULL. */
+Datum
+singletable_get_item(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	Datum		values[3];
+	char		nulls[3] = {' ', ' ', 'n'};
+	Datum		result = (Datum) 0;
+	bool		isnull = true;
+	int			rc;
+
+	SPI_connect();
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	st_key_args(tab, fcinfo, 1, values, nulls);
+	values[2] = (Datum) 0;
+	rc = SPI_execute_plan(st_item_plan(tab, ST_PLAN_GET), values, nulls, true, 1);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "singletable get failed: %s", SPI_result_code_string(rc));
+	if (SPI_processed > 0)
+	{
+		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull)
+			result = SPI_datumTransfer(result, false, -1);
+	}
+	SPI_finish();
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(result);
+}
+
+/* Converts one sort-key argument, naming the argument in errors. */
+static StKey
+sk_arg(StTable *tab, text *t)
+{
+	StKey		k;
+
+	st_key_from_text(tab->sk_type, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), tab->sk_name,
+					 tab->relname, true, &k);
+	return k;
+}
+
+/* Whether a start key lies within the key condition (DynamoDB requires it). */
+static bool
+start_in_range(StTable *tab, QueryArgs *qa, Datum start)
+{
+	StKeyType	t = tab->sk_type;
+	int			c1 = 0,
+				c2 = 0;
+
+	if (qa->op != ST_SK_NONE)
+		c1 = st_key_compare(t, start, qa->values[1]);
+	if (qa->op == ST_SK_BETWEEN || (qa->op == ST_SK_RANGE))
+		c2 = st_key_compare(t, start, qa->values[2]);
+	switch (qa->op)
+	{
+		case ST_SK_NONE:
+			return true;
+		case ST_SK_EQ:
+			return c1 == 0;
+		case ST_SK_LT:
+			return c1 < 0;
+		case ST_SK_LE:
+			return c1 <= 0;
+		case ST_SK_GT:
+			return c1 > 0;
+		case ST_SK_GE:
+			return c1 >= 0;
+		case ST_SK_BETWEEN:
+			return c1 >= 0 && c2 <= 0;
+		case ST_SK_RANGE:
+			return c1 >= 0 && c2 < 0;
+		default:
+			return false;
+	}
+}
+
+/*
+ * Validates the Query arguments (table_name is argument 0 and already open):
+ * pk, sk_op, sk_value, sk_value2, forward, max_items, exclusive_start_sk.
+ */
+static void
+parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
+{
+	text	   *pk = ARG_TEXT(1);
+	text	   *op = ARG_TEXT(2);
+	text	   *v1 = ARG_TEXT(3);
+	text	   *v2 = ARG_TEXT(4);
+	text	   *start = ARG_TEXT(7);
+	StKey		k;
+	char	   *opname;
+
+	memset(qa, 0, sizeof(*qa));
+	for (int i = 0; i < ST_QUERY_NARGS; i++)
+		qa->nulls[i] = 'n';
+
+	if (pk == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("partition key \"%s\" of table \"%s\" must not be NULL in a query",
+						tab->pk_name, tab->relname),
+				 errdetail("Query condition missed key schema element: %s", tab->pk_name)));
+	st_key_from_text(tab->pk_type, VARDATA_ANY(pk), VARSIZE_ANY_EXHDR(pk), tab->pk_name,
+					 tab->relname, false, &k);
+	qa->values[0] = k.datum;
+	qa->nulls[0] = ' ';
+	qa->pk_display = k.display;
+
+	qa->forward = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
+	if (!PG_ARGISNULL(6))
+	{
+		int32		max_items = PG_GETARG_INT32(6);
+
+		if (max_items < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_items must be at least 1, not %d", max_items)));
+		qa->values[4] = Int64GetDatum((int64) max_items);
+		qa->nulls[4] = ' ';
+	}
+
+	if (op == NULL)
+	{
+		if (v1 != NULL || v2 != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sk_value given without sk_op"),
+					 errhint("Name the sort key condition: =, <, <=, >, >=, between or begins_with.")));
+		qa->op = ST_SK_NONE;
+	}
+	else
+	{
+		opname = text_to_cstring(op);
+		if (tab->sk_name == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("table \"%s\" has no sort key, so a query cannot have a sort key condition",
+							tab->relname),
+					 errdetail("Query key condition not supported")));
+		if (strcmp(opname, "=") == 0)
+			qa->op = ST_SK_EQ;
+		else if (strcmp(opname, "<") == 0)
+			qa->op = ST_SK_LT;
+		else if (strcmp(opname, "<=") == 0)
+			qa->op = ST_SK_LE;
+		else if (strcmp(opname, ">") == 0)
+			qa->op = ST_SK_GT;
+		else if (strcmp(opname, ">=") == 0)
+			qa->op = ST_SK_GE;
+		else if (pg_strcasecmp(opname, "between") == 0)
+			qa->op = ST_SK_BETWEEN;
+		else if (strcmp(opname, "begins_with") == 0)
+			qa->op = ST_SK_RANGE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown sort key operator \"%s\"", opname),
+					 errhint("sk_op is one of =, <, <=, >, >=, between, begins_with.")));
+
+		if (v1 == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("sk_value must not be NULL for sort key operator \"%s\"", opname)));
+		if (qa->op == ST_SK_RANGE && tab->sk_type == ST_KEY_N)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("begins_with cannot be used on sort key \"%s\" of table \"%s\", which is of type N",
+							tab->sk_name, tab->relname),
+					 errdetail("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")));
+		if (qa->op == ST_SK_BETWEEN && v2 == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("sk_value2 must not be NULL for sort key operator \"between\""),
+					 errhint("between takes the inclusive bounds sk_value and sk_value2.")));
+		if (qa->op != ST_SK_BETWEEN && v2 != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("sk_value2 is only used with sort key operator \"between\", not \"%s\"",
+							opname)));
+
+		k = sk_arg(tab, v1);
+		qa->values[1] = k.datum;
+		qa->nulls[1] = ' ';
+		if (qa->op == ST_SK_BETWEEN)
+		{
+			StKey		k2 = sk_arg(tab, v2);
+
+			if (st_key_compare(tab->sk_type, k2.datum, k.datum) < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("between bounds of sort key \"%s\" are reversed: \"%s\" is lower than \"%s\"",
+								tab->sk_name, k2.display, k.display),
+						 errdetail("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound")));
+			qa->values[2] = k2.datum;
+			qa->nulls[2] = ' ';
+		}
+		else if (qa->op == ST_SK_RANGE)
+		{
+			struct varlena *p = DatumGetByteaPP(k.datum);
+			int			len;
+			char	   *succ;
+
+			succ = (tab->sk_type == ST_KEY_S)
+				? st_prefix_successor_utf8(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &len)
+				: st_prefix_successor_bytes(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &len);
+			if (succ == NULL)
+				qa->op = ST_SK_GE;	/* every key >= the prefix starts with it */
+			else
+			{
+				bytea	   *b = palloc(VARHDRSZ + len);
+
+				SET_VARSIZE(b, VARHDRSZ + len);
+				memcpy(VARDATA(b), succ, len);
+				qa->values[2] = PointerGetDatum(b);
+				qa->nulls[2] = ' ';
+			}
+		}
+	}
+
+	if (start != NULL)
+	{
+		if (tab->sk_name == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("table \"%s\" has no sort key, so a query cannot continue from exclusive_start_sk",
+							tab->relname),
+					 errdetail("The query can return at most one row and cannot be restarted")));
+		k = sk_arg(tab, start);
+		if (!start_in_range(tab, qa, k.datum))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("exclusive_start_sk \"%s\" is outside the sort key condition", k.display),
+					 errdetail("The provided starting key does not match the range key predicate")));
+		qa->values[3] = k.datum;
+		qa->nulls[3] = ' ';
+		qa->has_start = true;
+	}
+}
+
+/*
+ * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
+ *                   max_items, exclusive_start_sk) -> (pk, sk, item)
+ *
+ * Runs the cached statement for this condition shape through a cursor, so a
+ * large collection is streamed in batches into the result tuplestore.
+ */
+Datum
+singletable_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StTable    *tab;
+	QueryArgs	qa;
+	Portal		portal;
+	MemoryContext rowcxt;
+	text	   *pk_text;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	parse_query_args(fcinfo, tab, &qa);
+
+	portal = SPI_cursor_open(NULL, st_query_plan(tab, qa.op, qa.forward, qa.has_start),
+							 qa.values, qa.nulls, true);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "singletable query rows",
+								   ALLOCSET_DEFAULT_SIZES);
+	pk_text = cstring_to_text(qa.pk_display);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 1000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[i];
+			Datum		out[3];
+			bool		outnull[3] = {false, false, false};
+			bool		isnull;
+			Datum		sk;
+			MemoryContext old;
+
+			CHECK_FOR_INTERRUPTS();
+			old = MemoryContextSwitchTo(rowcxt);
+			out[0] = PointerGetDatum(pk_text);
+			sk = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
+			if (isnull || tab->sk_name == NULL)
+				outnull[1] = true;
+			else
+				out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
+			out[2] = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			MemoryContextSwitchTo(old);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
+			MemoryContextReset(rowcxt);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+	SPI_finish();
+	return (Datum) 0;
+}
+
+/*
+ * singletable.explain_query(same arguments as query, analyze) -> plan lines.
+ *
+ * PREPAREs the very statement query runs and EXPLAINs an EXECUTE of it with
+ * the same parameters, so the plan shown is the one the session's
+ * plan_cache_mode yields (force_generic_plan shows the generic plan).
+ */
+Datum
+singletable_explain_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const char *stmt = "singletable_explain_query";
+	StTable    *tab;
+	QueryArgs	qa;
+	Oid			argtypes[ST_QUERY_NARGS];
+	StringInfoData buf;
+	bool		analyze = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	SPI_connect();
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	parse_query_args(fcinfo, tab, &qa);
+	st_query_argtypes(tab, argtypes);
+
+	/* a statement left over by an earlier failed call */
+	if (FetchPreparedStatement(stmt, false))
+		DropPreparedStatement(stmt, false);
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "PREPARE %s(", stmt);
+	for (int i = 0; i < ST_QUERY_NARGS; i++)
+		appendStringInfo(&buf, "%s%s", i ? ", " : "", format_type_be_qualified(argtypes[i]));
+	appendStringInfo(&buf, ") AS %s", st_query_sql(tab, qa.op, qa.forward, qa.has_start));
+	if (SPI_execute(buf.data, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "PREPARE failed");
+
+	/* EXECUTE takes the parameters as literals of their declared types */
+	resetStringInfo(&buf);
+	appendStringInfo(&buf, "EXPLAIN (COSTS OFF%s) EXECUTE %s(",
+					 analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", stmt);
+	for (int i = 0; i < ST_QUERY_NARGS; i++)
+	{
+		Oid			outfn;
+		bool		varlena;
+
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		if (qa.nulls[i] == 'n')
+		{
+			appendStringInfoString(&buf, "NULL");
+			continue;
+		}
+		getTypeOutputInfo(argtypes[i], &outfn, &varlena);
+		appendStringInfoString(&buf, quote_literal_cstr(OidOutputFunctionCall(outfn, qa.values[i])));
+	}
+	appendStringInfoChar(&buf, ')');
+	if (SPI_execute(buf.data, false, 0) < 0)
+		elog(ERROR, "EXPLAIN failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Datum		line = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &line, &isnull);
+	}
+	DropPreparedStatement(stmt, false);
+	SPI_finish();
+	return (Datum) 0;
+}
