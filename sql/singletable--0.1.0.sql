@@ -21,6 +21,7 @@ CREATE TABLE singletable.tables (
 COMMENT ON TABLE singletable.tables IS
   'Registry of item-collection tables: key attribute names and DynamoDB key types (S, N, B)';
 SELECT pg_catalog.pg_extension_config_dump('singletable.tables', '');
+GRANT USAGE ON SCHEMA singletable TO PUBLIC;
 GRANT SELECT ON singletable.tables TO PUBLIC;
 
 -- Keeps the registry consistent when an item table is dropped by plain SQL
@@ -65,14 +66,14 @@ COMMENT ON FUNCTION singletable.create_table(pg_catalog.text, pg_catalog.text, p
 
 CREATE FUNCTION singletable.drop_table(table_name pg_catalog.text)
 RETURNS void
-LANGUAGE C STRICT VOLATILE
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_drop_table';
 COMMENT ON FUNCTION singletable.drop_table(pg_catalog.text) IS
   'Drops an item-collection table and its registry row';
 
 CREATE FUNCTION singletable.describe_table(table_name pg_catalog.text)
 RETURNS pg_catalog.jsonb
-LANGUAGE C STRICT STABLE
+LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_describe_table';
 COMMENT ON FUNCTION singletable.describe_table(pg_catalog.text) IS
   'Key schema, item count estimate and size in bytes of an item-collection table';

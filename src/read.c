@@ -8,7 +8,9 @@
 #include "postgres.h"
 
 #include "catalog/pg_type_d.h"
-#include "commands/prepare.h"
+#include "commands/explain.h"
+#include "nodes/params.h"
+#include "utils/plancache.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -338,71 +340,70 @@ singletable_query(PG_FUNCTION_ARGS)
 }
 
 /*
- * singletable.explain_query(same arguments as query, analyze) -> plan lines.
+ * singletable.explain_query(same arguments as query, with_analyze) -> plan lines.
  *
- * PREPAREs the very statement query runs and EXPLAINs an EXECUTE of it with
- * the same parameters, so the plan shown is the one the session's
- * plan_cache_mode yields (force_generic_plan shows the generic plan).
+ * Explains the plan singletable.query itself runs: the same kept statement,
+ * its plan taken from the plan cache with the same parameters, so the
+ * session's plan_cache_mode decides between a custom and a generic plan
+ * exactly as it does for query. With with_analyze the plan is executed.
  */
 Datum
 singletable_explain_query(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	const char *stmt = "singletable_explain_query";
 	StTable    *tab;
 	QueryArgs	qa;
 	Oid			argtypes[ST_QUERY_NARGS];
-	StringInfoData buf;
 	bool		analyze = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
+	SPIPlanPtr	plan;
+	CachedPlanSource *src;
+	CachedPlan *cplan;
+	ParamListInfo params;
+	ExplainState *es;
+	char	   *line;
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
 	parse_query_args(fcinfo, tab, &qa);
 	st_query_argtypes(tab, argtypes);
+	plan = st_query_plan(tab, qa.op, qa.forward, qa.has_start);
+	src = linitial(SPI_plan_get_plan_sources(plan));
 
-	/* a statement left over by an earlier failed call */
-	if (FetchPreparedStatement(stmt, false))
-		DropPreparedStatement(stmt, false);
-
-	initStringInfo(&buf);
-	appendStringInfo(&buf, "PREPARE %s(", stmt);
-	for (int i = 0; i < ST_QUERY_NARGS; i++)
-		appendStringInfo(&buf, "%s%s", i ? ", " : "", format_type_be_qualified(argtypes[i]));
-	appendStringInfo(&buf, ") AS %s", st_query_sql(tab, qa.op, qa.forward, qa.has_start));
-	if (SPI_execute(buf.data, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "PREPARE failed");
-
-	/* EXECUTE takes the parameters as literals of their declared types */
-	resetStringInfo(&buf);
-	appendStringInfo(&buf, "EXPLAIN (COSTS OFF%s) EXECUTE %s(",
-					 analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", stmt);
+	params = makeParamList(ST_QUERY_NARGS);
 	for (int i = 0; i < ST_QUERY_NARGS; i++)
 	{
-		Oid			outfn;
-		bool		varlena;
-
-		if (i > 0)
-			appendStringInfoString(&buf, ", ");
-		if (qa.nulls[i] == 'n')
-		{
-			appendStringInfoString(&buf, "NULL");
-			continue;
-		}
-		getTypeOutputInfo(argtypes[i], &outfn, &varlena);
-		appendStringInfoString(&buf, quote_literal_cstr(OidOutputFunctionCall(outfn, qa.values[i])));
+		params->params[i].value = qa.values[i];
+		params->params[i].isnull = (qa.nulls[i] == 'n');
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = argtypes[i];
 	}
-	appendStringInfoChar(&buf, ')');
-	if (SPI_execute(buf.data, false, 0) < 0)
-		elog(ERROR, "EXPLAIN failed");
-	for (uint64 i = 0; i < SPI_processed; i++)
+
+	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
+	es = NewExplainState();
+	es->costs = false;
+	es->analyze = analyze;
+	es->timing = false;
+	es->summary = false;
+	es->format = EXPLAIN_FORMAT_TEXT;
+	ExplainBeginOutput(es);
+	ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es,
+				   src->query_string, params, NULL, NULL, NULL);
+	ExplainEndOutput(es);
+	ReleaseCachedPlan(cplan, CurrentResourceOwner);
+
+	/* one row per line, without the trailing newline */
+	line = es->str->data;
+	while (*line)
 	{
-		bool		isnull;
-		Datum		line = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+		char	   *nl = strchr(line, '\n');
+		int			len = nl ? nl - line : strlen(line);
+		Datum		d = PointerGetDatum(cstring_to_text_with_len(line, len));
+		bool		isnull = false;
 
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &line, &isnull);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+		line += len + (nl ? 1 : 0);
 	}
-	DropPreparedStatement(stmt, false);
 	SPI_finish();
 	return (Datum) 0;
 }

@@ -182,11 +182,14 @@ st_table_open(text *name, LOCKMODE lockmode)
 	return tab;
 }
 
-/* Prepares sql with argtypes and keeps the plan for the life of the entry. */
+/*
+ * Prepares sql with argtypes and cursor options and keeps the plan for the
+ * life of the entry.
+ */
 static SPIPlanPtr
-prepare_kept(const char *sql, int nargs, Oid *argtypes)
+prepare_kept(const char *sql, int nargs, Oid *argtypes, int cursor_options)
 {
-	SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
+	SPIPlanPtr	plan = SPI_prepare_cursor(sql, nargs, argtypes, cursor_options);
 
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
@@ -250,7 +253,7 @@ st_item_plan(StTable *tab, StPlanKind kind)
 		default:
 			elog(ERROR, "unknown plan kind %d", kind);
 	}
-	tab->item_plans[kind] = prepare_kept(buf.data, 3, argtypes);
+	tab->item_plans[kind] = prepare_kept(buf.data, 3, argtypes, 0);
 	pfree(buf.data);
 	return tab->item_plans[kind];
 }
@@ -318,7 +321,13 @@ st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start)
 	return buf.data;
 }
 
-/* The prepared statement of a Query shape, prepared on first use. */
+/*
+ * The prepared statement of a Query shape, prepared on first use. It is
+ * planned as a cursor that wants its first rows fast (cursor_tuple_fraction),
+ * which is what a Query is: rows streamed in key order, often under a limit.
+ * That makes the ordered index scan the plan for every collection that is
+ * not a large part of the table, instead of a bitmap scan followed by a sort.
+ */
 SPIPlanPtr
 st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start)
 {
@@ -330,7 +339,7 @@ st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start)
 		char	   *sql = st_query_sql(tab, op, forward, has_start);
 
 		st_query_argtypes(tab, argtypes);
-		*slot = prepare_kept(sql, ST_QUERY_NARGS, argtypes);
+		*slot = prepare_kept(sql, ST_QUERY_NARGS, argtypes, CURSOR_OPT_FAST_PLAN);
 		pfree(sql);
 	}
 	return *slot;
@@ -434,6 +443,13 @@ singletable_create_table(PG_FUNCTION_ARGS)
 						GetDatabaseEncodingName()),
 				 errdetail("S keys sort by the bytes of their UTF-8 encoding.")));
 
+	/* clear errors for the common mistakes before running any DDL */
+	if (rv->schemaname)
+		(void) LookupExplicitNamespace(rv->schemaname, false);
+	if (OidIsValid(RangeVarGetRelid(rv, NoLock, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s\" already exists", text_to_cstring(name))));
 	qualname = rv->schemaname ? quote_qualified_identifier(rv->schemaname, rv->relname)
 		: quote_identifier(rv->relname);
 
@@ -490,7 +506,7 @@ singletable_drop_table(PG_FUNCTION_ARGS)
 	char	   *sql;
 
 	SPI_connect();
-	tab = st_table_open(PG_GETARG_TEXT_PP(0), AccessExclusiveLock);
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock);
 	sql = psprintf("DROP TABLE %s", tab->qualname);
 	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "DROP TABLE failed");
@@ -516,7 +532,7 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 	bool		isnull;
 
 	SPI_connect();
-	tab = st_table_open(PG_GETARG_TEXT_PP(0), AccessShareLock);
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock);
 	pkt[0] = (char) tab->pk_type;
 	skt[0] = (char) tab->sk_type;
 	values[0] = ObjectIdGetDatum(tab->relid);

@@ -1,0 +1,195 @@
+-- test/demo/posting_app.sql: the SaaS posting app of docs/mission.md (seed 000) as one
+-- singletable item-collection table, then each of its access patterns.
+-- test/demo.sh runs it after CREATE EXTENSION singletable; by hand:
+--   psql -X -v ON_ERROR_STOP=1 -f test/demo/posting_app.sql
+-- It can be run again: it drops and recreates the table.
+--
+-- Key design (entity type = prefix of the key values, '#' as delimiter):
+--   user profile        pk USER#{userId}  sk PROFILE
+--   post                pk USER#{userId}  sk POST#{postId}
+--   library entry       pk USER#{userId}  sk LIBRARY#{kind}#{name}
+--   Google integration  pk USER#{userId}  sk INTEG#GOOGLE
+--   X integration       pk USER#{userId}  sk INTEG#X#{handle}
+--   Drive folder        pk USER#{userId}  sk SOURCE#FOLDER#{folderId}
+--   analytics roll-up   pk USER#{userId}  sk ANALYTICS#{postId}
+--   post source file    pk POST#{postId}  sk SOURCE#{fileId}
+--   post metrics        pk POST#{postId}  sk METRICS#{capturedAt}   (ttl: epoch seconds)
+-- Approved posts also carry gsi1pk = 'STATUS#approved', gsi1sk = publishAt (for the
+-- sparse GSI of a later release); drafts don't.
+
+\set QUIET on
+\pset null '(null)'
+-- Some results are wide: on a terminal the pager would stop the demo until one quits it.
+\pset pager off
+
+-- Start from scratch, quietly (no NOTICE when there is nothing to drop).
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS posting_app;
+RESET client_min_messages;
+\set QUIET off
+
+-- From here on every statement is printed before its result.
+\set ECHO queries
+
+\echo
+\echo '=== Create the table ==='
+SELECT singletable.create_table('posting_app');
+
+\echo
+\echo '=== Load the items (put_item results, the previous items, are not shown) ==='
+\o /dev/null
+-- user u_1001
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "PROFILE", "name": "Aiko Tanaka", "email": "aiko@example.com", "plan": "pro", "timezone": "Asia/Tokyo", "createdAt": "2026-01-12T08:30:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "POST#p_2001", "title": "Postgres can do single-table design", "status": "approved", "publishAt": "2026-06-23T09:00:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-23T09:00:00Z", "createdAt": "2026-06-20T10:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "POST#p_2002", "title": "Draft: key overloading explained", "status": "draft", "createdAt": "2026-06-21T14:10:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "POST#p_2003", "title": "begins_with is a range scan", "status": "approved", "publishAt": "2026-06-26T12:30:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-26T12:30:00Z", "createdAt": "2026-06-22T09:45:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "LIBRARY#HASHTAG#postgres", "tags": ["#postgres", "#dynamodb", "#singletable"]}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "LIBRARY#TEMPLATE#weekly-recap", "body": "This week: {{highlights}}"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "INTEG#GOOGLE", "account": "aiko@example.com", "scopes": ["drive.readonly"], "connectedAt": "2026-01-12T08:35:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "INTEG#X#aiko_dev", "handle": "aiko_dev", "connectedAt": "2026-01-13T19:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "INTEG#X#aiko_news", "handle": "aiko_news", "connectedAt": "2026-02-02T07:20:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "SOURCE#FOLDER#fld_01", "name": "Campaign assets", "driveFolderId": "1AbCdEf01"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "SOURCE#FOLDER#fld_02", "name": "Screenshots", "driveFolderId": "1AbCdEf02"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "ANALYTICS#p_2001", "impressions": 4210, "likes": 233, "reposts": 41, "updatedAt": "2026-06-24T09:12:00Z"}');
+-- user u_1002
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "PROFILE", "name": "Ben Okafor", "email": "ben@example.com", "plan": "free", "timezone": "Europe/London", "createdAt": "2026-03-03T11:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "POST#p_2101", "title": "Launch day checklist", "status": "approved", "publishAt": "2026-06-24T07:30:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-24T07:30:00Z", "createdAt": "2026-06-22T16:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "POST#p_2102", "title": "Draft: what we learned", "status": "draft", "createdAt": "2026-06-23T08:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "LIBRARY#TEMPLATE#launch", "body": "We just shipped {{feature}}!"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "INTEG#GOOGLE", "account": "ben@example.com", "scopes": ["drive.readonly"], "connectedAt": "2026-03-03T11:05:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "INTEG#X#ben_builds", "handle": "ben_builds", "connectedAt": "2026-03-03T11:10:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "SOURCE#FOLDER#fld_11", "name": "Launch kit", "driveFolderId": "1XyZ11"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1002", "sk": "ANALYTICS#p_2101", "impressions": 980, "likes": 51, "reposts": 7, "updatedAt": "2026-06-24T09:12:00Z"}');
+-- user u_1003
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Chen Wei", "email": "chen@example.com", "plan": "free", "timezone": "America/Toronto", "createdAt": "2026-04-18T15:20:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "POST#p_2201", "title": "Draft: charts that lie", "status": "draft", "createdAt": "2026-06-19T12:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "POST#p_2202", "title": "Five dataviz tips", "status": "approved", "publishAt": "2026-06-25T18:00:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-25T18:00:00Z", "createdAt": "2026-06-20T13:30:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "LIBRARY#HASHTAG#dataviz", "tags": ["#dataviz", "#charts"]}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "INTEG#GOOGLE", "account": "chen@example.com", "scopes": ["drive.readonly"], "connectedAt": "2026-04-18T15:25:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "INTEG#X#chen_charts", "handle": "chen_charts", "connectedAt": "2026-04-19T10:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "SOURCE#FOLDER#fld_21", "name": "Chart exports", "driveFolderId": "1QrS21"}');
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "ANALYTICS#p_2202", "impressions": 0, "likes": 0, "reposts": 0, "updatedAt": "2026-06-24T09:12:00Z"}');
+-- post collections: source files and metrics (a time series; ttl = capturedAt + 30 days)
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "SOURCE#f_3001", "fileName": "hero.png", "mimeType": "image/png", "driveFileId": "1FiLe3001", "folderId": "fld_01"}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "SOURCE#f_3002", "fileName": "notes.md", "mimeType": "text/markdown", "driveFileId": "1FiLe3002", "folderId": "fld_01"}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "METRICS#2026-06-23T09:12Z", "impressions": 1520, "likes": 87, "reposts": 12, "ttl": 1784797920}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "METRICS#2026-06-23T15:12Z", "impressions": 3075, "likes": 164, "reposts": 29, "ttl": 1784819520}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "METRICS#2026-06-24T09:12Z", "impressions": 4210, "likes": 233, "reposts": 41, "ttl": 1784884320}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2101", "sk": "SOURCE#f_3101", "fileName": "checklist.pdf", "mimeType": "application/pdf", "driveFileId": "1FiLe3101", "folderId": "fld_11"}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2101", "sk": "METRICS#2026-06-24T09:12Z", "impressions": 980, "likes": 51, "reposts": 7, "ttl": 1784884320}');
+SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2202", "sk": "SOURCE#f_3201", "fileName": "tips.png", "mimeType": "image/png", "driveFileId": "1FiLe3201", "folderId": "fld_21"}');
+-- 5,000 more users with a profile and two draft posts each, so that the table is big enough
+-- for the planner to prefer the index over a sequential scan, as on a real table.
+SELECT count(singletable.put_item('posting_app', item))
+  FROM generate_series(1, 5000) AS u(n),
+       LATERAL (VALUES
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'PROFILE', 'name', 'User ' || n, 'plan', 'free')),
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'POST#p_' || (900000 + n) || '_1', 'title', 'Hello', 'status', 'draft')),
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'POST#p_' || (900000 + n) || '_2', 'title', 'Hello again', 'status', 'draft'))
+       ) AS v(item);
+\o
+ANALYZE posting_app;
+SELECT count(*) AS items FROM posting_app;
+
+\echo
+\echo '--- put_item replaces the whole item and returns the previous one (NULL when it is new)'
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Chen Wei", "email": "chen@example.com", "plan": "pro", "timezone": "America/Toronto", "createdAt": "2026-04-18T15:20:00Z"}') AS previous;
+
+\echo
+\echo '=== Access patterns: each one is one Query, i.e. one btree range of one item collection ==='
+
+\echo
+\echo '--- 1. All posts of a user'
+SELECT sk, item->>'title' AS title, item->>'status' AS status
+  FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#');
+
+\echo
+\echo '--- 2. The library of a user'
+SELECT sk, item FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'LIBRARY#');
+
+\echo
+\echo '--- 3. X integrations of a user (INTEG#X#, which leaves out INTEG#GOOGLE)'
+SELECT sk, item->>'handle' AS handle FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'INTEG#X#');
+
+\echo
+\echo '--- 4. Drive folders of a user'
+SELECT sk, item->>'name' AS name FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'SOURCE#FOLDER#');
+
+\echo
+\echo '--- 5. The profile of a user: get_item by the full key, or a Query with sk = PROFILE'
+SELECT singletable.get_item('posting_app', 'USER#u_1001', 'PROFILE');
+SELECT * FROM singletable.query('posting_app', 'USER#u_1001', '=', 'PROFILE');
+\echo '    an absent item is NULL:'
+SELECT singletable.get_item('posting_app', 'USER#u_4242', 'PROFILE');
+
+\echo
+\echo '--- 6. Source files of a post (another collection: pk POST#p_2001)'
+SELECT sk, item->>'fileName' AS file, item->>'mimeType' AS mime
+  FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'SOURCE#');
+
+\echo
+\echo '--- 7. Metrics of a post on one day (ISO-8601 timestamps sort as strings, so a day is a prefix)'
+SELECT sk, (item->>'impressions')::int AS impressions, (item->>'likes')::int AS likes, item->'ttl' AS ttl
+  FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'METRICS#2026-06-23');
+
+\echo
+\echo '--- 8. The whole user collection in one query, in sk order; the application dispatches on the sk prefix'
+SELECT split_part(sk, '#', 1) AS entity, sk, item
+  FROM singletable.query('posting_app', 'USER#u_1001');
+
+\echo
+\echo '--- 9. Paging: max_items = 2, then continue after the last key of the page (LastEvaluatedKey)'
+SELECT sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', max_items => 2);
+SELECT sk AS last_evaluated_sk
+  FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', max_items => 2)
+       WITH ORDINALITY AS page(pk, sk, item, n)
+ ORDER BY n DESC LIMIT 1 \gset
+\echo 'last_evaluated_sk =' :'last_evaluated_sk'
+SELECT sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', max_items => 2,
+                         exclusive_start_sk => :'last_evaluated_sk');
+
+\echo
+\echo '--- 10. Backwards (ScanIndexForward = false): the newest post ids first'
+SELECT sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', forward => false);
+
+\echo
+\echo '--- 11. Scheduler: approved posts of all users by publishAt (gsi1pk = STATUS#approved, gsi1sk)'
+-- The sparse GSI comes in a later release; until then this is plain SQL over the item
+-- column, which reads the whole table (the GSI will read only the approved posts).
+SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM posting_app
+ WHERE item->>'gsi1pk' = 'STATUS#approved'
+ ORDER BY item->>'gsi1sk';
+
+\echo
+\echo '=== Plain SQL over the same table: begins_with is an index range there too ==='
+SELECT sk, item->>'title' AS title
+  FROM posting_app
+ WHERE pk = 'USER#u_1001' AND singletable.begins_with(sk, 'POST#');
+EXPLAIN (COSTS OFF)
+SELECT sk, item->>'title' AS title
+  FROM posting_app
+ WHERE pk = 'USER#u_1001' AND singletable.begins_with(sk, 'POST#');
+
+\echo
+\echo '--- ... also with bind parameters, in a generic plan (as drivers with prepared statements get)'
+SET plan_cache_mode = force_generic_plan;
+PREPARE posts(text, text) AS
+SELECT sk, item->>'title' AS title
+  FROM posting_app
+ WHERE pk = $1 AND singletable.begins_with(sk, $2);
+EXECUTE posts('USER#u_1001', 'POST#');
+EXPLAIN (COSTS OFF) EXECUTE posts('USER#u_1001', 'POST#');
+DEALLOCATE posts;
+RESET plan_cache_mode;
+
+\echo
+\echo '--- The plan of a singletable.query call'
+SELECT * FROM singletable.explain_query('posting_app', 'USER#u_1001', 'begins_with', 'POST#');
+
+\echo
+\echo '--- The table'
+SELECT jsonb_pretty(singletable.describe_table('posting_app')) AS describe_table;

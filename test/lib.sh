@@ -1,0 +1,178 @@
+# shellcheck shell=bash
+# test/lib.sh: shell functions shared by test/run.sh and test/demo.sh (source it, don't run it).
+#
+#   st_install_deps              install the Debian 12 build/test packages when missing (root only)
+#   st_build_install             make clean, make (warnings are errors), make install
+#   st_start_server [LINE...]    throwaway PostgreSQL 15 server on a private Unix socket;
+#                                each LINE is appended to its postgresql.conf
+#   st_server_info               how to connect to / stop the server (used with ST_KEEP=1)
+#
+# Every function returns non-zero on failure instead of relying on `set -e`: the callers run
+# them inside `if`/`||`, where bash ignores `set -e` within the function body.
+#
+# Environment: ST_KEEP=1 leaves the server running and its directory in place at exit;
+# PG_CONFIG overrides the pg_config used (default: Debian's PostgreSQL 15).
+
+# Repository root, from this file's location (works whatever the caller's cwd is).
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+# Fall back to Debian's path when pg_config is missing, so st_install_deps can still run first.
+PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+ST_PACKAGES=(postgresql-15 postgresql-server-dev-15 libipc-run-perl make gcc)
+
+st_log() { printf '==> %s\n' "$*" >&2; }
+
+# Installs the missing packages of ST_PACKAGES (exits 1 when that needs root and we are not).
+st_install_deps() {
+    local pkg missing=()
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        st_log "not a Debian system: assuming ${ST_PACKAGES[*]} (or equivalents) are installed"
+        return 0
+    fi
+    for pkg in "${ST_PACKAGES[@]}"; do
+        if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
+            missing+=("$pkg")
+        fi
+    done
+    ((${#missing[@]} == 0)) && return 0
+
+    if ((EUID != 0)); then
+        echo "missing packages: ${missing[*]}" >&2
+        echo "install them with: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+
+    # postgresql-common would create and start a default cluster "main" on port 5432 when
+    # postgresql-15 is installed; we never use it, so stop it from being created at all.
+    # This must be in place before the package is installed.
+    local ccd=/etc/postgresql-common/createcluster.d
+    if ! grep -qsE '^[[:space:]]*create_main_cluster' "$ccd"/*.conf; then
+        mkdir -p "$ccd" || return 1
+        echo 'create_main_cluster = false' >"$ccd/no-main.conf" || return 1
+    fi
+    st_log "installing ${missing[*]}"
+    apt-get update || return 1
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || return 1
+}
+
+# Builds the extension from scratch and installs it into the PostgreSQL 15 installation.
+st_build_install() {
+    st_log "building in $TOP"
+    make -C "$TOP" clean PG_CONFIG="$PG_CONFIG" >/dev/null || return 1
+    make -C "$TOP" PG_CONFIG="$PG_CONFIG" || return 1
+    make -C "$TOP" install PG_CONFIG="$PG_CONFIG" || return 1
+}
+
+# Runs a command as the server's OS user: "postgres" when we are root (initdb and postgres
+# refuse to run as root), else ourselves. The cd avoids warnings when postgres cannot read
+# the caller's cwd (e.g. /root).
+st_as_owner() {
+    if ((EUID == 0)); then
+        (cd "$ST_DIR" && runuser -u postgres -- "$@")
+    else
+        (cd "$ST_DIR" && "$@")
+    fi
+}
+
+# Prints the first port from 54329 on that no other local server uses (neither on
+# 127.0.0.1 nor by a socket in /tmp, /tmp/singletable.* or /var/run/postgresql). The server
+# listens only on a socket in its own directory, so no port can really clash; a distinct
+# port just avoids confusion when connecting with `psql -p` by hand (e.g. to a kept demo).
+st_free_port() {
+    local port socket taken
+    for ((port = 54329; port < 54429; port++)); do
+        taken=0
+        for socket in /tmp/.s.PGSQL."$port" /tmp/singletable.*/.s.PGSQL."$port" \
+                      /var/run/postgresql/.s.PGSQL."$port"; do
+            [[ -S $socket ]] && taken=1
+        done
+        # bash's /dev/tcp: the connection succeeds when the port is taken
+        if ((taken == 0)) && ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return 0
+        fi
+    done
+    echo 54329
+}
+
+# Starts a throwaway server; exports ST_DIR, PGHOST, PGPORT, PGUSER, PGDATABASE and arranges
+# for the server to be stopped and its directory removed at exit (unless ST_KEEP=1).
+# shellcheck disable=SC2120  # the extra postgresql.conf lines are optional
+st_start_server() {
+    local line
+    if ((EUID == 0)) && ! id postgres >/dev/null 2>&1; then
+        echo "OS user 'postgres' does not exist (it comes with postgresql-common)" >&2
+        return 1
+    fi
+    # Again: the packages may have been installed since this file was sourced.
+    PGBIN=$("$PG_CONFIG" --bindir) || return 1
+    ST_DIR=$(mktemp -d /tmp/singletable.XXXXXX) || return 1
+    export ST_DIR
+    # Set the trap as soon as there is something to clean up. INT/TERM go through exit so
+    # that the EXIT trap runs for them too.
+    trap st_stop_server EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    if ((EUID == 0)); then
+        chown postgres: "$ST_DIR" || return 1
+    fi
+
+    st_log "initdb in $ST_DIR/data"
+    if ! st_as_owner "$PGBIN/initdb" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+            -D "$ST_DIR/data" >"$ST_DIR/initdb.log" 2>&1; then
+        cat "$ST_DIR/initdb.log" >&2
+        return 1
+    fi
+
+    PGPORT=$(st_free_port)
+    {
+        echo
+        echo "# --- added by test/lib.sh st_start_server ---"
+        echo "listen_addresses = ''"
+        echo "unix_socket_directories = '$ST_DIR'"
+        echo "port = $PGPORT"
+        echo "# a throwaway server: its data is deleted at exit, so durability buys nothing"
+        echo "fsync = off"
+        for line in "$@"; do
+            echo "$line"
+        done
+    } >>"$ST_DIR/data/postgresql.conf" || return 1
+
+    st_log "starting server (socket $ST_DIR, port $PGPORT)"
+    if ! st_as_owner "$PGBIN/pg_ctl" -D "$ST_DIR/data" -l "$ST_DIR/server.log" -w -t 60 start >/dev/null; then
+        cat "$ST_DIR/server.log" >&2
+        return 1
+    fi
+
+    export PGHOST=$ST_DIR PGPORT PGUSER=postgres PGDATABASE=postgres
+    # These would override PGHOST/PGPORT or change the session, so don't inherit them.
+    unset PGHOSTADDR PGSERVICE PGSERVICEFILE PGOPTIONS
+}
+
+# Prints how to connect to and stop the server (st_stop_server prints it at exit for ST_KEEP=1 unless already shown).
+st_server_info() {
+    local stop="$PGBIN/pg_ctl -D $ST_DIR/data -m fast stop"
+    ((EUID == 0)) && stop="runuser -u postgres -- $stop"
+    ST_INFO_SHOWN=1
+    cat <<EOF
+The server is still running (ST_KEEP=1); its log is $ST_DIR/server.log.
+Connect with:
+  psql -h $ST_DIR -p $PGPORT -U postgres postgres
+Stop it and delete its files with:
+  $stop && rm -rf $ST_DIR
+EOF
+}
+
+# EXIT trap: stops the server and removes its directory, or with ST_KEEP=1 says how to.
+# Silent otherwise, so that a script's last line of output stays its own.
+st_stop_server() {
+    [[ -n ${ST_DIR:-} && -d $ST_DIR ]] || return 0
+    if [[ ${ST_KEEP:-0} == 1 ]]; then
+        [[ -n ${ST_INFO_SHOWN:-} ]] || st_server_info >&2
+        return 0
+    fi
+    if [[ -f $ST_DIR/data/postmaster.pid ]]; then
+        st_as_owner "$PGBIN/pg_ctl" -D "$ST_DIR/data" -m fast -w stop >/dev/null 2>&1
+    fi
+    rm -rf "$ST_DIR"
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# test/run.sh: the whole test suite (what CI runs). As root on Debian 12:
+#   installs missing packages, builds and installs the extension, starts a throwaway server,
+#   runs every suite against it, and ends with the line "N passed, N failed".
+# Exits non-zero when anything failed, when no test ran, or when the build failed.
+# ST_KEEP=1 test/run.sh leaves the server running afterwards for inspection.
+set -euo pipefail
+
+# shellcheck source=test/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PASSED=0
+FAILED=0
+
+# Prints the summary as the very last line of output and exits accordingly.
+finish() {
+    if [[ ${ST_KEEP:-0} == 1 && -n ${ST_DIR:-} ]]; then
+        st_server_info >&2
+    fi
+    if ((PASSED + FAILED == 0)); then
+        echo "no test ran" >&2
+    fi
+    echo "$PASSED passed, $FAILED failed"
+    if ((FAILED == 0 && PASSED > 0)); then
+        exit 0
+    fi
+    exit 1
+}
+
+# A step before the tests failed: count it as one failure and stop.
+setup_failed() {
+    echo "run.sh: $1 failed" >&2
+    FAILED=$((FAILED + 1))
+    finish
+}
+
+# Prints "PASSED FAILED" counted in the log file $2, read as the output of parser $1:
+#   pg_regress  pg_regress and pg_isolation_regress: PG15 prints one line per test,
+#               "test name ... ok  12 ms" (or "     name ... ok" inside a parallel group),
+#               "... FAILED" or "... failed (ignored)"; PG16+ prints TAP-style
+#               "ok 1 - name" / "not ok 1 - name" instead, also counted.
+#   prove       prove's summary: "Files=N, Tests=M, ..." and, for each failed script,
+#               "t/x.pl (Wstat: W (exited E) Tests: T Failed: F)", then "Result: PASS|FAIL".
+#               Passed = assertions run minus assertions failed; failed = failed assertions,
+#               or 1 for a script that died with none failed (bad plan, non-zero exit).
+parse_counts() {
+    local parser=$1 log=$2
+    case $parser in
+        pg_regress)
+            awk '
+                /\.\.\. ok( |$)/                            { p++ }
+                /\.\.\. (FAILED|failed \(ignored\))/        { f++ }
+                /^ok [0-9]+ +[-+] /                         { p++ }
+                /^not ok [0-9]+ +[-+] /                     { f++ }
+                END { print p + 0, f + 0 }' "$log"
+            ;;
+        prove)
+            awk '
+                /^Files=[0-9]+, Tests=[0-9]+/ {
+                    s = $0; sub(/.*Tests=/, "", s); sub(/[^0-9].*/, "", s); tests += s
+                }
+                /\(Wstat: [0-9]+.* Tests: [0-9]+ Failed: [0-9]+\)/ {
+                    k = $0; sub(/.*Failed: /, "", k); sub(/[^0-9].*/, "", k)
+                    w = $0; sub(/.*Wstat: /, "", w); sub(/[^0-9].*/, "", w)
+                    failed_asserts += k
+                    if (k > 0) f += k; else if (w != 0) f++
+                }
+                /^Result: FAIL/ { result_fail = 1 }
+                END {
+                    if (result_fail && f == 0) f = 1
+                    print tests - failed_asserts, f + 0
+                }' "$log"
+            ;;
+        *)
+            echo "run.sh: unknown parser '$parser'" >&2
+            echo "0 1"
+            ;;
+    esac
+}
+
+# run_suite NAME PARSER CMD...: runs CMD, showing its output and keeping a copy, counts its
+# results with PARSER (see parse_counts) and adds them to PASSED/FAILED. A command that
+# fails without any failed test being counted (crash, cannot connect) counts as 1 failure.
+# On failure prints the regression diffs to stderr.
+run_suite() {
+    local name=$1 parser=$2
+    shift 2
+    local log="$ST_DIR/$name.log" rc=0 p f diffs
+    # Diffs of an earlier run must not be mistaken for this one's.
+    local diff_files=("$TOP/regression.diffs" "$TOP/output_iso/regression.diffs")
+    rm -f "${diff_files[@]}"
+
+    st_log "suite $name: $*"
+    "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+    read -r p f < <(parse_counts "$parser" "$log")
+    if ((rc != 0 && f == 0)); then
+        echo "run.sh: suite $name: command exited with status $rc" >&2
+        f=1
+    fi
+    st_log "suite $name: $p passed, $f failed"
+    PASSED=$((PASSED + p))
+    FAILED=$((FAILED + f))
+
+    if ((f > 0)); then
+        for diffs in "${diff_files[@]}"; do
+            if [[ -s $diffs ]]; then
+                echo "===== $diffs =====" >&2
+                cat "$diffs" >&2
+            fi
+        done
+        if [[ $parser == prove ]]; then
+            echo "TAP logs: $TOP/tmp_check/log/" >&2
+        fi
+    fi
+}
+
+# Dependencies are installed in a subshell because st_install_deps exits when not root.
+(st_install_deps) || setup_failed "installing dependencies"
+st_build_install || setup_failed "build"
+st_start_server || setup_failed "starting the test server"
+
+# pg_regress (test/sql/*.sql against expected/*.out). It runs as root but connects as
+# PGUSER=postgres over the socket, which trust authentication allows.
+run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG"
+
+# More suites go here, e.g.:
+#   run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" \
+#       REGRESS= ISOLATION="..." ISOLATION_OPTS="..."
+#   run_suite tap prove prove ...
+
+finish

@@ -1,0 +1,101 @@
+-- posting_app: the SaaS posting app of the mission brief (seed 000) as one table,
+-- several users, every access pattern checked with its result and its plan
+-- setup
+SET client_min_messages = warning;
+SELECT singletable.create_table('posting');
+-- three users with profile, posts (draft/approved), library, integrations,
+-- folders and analytics; posts with source files and a metrics time series
+SELECT count(*) AS items_written FROM (
+  SELECT singletable.put_item('posting', i) FROM unnest(ARRAY[
+    '{"pk": "USER#u_1001", "sk": "PROFILE", "name": "Aiko", "plan": "pro"}',
+    '{"pk": "USER#u_1001", "sk": "POST#p_0017", "title": "Single-table on Postgres", "status": "approved", "publishAt": "2026-06-23T09:00:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-23T09:00:00Z"}',
+    '{"pk": "USER#u_1001", "sk": "POST#p_0018", "title": "Key overloading", "status": "draft"}',
+    '{"pk": "USER#u_1001", "sk": "POST#p_0019", "title": "begins_with is a range", "status": "approved", "publishAt": "2026-06-26T12:30:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-26T12:30:00Z"}',
+    '{"pk": "USER#u_1001", "sk": "LIBRARY#HASHTAG#postgres", "tags": ["#postgres", "#dynamodb"]}',
+    '{"pk": "USER#u_1001", "sk": "LIBRARY#TEMPLATE#weekly", "body": "This week: {{highlights}}"}',
+    '{"pk": "USER#u_1001", "sk": "INTEG#GOOGLE", "account": "aiko@example.com"}',
+    '{"pk": "USER#u_1001", "sk": "INTEG#X#aiko_dev", "handle": "aiko_dev"}',
+    '{"pk": "USER#u_1001", "sk": "INTEG#X#aiko_news", "handle": "aiko_news"}',
+    '{"pk": "USER#u_1001", "sk": "SOURCE#FOLDER#fld_01", "name": "Campaign assets"}',
+    '{"pk": "USER#u_1001", "sk": "SOURCE#FOLDER#fld_02", "name": "Screenshots"}',
+    '{"pk": "USER#u_1001", "sk": "ANALYTICS#p_0017", "impressions": 4210, "likes": 233}',
+    '{"pk": "USER#u_1002", "sk": "PROFILE", "name": "Ben", "plan": "free"}',
+    '{"pk": "USER#u_1002", "sk": "POST#p_0101", "title": "Launch checklist", "status": "approved", "publishAt": "2026-06-24T07:30:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-24T07:30:00Z"}',
+    '{"pk": "USER#u_1002", "sk": "POST#p_0102", "title": "What we learned", "status": "draft"}',
+    '{"pk": "USER#u_1002", "sk": "INTEG#X#ben_builds", "handle": "ben_builds"}',
+    '{"pk": "USER#u_1002", "sk": "INTEGRATIONS_NOTE", "text": "not an integration: INTEG# prefix needs the delimiter"}',
+    '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Chen", "plan": "pro"}',
+    '{"pk": "USER#u_1003", "sk": "SOURCE#FOLDER#fld_77", "name": "Brand kit"}',
+    '{"pk": "POST#p_0017", "sk": "SOURCE#f_01", "file": "hero.png", "bytes": 204800}',
+    '{"pk": "POST#p_0017", "sk": "SOURCE#f_02", "file": "copy.md", "bytes": 2048}',
+    '{"pk": "POST#p_0017", "sk": "METRICS#2026-06-23T09:12Z", "views": 120, "ttl": 1798761600}',
+    '{"pk": "POST#p_0017", "sk": "METRICS#2026-06-23T10:12Z", "views": 410, "ttl": 1798765200}',
+    '{"pk": "POST#p_0017", "sk": "METRICS#2026-06-23T11:12Z", "views": 980, "ttl": 1798768800}',
+    '{"pk": "POST#p_0101", "sk": "SOURCE#f_09", "file": "checklist.pdf", "bytes": 51200}'
+  ]::jsonb[]) i) s;
+-- 2,000 more users with a profile and two posts each, so the planner sees a real table
+SELECT count(*) AS filler FROM (
+  SELECT singletable.put_item('posting', jsonb_build_object('pk', 'USER#f_' || u, 'sk', k, 'status', 'draft'))
+    FROM generate_series(1, 2000) u, unnest(ARRAY['PROFILE', 'POST#p_1', 'POST#p_2']) k) s;
+ANALYZE posting;
+
+-- tests
+-- all posts of a user
+SELECT sk, item->>'title' AS title, item->>'status' AS status
+  FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#');
+-- the library
+SELECT sk, item - 'pk' - 'sk' AS attrs FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'LIBRARY#');
+-- X integrations (INTEG#X#), not the Google one
+SELECT sk, item->>'handle' AS handle FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'INTEG#X#');
+-- the delimiter matters: INTEG# does not match INTEGRATIONS_NOTE
+SELECT sk FROM singletable.query('posting', 'USER#u_1002', 'begins_with', 'INTEG#');
+SELECT sk FROM singletable.query('posting', 'USER#u_1002', 'begins_with', 'INTEG');
+-- Drive folders
+SELECT pk, sk, item->>'name' AS name FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'SOURCE#FOLDER#');
+SELECT pk, sk, item->>'name' AS name FROM singletable.query('posting', 'USER#u_1003', 'begins_with', 'SOURCE#FOLDER#');
+-- the profile, by key and by a query with =
+SELECT singletable.get_item('posting', 'USER#u_1002', 'PROFILE');
+SELECT sk, item->>'name' AS name FROM singletable.query('posting', 'USER#u_1002', '=', 'PROFILE');
+-- the sources of a post
+SELECT sk, item->>'file' AS file FROM singletable.query('posting', 'POST#p_0017', 'begins_with', 'SOURCE#');
+-- the metrics series of a post, newest first, one page of 2 then the rest
+SELECT sk, item->'views' AS views FROM singletable.query('posting', 'POST#p_0017', 'begins_with', 'METRICS#', forward => false, max_items => 2);
+SELECT sk, item->'views' AS views FROM singletable.query('posting', 'POST#p_0017', 'begins_with', 'METRICS#', forward => false, max_items => 2,
+                                                        exclusive_start_sk => 'METRICS#2026-06-23T10:12Z');
+-- metrics in a time window (ISO-8601 timestamps sort as strings)
+SELECT sk FROM singletable.query('posting', 'POST#p_0017', 'between', 'METRICS#2026-06-23T09:30Z', 'METRICS#2026-06-23T11:59Z');
+-- the whole user collection in one query, dispatched by sk prefix
+SELECT split_part(sk, '#', 1) AS entity, count(*) AS items
+  FROM singletable.query('posting', 'USER#u_1001') GROUP BY 1 ORDER BY 1;
+SELECT sk FROM singletable.query('posting', 'USER#u_1001');
+-- a typo in the prefix finds nothing, silently (the pitfall the seeds warn about)
+SELECT count(*) AS users_typo FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POSTS#');
+-- approved posts across users by publish time: plain SQL over the items for now
+-- (the sparse GSI on gsi1pk/gsi1sk comes with a later release)
+SELECT item->>'gsi1sk' AS publish_at, pk, sk FROM posting
+ WHERE item->>'gsi1pk' = 'STATUS#approved' ORDER BY item->>'gsi1sk';
+
+-- every pattern is one index range on the primary key (custom plans show the values)
+SET plan_cache_mode = force_custom_plan;
+SELECT * FROM singletable.explain_query('posting', 'USER#u_1001', 'begins_with', 'POST#');
+SELECT * FROM singletable.explain_query('posting', 'USER#u_1001', 'begins_with', 'INTEG#X#');
+SELECT * FROM singletable.explain_query('posting', 'USER#u_1002', '=', 'PROFILE');
+SELECT * FROM singletable.explain_query('posting', 'USER#u_1001');
+SELECT * FROM singletable.explain_query('posting', 'POST#p_0017', 'begins_with', 'METRICS#', forward => false, max_items => 2);
+RESET plan_cache_mode;
+-- plain SQL in an application, prepared by its driver: generic plans stay ranges
+SET plan_cache_mode = force_generic_plan;
+PREPARE user_items(text, text) AS
+  SELECT sk, item FROM posting WHERE pk = $1 AND singletable.begins_with(sk, $2) ORDER BY sk;
+EXPLAIN (COSTS OFF) EXECUTE user_items('USER#u_1001', 'POST#');
+EXECUTE user_items('USER#u_1001', 'INTEG#X#');
+RESET plan_cache_mode;
+
+-- writes of the app: a post is edited (put returns the old version), a draft deleted
+SELECT singletable.put_item('posting', '{"pk": "USER#u_1002", "sk": "POST#p_0102", "title": "What we learned (v2)", "status": "draft"}') ->> 'title' AS previous_title;
+SELECT singletable.delete_item('posting', 'USER#u_1002', 'POST#p_0102') ->> 'title' AS deleted_title;
+SELECT sk FROM singletable.query('posting', 'USER#u_1002', 'begins_with', 'POST#');
+
+-- cleanup
+DEALLOCATE user_items;
+SELECT singletable.drop_table('posting');
