@@ -12,6 +12,12 @@ TESTS = $(wildcard test/sql/*.sql)
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=singletable
 
+# isolation tests (test/specs/*.spec against expected/*.out, run with `make installcheck`
+# after the regression tests; results go to output_iso/)
+SPECS = $(wildcard test/specs/*.spec)
+ISOLATION = $(patsubst test/specs/%.spec,%,$(SPECS))
+ISOLATION_OPTS = --inputdir=test --load-extension=singletable
+
 PG_CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
 
 PG_CONFIG ?= pg_config

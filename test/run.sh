@@ -120,12 +120,20 @@ st_build_install || setup_failed "build"
 st_start_server || setup_failed "starting the test server"
 
 # pg_regress (test/sql/*.sql against expected/*.out). It runs as root but connects as
-# PGUSER=postgres over the socket, which trust authentication allows.
-run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG"
+# PGUSER=postgres over the socket, which trust authentication allows. `make installcheck`
+# alone runs the regression and then the isolation tests; here they are separate suites
+# (ISOLATION= / REGRESS= turn one off), so that a failed regression test does not keep
+# the isolation tests from running.
+run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" ISOLATION=
+
+# pg_isolation_regress (test/specs/*.spec against expected/*.out, results in output_iso/):
+# concurrent put_item/delete_item on the same item.
+run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" REGRESS=
+
+# pg_dump of a database using singletable, restored with psql (TAP lines, one per check).
+run_suite dump pg_regress bash "$TOP/test/dump_restore.sh"
 
 # More suites go here, e.g.:
-#   run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" \
-#       REGRESS= ISOLATION="..." ISOLATION_OPTS="..."
 #   run_suite tap prove prove ...
 
 finish

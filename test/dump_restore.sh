@@ -1,0 +1,414 @@
+#!/usr/bin/env bash
+# test/dump_restore.sh: pg_dump / restore of a database that uses singletable.
+#
+# Creates a database with item tables of every key shape (S/S, N/N, B/B, partition key
+# only), one in another schema, one renamed and one moved by ALTER TABLE after items were
+# written, and one dropped by plain SQL; dumps it with pg_dump (plain SQL) and restores the
+# dump with psql into a fresh database. Then checks that the registry singletable.tables,
+# the tables' key columns, describe_table, get_item and query are the same in both
+# databases, and that put_item, delete_item, create_table and drop_table work in the
+# restored one.
+#
+# Prints one TAP line per check ("ok N - ..." / "not ok N - ...", details as "# ..." lines)
+# and exits non-zero when a check failed. test/run.sh runs it against its test server
+# (PGHOST, PGPORT, PGUSER from test/lib.sh's st_start_server); run by hand without ST_DIR
+# set, it starts a throwaway server itself (the extension must be installed: make install).
+# ST_KEEP=1 keeps the two databases (and a server it started) for inspection.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [[ -z ${ST_DIR:-} ]]; then
+    # shellcheck source=test/lib.sh
+    source "$HERE/lib.sh"
+    st_start_server || { echo "Bail out! could not start a test server"; exit 1; }
+fi
+PGBIN=${PGBIN:-$("${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)}
+SRC=singletable_dump_src
+DST=singletable_dump_dst
+WORK=$(mktemp -d /tmp/singletable_dump.XXXXXX) || exit 1
+
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup() {
+    rm -rf "$WORK"
+    if declare -F st_stop_server >/dev/null; then
+        st_stop_server
+    fi
+}
+trap cleanup EXIT
+
+N=0
+FAILURES=0
+
+ok() {
+    N=$((N + 1))
+    echo "ok $N - $1"
+}
+
+not_ok() {
+    N=$((N + 1))
+    FAILURES=$((FAILURES + 1))
+    echo "not ok $N - $1"
+}
+
+# Prints its stdin (or its arguments) as TAP diagnostics.
+diag() {
+    if (($# > 0)); then
+        printf '%s\n' "$@" | sed 's/^/# /'
+    else
+        sed 's/^/# /'
+    fi
+}
+
+# Ends the run early: later checks would only repeat the same failure.
+bail() {
+    echo "1..$N"
+    echo "Bail out! $1"
+    exit 1
+}
+
+# q DB: runs the SQL on stdin in database DB, unaligned and without headers; stops at the
+# first error.
+q() {
+    "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d "$1" -f -
+}
+
+# same DESC SQL [PATTERN]: runs SQL in the source and in the restored database. ok when it
+# succeeds in both with the same, non-empty output, of which every line of the source's
+# matches the extended regular expression PATTERN (when given).
+same() {
+    local desc=$1 sql=$2 pattern=${3:-} src dst
+    if ! src=$(q "$SRC" <<<"$sql" 2>&1); then
+        not_ok "$desc"
+        diag "failed in the source database:" "$src"
+        return
+    fi
+    if ! dst=$(q "$DST" <<<"$sql" 2>&1); then
+        not_ok "$desc"
+        diag "failed in the restored database:" "$dst"
+        return
+    fi
+    if [[ -z $src ]]; then
+        not_ok "$desc"
+        diag "no output in the source database (the test itself is wrong):" "$sql"
+        return
+    fi
+    if [[ -n $pattern ]] && grep -Evq -- "$pattern" <<<"$src"; then
+        not_ok "$desc"
+        diag "unexpected output in the source database (the test itself is wrong):" \
+            "$(grep -Ev -- "$pattern" <<<"$src")"
+        return
+    fi
+    if [[ $src != "$dst" ]]; then
+        not_ok "$desc"
+        diag "output differs (< source, > restored):"
+        diff <(echo "$src") <(echo "$dst") | diag
+        return
+    fi
+    ok "$desc"
+}
+
+# expect DESC EXPECTED SQL: runs SQL in the restored database; ok when its output is EXPECTED.
+expect() {
+    local desc=$1 expected=$2 sql=$3 out
+    if ! out=$(q "$DST" <<<"$sql" 2>&1); then
+        not_ok "$desc"
+        diag "failed in the restored database:" "$out"
+        return
+    fi
+    if [[ $out != "$expected" ]]; then
+        not_ok "$desc"
+        diag "expected:" "$expected" "got:" "$out"
+        return
+    fi
+    ok "$desc"
+}
+
+#
+# The source database
+#
+if ! out=$(q postgres 2>&1 <<EOF
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS $SRC;
+DROP DATABASE IF EXISTS $DST;
+CREATE DATABASE $SRC;
+EOF
+); then
+    not_ok "create the source database"
+    diag "$out"
+    bail "no source database"
+fi
+
+if out=$(q "$SRC" 2>&1 <<'EOF'
+SET client_min_messages = warning;
+CREATE EXTENSION singletable;
+CREATE SCHEMA app;
+
+-- S/S, the defaults
+SELECT singletable.create_table('dr_s');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_s', '{"pk": "USER#1", "sk": "PROFILE", "name": "Ada", "tags": ["a", "b"], "active": true, "nick": null, "addr": {"city": "Tokyo"}}')
+  UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "USER#1", "sk": "ORDER#1", "total": 12.50}')
+  UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "USER#1", "sk": "ORDER#2", "total": 1e3}')
+  UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "USER#2", "sk": "PROFILE", "name": "Bob"}')
+  UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "é😀", "sk": "Ω", "unicode": "ÿ"}')) s;
+
+-- N/N, with key attributes of its own
+SELECT singletable.create_table('dr_n', partition_key => 'acct', sort_key => 'seq',
+                                partition_key_type => 'N', sort_key_type => 'N');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_n', jsonb_build_object('acct', 1, 'seq', v::numeric, 'v', v))
+    FROM unnest(ARRAY['-1.5', '0', '10', '1e3', '0.001']) v
+  UNION ALL SELECT singletable.put_item('dr_n', '{"acct": 2.50, "seq": 1, "big": 99999999999999999999999999999999999999}')) s;
+
+-- B/B
+SELECT singletable.create_table('dr_b', partition_key_type => 'B', sort_key_type => 'B');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_b', jsonb_build_object('pk', 'AQI=', 'sk', v, 'v', v))
+    FROM unnest(ARRAY['AA==', '/w==', 'gA==', 'AAA=']) v
+  UNION ALL SELECT singletable.put_item('dr_b', '{"pk": "/w==", "sk": "AQ=="}')) s;
+
+-- partition key only
+SELECT singletable.create_table('dr_pk', sort_key => NULL);
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_pk', '{"pk": "only", "v": 1}')
+  UNION ALL SELECT singletable.put_item('dr_pk', '{"pk": "two", "v": [1, 2]}')) s;
+
+-- another schema, a name that needs quoting, a sort key name with a space
+SELECT singletable.create_table('app."Orders"', partition_key => 'tenant', sort_key => 'order id',
+                                sort_key_type => 'N');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('app."Orders"', jsonb_build_object('tenant', 'acme', 'order id', i, 'qty', i * 2))
+    FROM generate_series(1, 3) i
+  UNION ALL SELECT singletable.put_item('app."Orders"', '{"tenant": "acme", "order id": 10}')) s;
+
+-- renamed by ALTER TABLE, with items written before and after the rename
+SELECT singletable.create_table('dr_before');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_before', '{"pk": "P", "sk": "a", "v": 1}')
+  UNION ALL SELECT singletable.put_item('dr_before', '{"pk": "P", "sk": "b", "v": 1}')) s;
+ALTER TABLE dr_before RENAME TO dr_renamed;
+SELECT count(*) FROM (
+  SELECT singletable.put_item('dr_renamed', '{"pk": "P", "sk": "a", "v": 2}')
+  UNION ALL SELECT singletable.put_item('dr_renamed', '{"pk": "P", "sk": "c", "v": 2}')) s;
+
+-- moved to another schema by ALTER TABLE
+SELECT singletable.create_table('dr_moved', sort_key_type => 'N');
+SELECT singletable.put_item('dr_moved', '{"pk": "M", "sk": 1}');
+ALTER TABLE dr_moved SET SCHEMA app;
+SELECT singletable.put_item('app.dr_moved', '{"pk": "M", "sk": 2}');
+
+-- dropped by plain SQL: its registry row goes with it, so nothing dangles in the dump
+SELECT singletable.create_table('dr_gone');
+SELECT singletable.put_item('dr_gone', '{"pk": "G", "sk": "G"}');
+DROP TABLE dr_gone;
+EOF
+); then
+    ok "source database: CREATE EXTENSION, create_table and put_item"
+else
+    not_ok "source database: CREATE EXTENSION, create_table and put_item"
+    diag "$out"
+    bail "no source database"
+fi
+
+TABLES='app."Orders"
+app.dr_moved
+dr_b
+dr_n
+dr_pk
+dr_renamed
+dr_s'
+REGISTRY_SQL="SELECT table_name::text FROM singletable.tables ORDER BY 1"
+if out=$(q "$SRC" <<<"$REGISTRY_SQL" 2>&1) && [[ $out == "$TABLES" ]]; then
+    ok "source database: the registry lists the 7 tables under their current names"
+else
+    not_ok "source database: the registry lists the 7 tables under their current names"
+    diag "expected:" "$TABLES" "got:" "$out"
+fi
+
+#
+# Dump and restore
+#
+if out=$("$PGBIN/pg_dump" -d "$SRC" -f "$WORK/dump.sql" 2>&1); then
+    ok "pg_dump of the source database"
+else
+    not_ok "pg_dump of the source database"
+    diag "$out"
+    bail "no dump"
+fi
+
+if ! out=$(q postgres 2>&1 <<<"CREATE DATABASE $DST TEMPLATE template0"); then
+    not_ok "restore the dump into a fresh database with psql"
+    diag "$out"
+    bail "no database to restore into"
+fi
+# Any message on stderr (an error, a warning, a notice) is a failure of the restore.
+if "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d "$DST" -f "$WORK/dump.sql" \
+        >"$WORK/restore.out" 2>"$WORK/restore.err" && [[ ! -s $WORK/restore.err ]]; then
+    ok "restore the dump into a fresh database with psql"
+else
+    not_ok "restore the dump into a fresh database with psql"
+    diag <"$WORK/restore.err"
+    bail "restore failed"
+fi
+
+#
+# The restored database has the same tables and items
+#
+same "singletable.tables has the same rows (by table name)" \
+    "SELECT table_name::text, partition_key, partition_key_type, sort_key, sort_key_type, created_at
+       FROM singletable.tables ORDER BY 1"
+
+same "the item tables have the same columns, collations and primary keys" \
+    "SELECT c.oid::regclass::text, a.attnum, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
+            a.attcollation::regcollation, a.attnotnull,
+            (SELECT pg_catalog.pg_get_constraintdef(k.oid) FROM pg_catalog.pg_constraint k
+              WHERE k.conrelid = c.oid AND k.contype = 'p')
+       FROM singletable.tables t JOIN pg_catalog.pg_class c ON c.oid = t.table_name
+       JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      ORDER BY 1, 2"
+
+same "describe_table is the same for every table" \
+    "SELECT t.table_name::text, singletable.describe_table(t.table_name::text) - 'TableSizeBytes' - 'ItemCount'
+       FROM singletable.tables t ORDER BY 1"
+
+# get_item of every item, by key arguments as a client gives them (N as decimal text, B as
+# base64); each line of the source's output must show an item, not NULL.
+declare -A GET QUERY
+GET[dr_s]="SELECT pk, sk, singletable.get_item('dr_s', pk, sk) FROM (VALUES
+    ('USER#1', 'PROFILE'), ('USER#1', 'ORDER#1'), ('USER#1', 'ORDER#2'), ('USER#2', 'PROFILE'),
+    ('é😀', 'Ω')) v(pk, sk) ORDER BY 1, 2"
+GET[dr_n]="SELECT pk, sk, singletable.get_item('dr_n', pk, sk) FROM (VALUES
+    ('1', '-1.5'), ('1', '0'), ('1', '10'), ('1', '1000'), ('1', '1e-3'), ('2.5', '1')) v(pk, sk) ORDER BY 1, 2"
+GET[dr_b]="SELECT pk, sk, singletable.get_item('dr_b', pk, sk) FROM (VALUES
+    ('AQI=', 'AA=='), ('AQI=', '/w=='), ('AQI=', 'gA=='), ('AQI=', 'AAA='), ('/w==', 'AQ==')) v(pk, sk) ORDER BY 1, 2"
+GET[dr_pk]="SELECT pk, singletable.get_item('dr_pk', pk) FROM (VALUES ('only'), ('two')) v(pk) ORDER BY 1"
+GET[app.\"Orders\"]="SELECT pk, sk, singletable.get_item('app.\"Orders\"', pk, sk) FROM (VALUES
+    ('acme', '1'), ('acme', '2'), ('acme', '3'), ('acme', '10')) v(pk, sk) ORDER BY 1, 2"
+GET[dr_renamed]="SELECT pk, sk, singletable.get_item('dr_renamed', pk, sk) FROM (VALUES
+    ('P', 'a'), ('P', 'b'), ('P', 'c')) v(pk, sk) ORDER BY 1, 2"
+GET[app.dr_moved]="SELECT pk, sk, singletable.get_item('app.dr_moved', pk, sk) FROM (VALUES
+    ('M', '1'), ('M', '2')) v(pk, sk) ORDER BY 1, 2"
+
+# query of each item collection, whole and with key conditions, both directions, paged.
+QUERY[dr_s]="SELECT * FROM singletable.query('dr_s', 'USER#1');
+SELECT * FROM singletable.query('dr_s', 'USER#1', 'begins_with', 'ORDER#', forward => false);
+SELECT * FROM singletable.query('dr_s', 'USER#2');
+SELECT * FROM singletable.query('dr_s', 'é😀', '=', 'Ω')"
+QUERY[dr_n]="SELECT * FROM singletable.query('dr_n', '1');
+SELECT * FROM singletable.query('dr_n', '1', 'between', '-2', '10');
+SELECT * FROM singletable.query('dr_n', '1', forward => false, max_items => 2, exclusive_start_sk => '1000');
+SELECT * FROM singletable.query('dr_n', '2.50')"
+QUERY[dr_b]="SELECT * FROM singletable.query('dr_b', 'AQI=');
+SELECT * FROM singletable.query('dr_b', 'AQI=', 'begins_with', 'AA==');
+SELECT * FROM singletable.query('dr_b', '/w==', '>', 'AA==')"
+QUERY[dr_pk]="SELECT * FROM singletable.query('dr_pk', 'only');
+SELECT * FROM singletable.query('dr_pk', 'two')"
+QUERY[app.\"Orders\"]="SELECT * FROM singletable.query('app.\"Orders\"', 'acme');
+SELECT * FROM singletable.query('app.\"Orders\"', 'acme', '>=', '2', max_items => 2)"
+QUERY[dr_renamed]="SELECT * FROM singletable.query('dr_renamed', 'P');
+SELECT * FROM singletable.query('dr_renamed', 'P', '<', 'c', forward => false)"
+QUERY[app.dr_moved]="SELECT * FROM singletable.query('app.dr_moved', 'M')"
+
+while read -r t; do
+    same "get_item returns the same items from $t" "${GET[$t]}" '\|\{.*\}$'
+    same "query returns the same items from $t" "${QUERY[$t]}" '\|\{.*\}$'
+done <<<"$TABLES"
+
+#
+# Writes work in the restored database
+#
+# pg_temp.check_writes(t, existing key, existing item, new item, new key) runs put_item,
+# get_item and delete_item on table t and returns 'ok' or what went wrong (errors included).
+# The existing item is what get_item returned in the source database.
+CHECK_WRITES_FN=$(cat <<'EOF'
+CREATE FUNCTION pg_temp.check_writes(t text, pk text, sk text, existing jsonb,
+                                     fresh jsonb, fresh_pk text, fresh_sk text)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r jsonb;
+    changed jsonb := existing || '{"changed": true}';
+    fresh2 jsonb := fresh || '{"v": 2}';
+BEGIN
+    r := singletable.put_item(t, changed);
+    IF r IS DISTINCT FROM existing THEN
+        RETURN format('put_item over a restored item returned %s, not %s', r, existing);
+    END IF;
+    r := singletable.get_item(t, pk, sk);
+    IF r IS DISTINCT FROM changed THEN
+        RETURN format('get_item after put_item returned %s, not %s', r, changed);
+    END IF;
+    r := singletable.put_item(t, fresh);
+    IF r IS NOT NULL THEN
+        RETURN format('put_item of a new item returned %s, not NULL', r);
+    END IF;
+    r := singletable.put_item(t, fresh2);
+    IF r IS DISTINCT FROM fresh THEN
+        RETURN format('second put_item of the new item returned %s, not %s', r, fresh);
+    END IF;
+    r := singletable.delete_item(t, fresh_pk, fresh_sk);
+    IF r IS DISTINCT FROM fresh2 THEN
+        RETURN format('delete_item returned %s, not %s', r, fresh2);
+    END IF;
+    r := singletable.get_item(t, fresh_pk, fresh_sk);
+    IF r IS NOT NULL THEN
+        RETURN format('get_item after delete_item returned %s, not NULL', r);
+    END IF;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    RETURN 'error: ' || SQLERRM;
+END;
+$$;
+EOF
+)
+
+# check_writes T PK SK NEW_ITEM NEW_PK NEW_SK (SK, NEW_SK: the SQL literal or NULL)
+check_writes() {
+    local t=$1 pk=$2 sk=$3 fresh=$4 fresh_pk=$5 fresh_sk=$6 existing out
+    local tl="'${t//\'/\'\'}'"
+    if ! existing=$(q "$SRC" <<<"SELECT singletable.get_item($tl, '$pk', $sk)" 2>&1) || [[ -z $existing ]]; then
+        not_ok "put_item, get_item and delete_item work on $t in the restored database"
+        diag "could not read the item to overwrite from the source database:" "$existing"
+        return
+    fi
+    expect "put_item, get_item and delete_item work on $t in the restored database" "ok" \
+        "$CHECK_WRITES_FN
+SELECT pg_temp.check_writes($tl, '$pk', $sk, '${existing//\'/\'\'}', '$fresh', '$fresh_pk', $fresh_sk)"
+}
+
+check_writes dr_s 'USER#1' "'PROFILE'" '{"pk": "USER#3", "sk": "PROFILE", "name": "Cy"}' 'USER#3' "'PROFILE'"
+check_writes dr_n 1 "'1e3'" '{"acct": 3, "seq": -7.25}' 3 "'-7.25'"
+check_writes dr_b 'AQI=' "'/w=='" '{"pk": "AAEC", "sk": "Aw=="}' 'AAEC' "'Aw=='"
+check_writes dr_pk only NULL '{"pk": "three"}' three NULL
+check_writes 'app."Orders"' acme "'10'" '{"tenant": "zeta", "order id": 1}' zeta "'1'"
+check_writes dr_renamed P "'a'" '{"pk": "Q", "sk": "a"}' Q "'a'"
+check_writes app.dr_moved M "'2'" '{"pk": "M", "sk": 3}' M "'3'"
+
+expect "create_table and put_item of a new table work in the restored database" \
+    "app.new_table
+t
+t|1" \
+    "SELECT singletable.create_table('app.new_table', sort_key_type => 'B');
+     SELECT singletable.put_item('app.new_table', '{\"pk\": \"x\", \"sk\": \"AQ==\"}') IS NULL;
+     SELECT singletable.get_item('app.new_table', 'x', 'AQ==') = '{\"pk\": \"x\", \"sk\": \"AQ==\"}',
+            (SELECT count(*) FROM singletable.tables WHERE table_name = 'app.new_table'::regclass)"
+
+expect "drop_table and DROP TABLE of restored tables remove their registry rows" \
+    "0" \
+    "DO \$\$ BEGIN PERFORM singletable.drop_table('dr_pk'); END \$\$;
+     DROP TABLE dr_renamed;
+     SELECT count(*) FROM singletable.tables WHERE table_name::text IN ('dr_pk', 'dr_renamed')"
+
+#
+# Done
+#
+echo "1..$N"
+if ((FAILURES == 0)) && [[ ${ST_KEEP:-0} != 1 ]]; then
+    q postgres >/dev/null 2>&1 <<<"DROP DATABASE $SRC; DROP DATABASE $DST;"
+else
+    diag "the databases $SRC and $DST were kept for inspection"
+fi
+if ((FAILURES > 0)); then
+    diag "$FAILURES of $N checks failed"
+    exit 1
+fi
+exit 0
