@@ -3,8 +3,7 @@ EXTENSION = singletable
 EXTVERSION = 0.1.0
 
 MODULE_big = singletable
-OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c))
-HEADERS = $(wildcard src/*.h)
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/expr/*.c))
 
 DATA = $(wildcard sql/singletable--*.sql)
 

@@ -81,26 +81,60 @@ COMMENT ON FUNCTION singletable.describe_table(pg_catalog.text) IS
 ------------------------------------------------------------------------------
 -- Items
 ------------------------------------------------------------------------------
-CREATE FUNCTION singletable.put_item(table_name pg_catalog.text, item pg_catalog.jsonb)
+CREATE FUNCTION singletable.put_item(
+    table_name  pg_catalog.text,
+    item        pg_catalog.jsonb,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_put_item';
-COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb) IS
-  'Writes a whole item (replacing any item with the same key); returns the previous item or NULL';
+COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
+  'Writes a whole item (replacing any item with the same key) if the condition holds on the current item; returns the previous item or NULL';
 
-CREATE FUNCTION singletable.get_item(table_name pg_catalog.text, pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)
+CREATE FUNCTION singletable.get_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text DEFAULT NULL,
+    projection  pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL)
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_get_item';
-COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
-  'Reads one item by its key (N keys as decimal text, B keys as base64); NULL when absent';
+COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb) IS
+  'Reads one item by its key (N keys as decimal text, B keys as base64), optionally projected; NULL when absent';
 
-CREATE FUNCTION singletable.delete_item(table_name pg_catalog.text, pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)
+CREATE FUNCTION singletable.delete_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text DEFAULT NULL,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_delete_item';
-COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
-  'Deletes one item by its key; returns the deleted item or NULL';
+COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
+  'Deletes one item by its key if the condition holds; returns the deleted item or NULL';
+
+CREATE FUNCTION singletable.update_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text,
+    update      pg_catalog.text,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'ALL_NEW',
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_update_item';
+COMMENT ON FUNCTION singletable.update_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Applies an update expression to one item (creating it from its key when absent) if the condition holds; returns what return_values asks for';
 
 ------------------------------------------------------------------------------
 -- Query
@@ -113,12 +147,16 @@ CREATE FUNCTION singletable.query(
     sk_value2           pg_catalog.text DEFAULT NULL,
     forward             pg_catalog.bool DEFAULT true,
     max_items           pg_catalog.int4 DEFAULT NULL,
-    exclusive_start_sk  pg_catalog.text DEFAULT NULL)
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL)
 RETURNS TABLE(pk pg_catalog.text, sk pg_catalog.text, item pg_catalog.jsonb)
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text) IS
-  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb) IS
+  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read';
 
 CREATE FUNCTION singletable.explain_query(
     table_name          pg_catalog.text,

@@ -7,6 +7,8 @@
 
 #include "postgres.h"
 
+#include "expr/expr.h"
+
 typedef enum StKeyType
 {
 	ST_KEY_S = 'S',				/* string: text COLLATE "C" (UTF-8 byte order) */
@@ -30,15 +32,6 @@ typedef enum StKeyType
 
 /* DynamoDB item limits */
 #define ST_MAX_ITEM_BYTES			409600
-#define ST_MAX_NESTING_DEPTH		32
-#define ST_MAX_NUMBER_DIGITS		38
-
-/* A parsed DynamoDB number */
-typedef struct StNumber
-{
-	char	   *canonical;		/* plain decimal, no exponent, no trailing zeros */
-	int			size;			/* DynamoDB's size in bytes */
-} StNumber;
 
 /* A key value converted to its column representation */
 typedef struct StKey
@@ -52,8 +45,6 @@ extern StKeyType st_key_type_from_text(const char *s, const char *param);
 extern Oid	st_key_type_oid(StKeyType t);
 extern const char *st_key_sql_type(StKeyType t);
 
-extern bool st_number_parse(const char *str, int len, StNumber *out, int *errcode_out,
-							const char **errmsg_out);
 extern void st_number_parse_or_error(const char *str, int len, StNumber *out,
 									 const char *attname);
 

@@ -21,6 +21,8 @@
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
+#include "expr_glue.h"
+#include "jsonval.h"
 #include "registry.h"
 
 PG_FUNCTION_INFO_V1(singletable_get_item);
@@ -34,13 +36,43 @@ typedef struct QueryArgs
 	bool		forward;
 	bool		has_start;
 	char	   *pk_display;		/* canonical pk text, returned on every row */
+	StNode	   *filter;			/* FilterExpression, or NULL */
+	StProjection *projection;	/* ProjectionExpression, or NULL */
+	int32		max_items;		/* 0: no limit */
 	Datum		values[ST_QUERY_NARGS];
 	char		nulls[ST_QUERY_NARGS];
 } QueryArgs;
 
 #define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
 
-/* singletable.get_item(table_name, pk, sk) -> item or NULL. */
+/* Parses an optional projection with its names; NULL without one. */
+static StProjection *
+parse_projection_arg(StTable *tab, text *projection, Jsonb *names, StExprEnv **envp)
+{
+	StExprEnv  *env = st_env_build(tab, names, NULL);
+	StProjection *proj = NULL;
+
+	if (projection)
+		proj = st_parse_projection(text_to_cstring(projection), env);
+	*envp = env;
+	return proj;
+}
+
+/* The projection of a stored item, in stored form. */
+static Datum
+project_item(StTable *tab, const StProjection *proj, Jsonb *item)
+{
+	const char *b_keys[2] = {NULL, NULL};
+	StVal	   *v = st_project(proj, st_item_attrs(tab, item, NULL, proj, false));
+
+	if (tab->pk_type == ST_KEY_B)
+		b_keys[0] = tab->pk_name;
+	if (tab->sk_name && tab->sk_type == ST_KEY_B)
+		b_keys[1] = tab->sk_name;
+	return JsonbPGetDatum(st_val_to_jsonb(v, b_keys));
+}
+
+/* singletable.get_item(table_name, pk, sk, projection, names) -> item or NULL. */
 Datum
 singletable_get_item(PG_FUNCTION_ARGS)
 {
@@ -50,9 +82,18 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	Datum		result = (Datum) 0;
 	bool		isnull = true;
 	int			rc;
+	StExprEnv  *env;
+	StProjection *proj;
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	if (PG_ARGISNULL(3) && !PG_ARGISNULL(4))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names can only be given with a projection"),
+				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
+	proj = parse_projection_arg(tab, ARG_TEXT(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4), &env);
+	st_expr_check_unused(env);
 	st_key_args(tab, fcinfo, 1, values, nulls);
 	values[2] = (Datum) 0;
 	rc = SPI_execute_plan(st_item_plan(tab, ST_PLAN_GET), values, nulls, true, 1);
@@ -61,6 +102,8 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	if (SPI_processed > 0)
 	{
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (!isnull && proj)
+			result = project_item(tab, proj, DatumGetJsonbP(result));
 		if (!isnull)
 			result = SPI_datumTransfer(result, false, -1);
 	}
@@ -158,6 +201,7 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 					 errmsg("max_items must be at least 1, not %d", max_items)));
 		qa->values[4] = Int64GetDatum((int64) max_items);
 		qa->nulls[4] = ' ';
+		qa->max_items = max_items;
 	}
 
 	if (op == NULL)
@@ -278,6 +322,29 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 	}
 }
 
+/* The filter, projection, names and vals arguments of query (positions 8..11). */
+static void
+parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
+{
+	text	   *filter = ARG_TEXT(8);
+	text	   *projection = ARG_TEXT(9);
+	Jsonb	   *names = PG_ARGISNULL(10) ? NULL : PG_GETARG_JSONB_P(10);
+	Jsonb	   *vals = PG_ARGISNULL(11) ? NULL : PG_GETARG_JSONB_P(11);
+	StExprEnv  *env;
+
+	if (filter == NULL && projection == NULL && (names || vals))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names and vals can only be given with an expression"),
+				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
+	env = st_env_build(tab, names, vals);
+	if (filter)
+		qa->filter = st_parse_condition(text_to_cstring(filter), SE_FILTER, env);
+	if (projection)
+		qa->projection = st_parse_projection(text_to_cstring(projection), env);
+	st_expr_check_unused(env);
+}
+
 /*
  * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
  *                   max_items, exclusive_start_sk) -> (pk, sk, item)
@@ -295,10 +362,15 @@ singletable_query(PG_FUNCTION_ARGS)
 	MemoryContext rowcxt;
 	text	   *pk_text;
 
+	uint64		evaluated = 0;
+	bool		last_returned;
+	Datum		last_sk = (Datum) 0;
+
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
 	parse_query_args(fcinfo, tab, &qa);
+	parse_query_expressions(fcinfo, tab, &qa);
 
 	portal = SPI_cursor_open(NULL, st_query_plan(tab, qa.op, qa.forward, qa.has_start),
 							 qa.values, qa.nulls, true);
@@ -321,6 +393,7 @@ singletable_query(PG_FUNCTION_ARGS)
 
 			CHECK_FOR_INTERRUPTS();
 			old = MemoryContextSwitchTo(rowcxt);
+			evaluated++;
 			out[0] = PointerGetDatum(pk_text);
 			sk = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
 			if (isnull || tab->sk_name == NULL)
@@ -328,13 +401,39 @@ singletable_query(PG_FUNCTION_ARGS)
 			else
 				out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
 			out[2] = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			last_returned = qa.filter == NULL ||
+				st_eval_condition(qa.filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa.filter, NULL, false));
+			if (last_returned && qa.projection)
+				out[2] = project_item(tab, qa.projection, DatumGetJsonbP(out[2]));
+			if (last_returned)
+				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
+			if (qa.filter && qa.max_items > 0 && evaluated == (uint64) qa.max_items && tab->sk_name)
+			{
+				/* the key of the last evaluated item, for the page marker */
+				MemoryContextSwitchTo(old);
+				last_sk = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
+				old = MemoryContextSwitchTo(rowcxt);
+			}
 			MemoryContextSwitchTo(old);
-			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
 			MemoryContextReset(rowcxt);
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
 	SPI_cursor_close(portal);
+
+	/*
+	 * With a filter, a page that stopped at max_items evaluated items ends
+	 * with a marker row (item NULL) carrying the last evaluated sort key:
+	 * DynamoDB's LastEvaluatedKey, to pass as exclusive_start_sk. Without a
+	 * filter every evaluated item is returned and the last row is the key.
+	 */
+	if (last_sk != (Datum) 0)
+	{
+		Datum		out[3] = {PointerGetDatum(pk_text), last_sk, (Datum) 0};
+		bool		outnull[3] = {false, false, true};
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
+	}
 	SPI_finish();
 	return (Datum) 0;
 }

@@ -64,5 +64,7 @@ extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_
 extern void st_query_argtypes(StTable *tab, Oid *argtypes);
 extern void st_key_args(StTable *tab, FunctionCallInfo fcinfo, int pkarg,
 						Datum *values, char *nulls);
+extern void st_key_args_full(StTable *tab, FunctionCallInfo fcinfo, int pkarg,
+							 StKey *pk, StKey *sk);
 
 #endif

@@ -1,0 +1,1214 @@
+/*
+ * parser.c — lexer and recursive-descent parser for DynamoDB's condition
+ * (and filter), update and projection expressions.
+ *
+ * The parser resolves #name and :value placeholders against the call's
+ * StExprEnv while it builds the tree, and performs every check DynamoDB
+ * makes before reading an item (operand types of literals, distinct
+ * operands, overlapping update paths, limits), so evaluation never has to
+ * re-examine the syntax. Positions in messages are 1-based byte offsets.
+ */
+#include "st_base.h"
+
+#include "lib/stringinfo.h"
+
+#include "expr.h"
+
+typedef enum TokKind
+{
+	T_END,
+	T_NAME,						/* bare attribute name, keyword or function */
+	T_NAMEPH,					/* #name */
+	T_VALUEPH,					/* :value */
+	T_INT,						/* digits, inside [] */
+	T_LPAREN,
+	T_RPAREN,
+	T_LBRACKET,
+	T_RBRACKET,
+	T_COMMA,
+	T_DOT,
+	T_EQ,
+	T_NE,
+	T_LT,
+	T_LE,
+	T_GT,
+	T_GE,
+	T_PLUS,
+	T_MINUS
+} TokKind;
+
+typedef struct Token
+{
+	TokKind		kind;
+	int			pos;			/* byte offset */
+	const char *text;
+	int			len;
+} Token;
+
+typedef struct Parser
+{
+	const char *expr;
+	int			len;
+	StExprKind	kind;
+	StExprEnv  *env;
+	Token		tok;			/* current token */
+	int			next;			/* offset after the current token */
+	int			operators;
+	int			depth;
+} Parser;
+
+#define MAX_PARSE_DEPTH 64		/* nesting of parentheses and NOT */
+
+const char *
+st_expr_kind_name(StExprKind kind)
+{
+	switch (kind)
+	{
+		case SE_CONDITION:
+			return "ConditionExpression";
+		case SE_FILTER:
+			return "FilterExpression";
+		case SE_UPDATE:
+			return "UpdateExpression";
+		case SE_PROJECTION:
+			return "ProjectionExpression";
+	}
+	return "expression";
+}
+
+static const char *
+kind_label(StExprKind kind)
+{
+	switch (kind)
+	{
+		case SE_CONDITION:
+			return "condition";
+		case SE_FILTER:
+			return "filter";
+		case SE_UPDATE:
+			return "update";
+		case SE_PROJECTION:
+			return "projection";
+	}
+	return "";
+}
+
+/* A syntax error at the current token, with DynamoDB's detail text. */
+static void
+syntax_error(Parser *p)
+{
+	const char *tok = p->tok.kind == T_END ? "<EOF>" : pnstrdup(p->tok.text, p->tok.len);
+	int			from = Max(0, p->tok.pos - 10);
+	int			to = Min(p->len, p->tok.pos + p->tok.len + 10);
+	char	   *near = pnstrdup(p->expr + from, to - from);
+
+	st_expr_error(ST_ERR_SYNTAX,
+				  psprintf("Invalid %s: Syntax error; token: \"%s\", near: \"%s\"",
+						   st_expr_kind_name(p->kind), tok, near),
+				  "syntax error in %s expression at position %d: unexpected %s%s%s",
+				  kind_label(p->kind), p->tok.pos + 1,
+				  p->tok.kind == T_END ? "end of expression" : "token \"",
+				  p->tok.kind == T_END ? "" : tok,
+				  p->tok.kind == T_END ? "" : "\"");
+}
+
+/* A validation error about the expression (well-formed, but not allowed). */
+static void
+invalid(Parser *p, int pos, const char *dynamo, const char *msg)
+{
+	st_expr_error(ST_ERR_VALIDATION,
+				  psprintf("Invalid %s: %s", st_expr_kind_name(p->kind), dynamo),
+				  "invalid %s expression at position %d: %s", kind_label(p->kind), pos + 1, msg);
+}
+
+static bool
+is_name_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static bool
+is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Reads the next token into p->tok. */
+static void
+advance(Parser *p)
+{
+	int			i = p->next;
+	const char *s = p->expr;
+
+	while (i < p->len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	p->tok.pos = i;
+	p->tok.text = s + i;
+	p->tok.len = 1;
+	if (i >= p->len)
+	{
+		p->tok.kind = T_END;
+		p->tok.len = 0;
+		p->next = i;
+		return;
+	}
+	switch (s[i])
+	{
+		case '(':
+			p->tok.kind = T_LPAREN;
+			break;
+		case ')':
+			p->tok.kind = T_RPAREN;
+			break;
+		case '[':
+			p->tok.kind = T_LBRACKET;
+			break;
+		case ']':
+			p->tok.kind = T_RBRACKET;
+			break;
+		case ',':
+			p->tok.kind = T_COMMA;
+			break;
+		case '.':
+			p->tok.kind = T_DOT;
+			break;
+		case '=':
+			p->tok.kind = T_EQ;
+			break;
+		case '+':
+			p->tok.kind = T_PLUS;
+			break;
+		case '-':
+			p->tok.kind = T_MINUS;
+			break;
+		case '<':
+			if (i + 1 < p->len && s[i + 1] == '>')
+				p->tok.kind = T_NE, p->tok.len = 2;
+			else if (i + 1 < p->len && s[i + 1] == '=')
+				p->tok.kind = T_LE, p->tok.len = 2;
+			else
+				p->tok.kind = T_LT;
+			break;
+		case '>':
+			if (i + 1 < p->len && s[i + 1] == '=')
+				p->tok.kind = T_GE, p->tok.len = 2;
+			else
+				p->tok.kind = T_GT;
+			break;
+		case '#':
+		case ':':
+			{
+				int			j = i + 1;
+
+				while (j < p->len && is_name_char(s[j]))
+					j++;
+				p->tok.kind = s[i] == '#' ? T_NAMEPH : T_VALUEPH;
+				p->tok.len = j - i;
+				if (p->tok.len == 1)
+					syntax_error(p);
+				if (p->tok.len > ST_MAX_PLACEHOLDER_BYTES)
+					st_expr_error(ST_ERR_LIMIT, NULL,
+								  "placeholder at position %d of %s expression is %d bytes, more than the limit of %d",
+								  i + 1, kind_label(p->kind), p->tok.len, ST_MAX_PLACEHOLDER_BYTES);
+				break;
+			}
+		default:
+			if (is_name_start(s[i]))
+			{
+				int			j = i + 1;
+
+				while (j < p->len && is_name_char(s[j]))
+					j++;
+				p->tok.kind = T_NAME;
+				p->tok.len = j - i;
+			}
+			else if (s[i] >= '0' && s[i] <= '9')
+			{
+				int			j = i + 1;
+
+				while (j < p->len && s[j] >= '0' && s[j] <= '9')
+					j++;
+				p->tok.kind = T_INT;
+				p->tok.len = j - i;
+			}
+			else
+			{
+				/* one UTF-8 character, for the message */
+				int			j = i + 1;
+
+				while (j < p->len && ((unsigned char) s[j] & 0xC0) == 0x80)
+					j++;
+				p->tok.len = j - i;
+				syntax_error(p);
+			}
+	}
+	p->next = i + p->tok.len;
+}
+
+static bool
+tok_is_keyword(Parser *p, const char *kw)
+{
+	return p->tok.kind == T_NAME && (int) strlen(kw) == p->tok.len &&
+		pg_strncasecmp(p->tok.text, kw, p->tok.len) == 0;
+}
+
+static bool
+tok_is_function(Parser *p, const char *fn)
+{
+	return p->tok.kind == T_NAME && (int) strlen(fn) == p->tok.len &&
+		strncmp(p->tok.text, fn, p->tok.len) == 0;
+}
+
+static void
+expect(Parser *p, TokKind kind)
+{
+	if (p->tok.kind != kind)
+		syntax_error(p);
+	advance(p);
+}
+
+static void
+count_operator(Parser *p)
+{
+	if (++p->operators > ST_MAX_OPERATORS)
+		st_expr_error(ST_ERR_LIMIT,
+					  psprintf("Invalid %s: The expression contains too many operators; operator count: %d",
+							   st_expr_kind_name(p->kind), p->operators),
+					  "%s expression has more than %d operators", kind_label(p->kind), ST_MAX_OPERATORS);
+}
+
+static void
+enter(Parser *p)
+{
+	if (++p->depth > MAX_PARSE_DEPTH)
+		st_expr_error(ST_ERR_LIMIT, NULL,
+					  "%s expression is nested more than %d levels deep at position %d",
+					  kind_label(p->kind), MAX_PARSE_DEPTH, p->tok.pos + 1);
+}
+
+static StNode *
+new_node(StNodeKind kind, int pos, int nargs)
+{
+	StNode	   *n = palloc0(sizeof(StNode));
+
+	n->kind = kind;
+	n->pos = pos;
+	n->nargs = nargs;
+	if (nargs > 0)
+		n->args = palloc0(sizeof(StNode *) * nargs);
+	return n;
+}
+
+/* Resolves the #name placeholder of the current token. */
+static void
+resolve_name(Parser *p, StPathElem *el)
+{
+	StExprEnv  *env = p->env;
+
+	for (int i = 0; i < env->nnames; i++)
+	{
+		if ((int) strlen(env->name_keys[i]) == p->tok.len &&
+			memcmp(env->name_keys[i], p->tok.text, p->tok.len) == 0)
+		{
+			env->name_used[i] = true;
+			el->name = env->name_values[i];
+			el->namelen = env->name_lens[i];
+			return;
+		}
+	}
+	st_expr_error(ST_ERR_VALIDATION,
+				  psprintf("Invalid %s: An expression attribute name used in the document path is not defined; attribute name: %.*s",
+						   st_expr_kind_name(p->kind), p->tok.len, p->tok.text),
+				  "%s expression uses %.*s at position %d, which names does not define",
+				  kind_label(p->kind), p->tok.len, p->tok.text, p->tok.pos + 1);
+}
+
+/* Parses a document path: name ( .name | [index] )* */
+static StPath *
+parse_path(Parser *p)
+{
+	StPath	   *path = palloc0(sizeof(StPath));
+	int			cap = 4;
+
+	path->pos = p->tok.pos;
+	path->elems = palloc0(sizeof(StPathElem) * cap);
+	for (;;)
+	{
+		StPathElem *el;
+
+		if (path->n == cap)
+		{
+			cap *= 2;
+			path->elems = repalloc(path->elems, sizeof(StPathElem) * cap);
+		}
+		el = &path->elems[path->n];
+		if (path->n == 0 || p->tok.kind == T_DOT)
+		{
+			if (path->n > 0)
+				advance(p);		/* the dot */
+			if (p->tok.kind == T_NAME)
+			{
+				if (st_is_reserved_word(p->tok.text, p->tok.len))
+					st_expr_error(ST_ERR_VALIDATION,
+								  psprintf("Invalid %s: Attribute name is a reserved keyword; reserved keyword: %.*s",
+										   st_expr_kind_name(p->kind), p->tok.len, p->tok.text),
+								  "attribute name \"%.*s\" at position %d of %s expression is a reserved word",
+								  p->tok.len, p->tok.text, p->tok.pos + 1, kind_label(p->kind));
+				el->name = p->tok.text;
+				el->namelen = p->tok.len;
+			}
+			else if (p->tok.kind == T_NAMEPH)
+				resolve_name(p, el);
+			else
+				syntax_error(p);
+			advance(p);
+		}
+		else if (p->tok.kind == T_LBRACKET)
+		{
+			long		idx = 0;
+
+			advance(p);
+			if (p->tok.kind != T_INT)
+				syntax_error(p);
+			for (int i = 0; i < p->tok.len; i++)
+			{
+				idx = idx * 10 + (p->tok.text[i] - '0');
+				if (idx > PG_INT32_MAX)
+					invalid(p, p->tok.pos, "List index is too large", "list index is too large");
+			}
+			el->is_index = true;
+			el->index = (int) idx;
+			advance(p);
+			expect(p, T_RBRACKET);
+		}
+		else
+			break;
+		path->n++;
+		if (path->n > ST_MAX_DEPTH)
+			st_expr_error(ST_ERR_LIMIT,
+						  "Nesting Levels have exceeded supported limits",
+						  "document path at position %d of %s expression is more than %d levels deep",
+						  path->pos + 1, kind_label(p->kind), ST_MAX_DEPTH);
+	}
+	return path;
+}
+
+/* Resolves the :value placeholder of the current token into a node. */
+static StNode *
+parse_value(Parser *p)
+{
+	StExprEnv  *env = p->env;
+	StNode	   *n = new_node(SN_VALUE, p->tok.pos, 0);
+
+	for (int i = 0; i < env->nvalues; i++)
+	{
+		if ((int) strlen(env->value_keys[i]) == p->tok.len &&
+			memcmp(env->value_keys[i], p->tok.text, p->tok.len) == 0)
+		{
+			env->value_used[i] = true;
+			n->value = env->values[i];
+			n->value_name = env->value_keys[i];
+			advance(p);
+			return n;
+		}
+	}
+	st_expr_error(ST_ERR_VALIDATION,
+				  psprintf("Invalid %s: An expression attribute value used in expression is not defined; attribute value: %.*s",
+						   st_expr_kind_name(p->kind), p->tok.len, p->tok.text),
+				  "%s expression uses %.*s at position %d, which vals does not define",
+				  kind_label(p->kind), p->tok.len, p->tok.text, p->tok.pos + 1);
+	return NULL;
+}
+
+static StNode *
+path_node(Parser *p)
+{
+	StNode	   *n = new_node(SN_PATH, p->tok.pos, 0);
+
+	n->path = parse_path(p);
+	return n;
+}
+
+static bool
+path_equal(const StPath *a, const StPath *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (int i = 0; i < a->n; i++)
+	{
+		const StPathElem *x = &a->elems[i],
+				   *y = &b->elems[i];
+
+		if (x->is_index != y->is_index)
+			return false;
+		if (x->is_index ? x->index != y->index
+			: (x->namelen != y->namelen || memcmp(x->name, y->name, x->namelen) != 0))
+			return false;
+	}
+	return true;
+}
+
+/* DynamoDB rejects a path repeated among the operands of one operator. */
+static void
+check_distinct(Parser *p, StNode *n, const char *opname)
+{
+	if (n->nargs < 2 || n->args[0]->kind != SN_PATH)
+		return;
+	for (int i = 1; i < n->nargs; i++)
+		if (n->args[i]->kind == SN_PATH && path_equal(n->args[0]->path, n->args[i]->path))
+		{
+			char	   *ps = st_path_to_string(n->args[0]->path);
+
+			invalid(p, n->pos,
+					psprintf("The first operand must be distinct from the remaining operands for this operator or function; operator: %s, first operand: [%s]",
+							 opname, ps),
+					psprintf("operand %s of %s is repeated", ps, opname));
+		}
+}
+
+static const char *
+literal_type(StNode *n)
+{
+	return st_val_type_name(n->value->type);
+}
+
+/* Rejects a literal that cannot be ordered (<, <=, >, >=, BETWEEN). */
+static void
+check_orderable_literal(Parser *p, StNode *n, const char *opname)
+{
+	if (n->kind == SN_VALUE && !st_val_orderable(n->value))
+		invalid(p, n->pos,
+				psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+						 opname, literal_type(n)),
+				psprintf("%s cannot compare a value of type %s (%s)", opname, literal_type(n), n->value_name));
+}
+
+static StNode *parse_or(Parser *p);
+static StNode *parse_operand(Parser *p, bool in_update);
+
+/* size(operand), an operand that yields a number */
+static StNode *
+parse_size(Parser *p)
+{
+	StNode	   *n = new_node(SN_SIZE, p->tok.pos, 1);
+
+	count_operator(p);
+	advance(p);
+	expect(p, T_LPAREN);
+	if (p->tok.kind == T_VALUEPH)
+	{
+		n->args[0] = parse_value(p);
+		switch (n->args[0]->value->type)
+		{
+			case SV_N:
+			case SV_BOOL:
+			case SV_NULL:
+				invalid(p, n->args[0]->pos,
+						psprintf("Incorrect operand type for operator or function; operator or function: size, operand type: %s",
+								 literal_type(n->args[0])),
+						psprintf("size() of a value of type %s", literal_type(n->args[0])));
+			default:
+				break;
+		}
+	}
+	else if (p->tok.kind == T_NAME || p->tok.kind == T_NAMEPH)
+	{
+		if (p->tok.kind == T_NAME && p->next < p->len && p->expr[p->next] == '(')
+			invalid(p, p->tok.pos, "KeyConditionExpressions cannot contain nested operations",
+					"size() takes a path or a value, not a function");
+		n->args[0] = path_node(p);
+	}
+	else
+		syntax_error(p);
+	expect(p, T_RPAREN);
+	return n;
+}
+
+/* The function names DynamoDB knows, for "Invalid function name". */
+static bool
+known_function(Parser *p)
+{
+	static const char *const fns[] = {"attribute_exists", "attribute_not_exists", "attribute_type",
+	"begins_with", "contains", "size", "if_not_exists", "list_append"};
+
+	for (int i = 0; i < (int) lengthof(fns); i++)
+		if (tok_is_function(p, fns[i]))
+			return true;
+	return false;
+}
+
+static void
+unknown_function(Parser *p)
+{
+	invalid(p, p->tok.pos,
+			psprintf("Invalid function name; function: %.*s", p->tok.len, p->tok.text),
+			psprintf("unknown function \"%.*s\"", p->tok.len, p->tok.text));
+}
+
+static void
+misplaced_function(Parser *p, int pos, const char *fn)
+{
+	invalid(p, pos,
+			psprintf("The function is not allowed to be used this way in an expression; function: %s", fn),
+			psprintf("function %s cannot be used here", fn));
+}
+
+/* Whether the current token is a name directly followed by "(" (a call). */
+static bool
+at_call(Parser *p)
+{
+	int			i = p->next;
+
+	if (p->tok.kind != T_NAME)
+		return false;
+	while (i < p->len && (p->expr[i] == ' ' || p->expr[i] == '\t' || p->expr[i] == '\n' || p->expr[i] == '\r'))
+		i++;
+	return i < p->len && p->expr[i] == '(';
+}
+
+/*
+ * An operand: path, :value, size(...) in conditions; in updates also
+ * if_not_exists(path, operand) and list_append(operand, operand).
+ */
+static StNode *
+parse_operand(Parser *p, bool in_update)
+{
+	if (p->tok.kind == T_VALUEPH)
+		return parse_value(p);
+	if (at_call(p))
+	{
+		int			pos = p->tok.pos;
+
+		if (!known_function(p))
+			unknown_function(p);
+		if (!in_update && tok_is_function(p, "size"))
+			return parse_size(p);
+		if (in_update && tok_is_function(p, "if_not_exists"))
+		{
+			StNode	   *n = new_node(SN_IF_NOT_EXISTS, pos, 2);
+
+			count_operator(p);
+			advance(p);
+			expect(p, T_LPAREN);
+			if (p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH)
+				invalid(p, p->tok.pos,
+						"Operator or function requires a document path; operator or function: if_not_exists",
+						"the first argument of if_not_exists must be a document path");
+			n->args[0] = path_node(p);
+			expect(p, T_COMMA);
+			enter(p);
+			n->args[1] = parse_operand(p, true);
+			p->depth--;
+			expect(p, T_RPAREN);
+			return n;
+		}
+		if (in_update && tok_is_function(p, "list_append"))
+		{
+			StNode	   *n = new_node(SN_LIST_APPEND, pos, 2);
+
+			count_operator(p);
+			advance(p);
+			expect(p, T_LPAREN);
+			enter(p);
+			n->args[0] = parse_operand(p, true);
+			expect(p, T_COMMA);
+			n->args[1] = parse_operand(p, true);
+			p->depth--;
+			expect(p, T_RPAREN);
+			for (int i = 0; i < 2; i++)
+				if (n->args[i]->kind == SN_VALUE && n->args[i]->value->type != SV_L)
+					invalid(p, n->args[i]->pos,
+							psprintf("Incorrect operand type for operator or function; operator or function: list_append, operand type: %s",
+									 literal_type(n->args[i])),
+							psprintf("list_append takes lists, %s is of type %s",
+									 n->args[i]->value_name, literal_type(n->args[i])));
+			return n;
+		}
+		misplaced_function(p, pos, pnstrdup(p->tok.text, p->tok.len));
+	}
+	if (p->tok.kind == T_NAME || p->tok.kind == T_NAMEPH)
+		return path_node(p);
+	syntax_error(p);
+	return NULL;
+}
+
+static bool
+tok_is_comparator(Parser *p, StCmpOp *op)
+{
+	switch (p->tok.kind)
+	{
+		case T_EQ:
+			*op = SC_EQ;
+			return true;
+		case T_NE:
+			*op = SC_NE;
+			return true;
+		case T_LT:
+			*op = SC_LT;
+			return true;
+		case T_LE:
+			*op = SC_LE;
+			return true;
+		case T_GT:
+			*op = SC_GT;
+			return true;
+		case T_GE:
+			*op = SC_GE;
+			return true;
+		default:
+			return false;
+	}
+}
+
+static const char *const cmp_names[] = {"=", "<>", "<", "<=", ">", ">="};
+
+/* A boolean function call in a condition. */
+static StNode *
+parse_bool_function(Parser *p)
+{
+	int			pos = p->tok.pos;
+	StNode	   *n;
+	const char *fn;
+	StNodeKind	kind;
+	int			nargs;
+
+	if (tok_is_function(p, "attribute_exists"))
+		kind = SN_ATTRIBUTE_EXISTS, nargs = 1, fn = "attribute_exists";
+	else if (tok_is_function(p, "attribute_not_exists"))
+		kind = SN_ATTRIBUTE_NOT_EXISTS, nargs = 1, fn = "attribute_not_exists";
+	else if (tok_is_function(p, "attribute_type"))
+		kind = SN_ATTRIBUTE_TYPE, nargs = 2, fn = "attribute_type";
+	else if (tok_is_function(p, "begins_with"))
+		kind = SN_BEGINS_WITH, nargs = 2, fn = "begins_with";
+	else if (tok_is_function(p, "contains"))
+		kind = SN_CONTAINS, nargs = 2, fn = "contains";
+	else
+	{
+		if (!known_function(p))
+			unknown_function(p);
+		misplaced_function(p, pos, pnstrdup(p->tok.text, p->tok.len));
+		return NULL;
+	}
+	count_operator(p);
+	n = new_node(kind, pos, nargs);
+	advance(p);
+	expect(p, T_LPAREN);
+	for (int i = 0;; i++)
+	{
+		StNode	   *arg;
+
+		if (i == 0 && p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH)
+			invalid(p, p->tok.pos,
+					psprintf("Operator or function requires a document path; operator or function: %s", fn),
+					psprintf("the first argument of %s must be a document path", fn));
+		arg = parse_operand(p, false);
+		if (i < nargs)
+			n->args[i] = arg;
+		if (p->tok.kind == T_COMMA)
+		{
+			advance(p);
+			if (i + 1 >= nargs)
+			{
+				/* count the rest for the message */
+				int			count = i + 2;
+
+				while (p->tok.kind != T_RPAREN && p->tok.kind != T_END)
+				{
+					if (p->tok.kind == T_COMMA)
+						count++;
+					advance(p);
+				}
+				invalid(p, pos,
+						psprintf("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", fn, count),
+						psprintf("%s takes %d argument%s, not %d", fn, nargs, nargs > 1 ? "s" : "", count));
+			}
+			continue;
+		}
+		if (i + 1 != nargs)
+			invalid(p, pos,
+					psprintf("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d", fn, i + 1),
+					psprintf("%s takes %d argument%s, not %d", fn, nargs, nargs > 1 ? "s" : "", i + 1));
+		break;
+	}
+	expect(p, T_RPAREN);
+
+	if (kind == SN_ATTRIBUTE_TYPE)
+	{
+		StNode	   *t = n->args[1];
+		static const char *const types[] = {"S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"};
+		bool		ok = false;
+
+		if (t->kind != SN_VALUE)
+			invalid(p, t->pos,
+					"Incorrect operand type for operator or function; operator or function: attribute_type, operand type: document path",
+					"the second argument of attribute_type must be a :value naming a type");
+		if (t->value->type != SV_S)
+			invalid(p, t->pos,
+					psprintf("Incorrect operand type for operator or function; operator or function: attribute_type, operand type: %s",
+							 literal_type(t)),
+					psprintf("attribute_type takes a type name (S), %s is of type %s", t->value_name, literal_type(t)));
+		for (int i = 0; i < (int) lengthof(types); i++)
+			if ((int) strlen(types[i]) == t->value->u.str.len &&
+				memcmp(types[i], t->value->u.str.data, t->value->u.str.len) == 0)
+				ok = true;
+		if (!ok)
+			invalid(p, t->pos,
+					psprintf("Invalid attribute type name found; type: %.*s, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}",
+							 t->value->u.str.len, t->value->u.str.data),
+					psprintf("unknown attribute type \"%.*s\"", t->value->u.str.len, t->value->u.str.data));
+	}
+	if (kind == SN_BEGINS_WITH && n->args[1]->kind == SN_VALUE &&
+		n->args[1]->value->type != SV_S && n->args[1]->value->type != SV_B)
+		invalid(p, n->args[1]->pos,
+				psprintf("Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
+						 literal_type(n->args[1])),
+				psprintf("begins_with takes a string or binary prefix, %s is of type %s",
+						 n->args[1]->value_name, literal_type(n->args[1])));
+	if (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)
+		check_distinct(p, n, fn);
+	return n;
+}
+
+/* comparison | BETWEEN | IN | boolean function | ( condition ) */
+static StNode *
+parse_predicate(Parser *p)
+{
+	StNode	   *left;
+	StCmpOp		op;
+	int			pos = p->tok.pos;
+
+	if (p->tok.kind == T_LPAREN)
+	{
+		StNode	   *inner;
+
+		advance(p);
+		enter(p);
+		inner = parse_or(p);
+		p->depth--;
+		expect(p, T_RPAREN);
+		/* ((x)): DynamoDB rejects parentheses around a parenthesised group */
+		if (inner->parenthesized)
+			invalid(p, pos, "The expression has redundant parentheses;", "redundant parentheses");
+		inner->parenthesized = true;
+		return inner;
+	}
+	if (at_call(p) && !tok_is_function(p, "size"))
+		return parse_bool_function(p);
+
+	left = parse_operand(p, false);
+	if (tok_is_comparator(p, &op))
+	{
+		StNode	   *n = new_node(SN_CMP, p->tok.pos, 2);
+
+		count_operator(p);
+		n->op = op;
+		advance(p);
+		n->args[0] = left;
+		n->args[1] = parse_operand(p, false);
+		if (op != SC_EQ && op != SC_NE)
+		{
+			check_orderable_literal(p, n->args[0], cmp_names[op]);
+			check_orderable_literal(p, n->args[1], cmp_names[op]);
+		}
+		check_distinct(p, n, cmp_names[op]);
+		return n;
+	}
+	if (tok_is_keyword(p, "BETWEEN"))
+	{
+		StNode	   *n = new_node(SN_BETWEEN, p->tok.pos, 3);
+
+		count_operator(p);
+		advance(p);
+		n->args[0] = left;
+		n->args[1] = parse_operand(p, false);
+		if (!tok_is_keyword(p, "AND"))
+			syntax_error(p);
+		advance(p);
+		n->args[2] = parse_operand(p, false);
+		for (int i = 0; i < 3; i++)
+			check_orderable_literal(p, n->args[i], "BETWEEN");
+		if (n->args[1]->kind == SN_VALUE && n->args[2]->kind == SN_VALUE)
+		{
+			const StVal *lo = n->args[1]->value,
+					   *hi = n->args[2]->value;
+
+			if (lo->type != hi->type)
+				invalid(p, n->pos,
+						"The BETWEEN operator requires same data type for lower and upper bounds",
+						psprintf("BETWEEN bounds %s and %s are of different types", n->args[1]->value_name,
+								 n->args[2]->value_name));
+			if (st_val_compare(lo, hi) > 0)
+				invalid(p, n->pos,
+						"The BETWEEN operator requires upper bound to be greater than or equal to lower bound",
+						psprintf("BETWEEN lower bound %s is greater than upper bound %s",
+								 n->args[1]->value_name, n->args[2]->value_name));
+		}
+		check_distinct(p, n, "BETWEEN");
+		return n;
+	}
+	if (tok_is_keyword(p, "IN"))
+	{
+		StNode	   *n = new_node(SN_IN, p->tok.pos, 0);
+		int			cap = 8;
+
+		count_operator(p);
+		advance(p);
+		expect(p, T_LPAREN);
+		n->args = palloc(sizeof(StNode *) * cap);
+		n->args[n->nargs++] = left;
+		for (;;)
+		{
+			if (n->nargs == cap)
+			{
+				cap *= 2;
+				n->args = repalloc(n->args, sizeof(StNode *) * cap);
+			}
+			n->args[n->nargs++] = parse_operand(p, false);
+			if (n->nargs > ST_MAX_IN_OPERANDS)
+				st_expr_error(ST_ERR_LIMIT,
+							  psprintf("Invalid %s: The expression contains too many operands for the IN operator",
+									   st_expr_kind_name(p->kind)),
+							  "IN at position %d of %s expression has more than %d operands",
+							  n->pos + 1, kind_label(p->kind), ST_MAX_IN_OPERANDS - 1);
+			if (p->tok.kind != T_COMMA)
+				break;
+			advance(p);
+		}
+		expect(p, T_RPAREN);
+		check_distinct(p, n, "IN");
+		return n;
+	}
+	if (left->kind == SN_SIZE)
+		misplaced_function(p, left->pos, "size");
+	syntax_error(p);
+	return NULL;
+}
+
+static StNode *
+parse_not(Parser *p)
+{
+	if (tok_is_keyword(p, "NOT"))
+	{
+		StNode	   *n = new_node(SN_NOT, p->tok.pos, 1);
+
+		count_operator(p);
+		advance(p);
+		enter(p);
+		n->args[0] = parse_not(p);
+		p->depth--;
+		return n;
+	}
+	return parse_predicate(p);
+}
+
+static StNode *
+parse_binary(Parser *p, const char *kw, StNodeKind kind, StNode *(*sub) (Parser *))
+{
+	StNode	   *left = sub(p);
+
+	while (tok_is_keyword(p, kw))
+	{
+		StNode	   *n = new_node(kind, p->tok.pos, 2);
+
+		count_operator(p);
+		advance(p);
+		n->args[0] = left;
+		n->args[1] = sub(p);
+		left = n;
+	}
+	return left;
+}
+
+static StNode *
+parse_and(Parser *p)
+{
+	return parse_binary(p, "AND", SN_AND, parse_not);
+}
+
+static StNode *
+parse_or(Parser *p)
+{
+	return parse_binary(p, "OR", SN_OR, parse_and);
+}
+
+/* Sets up a parser over expr; rejects empty and oversized expressions. */
+static void
+parser_init(Parser *p, const char *expr, StExprKind kind, StExprEnv *env)
+{
+	memset(p, 0, sizeof(*p));
+	p->expr = expr;
+	p->len = strlen(expr);
+	p->kind = kind;
+	p->env = env;
+	if (p->len > ST_MAX_EXPRESSION_BYTES)
+		st_expr_error(ST_ERR_LIMIT,
+					  psprintf("Invalid %s: Expression size has exceeded the maximum allowed size; expression size: %d",
+							   st_expr_kind_name(kind), p->len),
+					  "%s expression is %d bytes, more than the limit of %d bytes",
+					  kind_label(kind), p->len, ST_MAX_EXPRESSION_BYTES);
+	advance(p);
+	if (p->tok.kind == T_END)
+		st_expr_error(ST_ERR_VALIDATION,
+					  psprintf("Invalid %s: The expression can not be empty;", st_expr_kind_name(kind)),
+					  "%s expression is empty", kind_label(kind));
+}
+
+/* Parses a condition or filter expression. */
+StNode *
+st_parse_condition(const char *expr, StExprKind kind, StExprEnv *env)
+{
+	Parser		p;
+	StNode	   *n;
+
+	parser_init(&p, expr, kind, env);
+	n = parse_or(&p);
+	if (p.tok.kind != T_END)
+		syntax_error(&p);
+	return n;
+}
+
+/* Appends a path to buf in DynamoDB's message notation: a, b, [1] */
+char *
+st_path_to_string(const StPath *path)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < path->n; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		if (path->elems[i].is_index)
+			appendStringInfo(&buf, "[%d]", path->elems[i].index);
+		else
+			appendBinaryStringInfo(&buf, path->elems[i].name, path->elems[i].namelen);
+	}
+	return buf.data;
+}
+
+/* Rejects two paths that overlap (one is a prefix of the other) or conflict. */
+static void
+check_paths(Parser *p, StPath **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+		{
+			StPath	   *a = paths[i],
+					   *b = paths[j];
+			int			common = Min(a->n, b->n);
+			int			k;
+			bool		diverge = false;
+
+			for (k = 0; k < common; k++)
+			{
+				StPathElem *x = &a->elems[k],
+						   *y = &b->elems[k];
+
+				if (x->is_index != y->is_index)
+					invalid(p, b->pos,
+							psprintf("Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [%s], path two: [%s]",
+									 st_path_to_string(a), st_path_to_string(b)),
+							psprintf("paths [%s] and [%s] conflict", st_path_to_string(a), st_path_to_string(b)));
+				if (x->is_index ? x->index != y->index
+					: (x->namelen != y->namelen || memcmp(x->name, y->name, x->namelen) != 0))
+				{
+					diverge = true;
+					break;
+				}
+			}
+			if (!diverge)
+				invalid(p, b->pos,
+						psprintf("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [%s], path two: [%s]",
+								 st_path_to_string(a), st_path_to_string(b)),
+						psprintf("paths [%s] and [%s] overlap", st_path_to_string(a), st_path_to_string(b)));
+		}
+}
+
+static void
+check_not_key(Parser *p, StPath *path)
+{
+	for (int k = 0; k < 2; k++)
+	{
+		const char *key = p->env->key_names[k];
+
+		if (key && path->elems[0].namelen == (int) strlen(key) &&
+			memcmp(path->elems[0].name, key, path->elems[0].namelen) == 0)
+		{
+			if (path->n == 1)
+				invalid(p, path->pos,
+						psprintf("Cannot update attribute %s. This attribute is part of the key", key),
+						psprintf("key attribute \"%s\" cannot be updated", key));
+			invalid(p, path->pos,
+					psprintf("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s", key),
+					psprintf("key attribute \"%s\" is a scalar; it has no nested paths", key));
+		}
+	}
+}
+
+/* SET value: operand, or operand + operand, or operand - operand */
+static StNode *
+parse_set_value(Parser *p)
+{
+	StNode	   *left = parse_operand(p, true);
+
+	if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS)
+	{
+		StNode	   *n = new_node(p->tok.kind == T_PLUS ? SN_PLUS : SN_MINUS, p->tok.pos, 2);
+		const char *opname = p->tok.kind == T_PLUS ? "+" : "-";
+
+		count_operator(p);
+		advance(p);
+		n->args[0] = left;
+		n->args[1] = parse_operand(p, true);
+		for (int i = 0; i < 2; i++)
+			if (n->args[i]->kind == SN_VALUE && n->args[i]->value->type != SV_N)
+				invalid(p, n->args[i]->pos,
+						psprintf("Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
+								 opname, literal_type(n->args[i])),
+						psprintf("%s takes numbers, %s is of type %s", opname,
+								 n->args[i]->value_name, literal_type(n->args[i])));
+		return n;
+	}
+	return left;
+}
+
+/* Parses an update expression: SET, REMOVE, ADD, DELETE clauses, each at most once. */
+StUpdate *
+st_parse_update(const char *expr, StExprEnv *env)
+{
+	Parser		p;
+	StUpdate   *u = palloc0(sizeof(StUpdate));
+	int			cap = 8;
+	bool		seen[4] = {false, false, false, false};
+	static const char *const clause_names[] = {"SET", "REMOVE", "ADD", "DELETE"};
+	StPath	  **paths;
+
+	parser_init(&p, expr, SE_UPDATE, env);
+	u->actions = palloc0(sizeof(StUpdateAction) * cap);
+	while (p.tok.kind != T_END)
+	{
+		StUpdateKind kind;
+
+		if (tok_is_keyword(&p, "SET"))
+			kind = SU_SET;
+		else if (tok_is_keyword(&p, "REMOVE"))
+			kind = SU_REMOVE;
+		else if (tok_is_keyword(&p, "ADD"))
+			kind = SU_ADD;
+		else if (tok_is_keyword(&p, "DELETE"))
+			kind = SU_DELETE;
+		else
+			syntax_error(&p);
+		if (seen[kind])
+			invalid(&p, p.tok.pos,
+					psprintf("The \"%s\" section can only be used once in an update expression;", clause_names[kind]),
+					psprintf("the %s clause appears twice", clause_names[kind]));
+		seen[kind] = true;
+		advance(&p);
+		for (;;)
+		{
+			StUpdateAction *a;
+
+			if (u->n == cap)
+			{
+				cap *= 2;
+				u->actions = repalloc(u->actions, sizeof(StUpdateAction) * cap);
+			}
+			a = &u->actions[u->n++];
+			a->kind = kind;
+			if (p.tok.kind != T_NAME && p.tok.kind != T_NAMEPH)
+				syntax_error(&p);
+			a->path = parse_path(&p);
+			check_not_key(&p, a->path);
+			count_operator(&p);
+			switch (kind)
+			{
+				case SU_SET:
+					expect(&p, T_EQ);
+					a->value = parse_set_value(&p);
+					break;
+				case SU_REMOVE:
+					break;
+				case SU_ADD:
+				case SU_DELETE:
+					if (p.tok.kind != T_VALUEPH)
+						syntax_error(&p);
+					a->value = parse_value(&p);
+					if (kind == SU_ADD && a->value->value->type != SV_N && !st_val_is_set(a->value->value->type))
+						invalid(&p, a->value->pos,
+								psprintf("Incorrect operand type for operator or function; operator: ADD, operand type: %s",
+										 a->value->value->type == SV_L ? "LIST" : literal_type(a->value)),
+								psprintf("ADD takes a number or a set, %s is of type %s",
+										 a->value->value_name, literal_type(a->value)));
+					if (kind == SU_DELETE && !st_val_is_set(a->value->value->type))
+						invalid(&p, a->value->pos,
+								psprintf("Incorrect operand type for operator or function; operator: DELETE, operand type: %s",
+										 literal_type(a->value)),
+								psprintf("DELETE takes a set, %s is of type %s",
+										 a->value->value_name, literal_type(a->value)));
+					break;
+			}
+			if (p.tok.kind != T_COMMA)
+				break;
+			advance(&p);
+		}
+	}
+	paths = palloc(sizeof(StPath *) * u->n);
+	for (int i = 0; i < u->n; i++)
+		paths[i] = u->actions[i].path;
+	check_paths(&p, paths, u->n);
+	return u;
+}
+
+/* Parses a projection expression: path {, path} */
+StProjection *
+st_parse_projection(const char *expr, StExprEnv *env)
+{
+	Parser		p;
+	StProjection *proj = palloc0(sizeof(StProjection));
+	int			cap = 8;
+
+	parser_init(&p, expr, SE_PROJECTION, env);
+	proj->paths = palloc(sizeof(StPath *) * cap);
+	for (;;)
+	{
+		if (proj->n == cap)
+		{
+			cap *= 2;
+			proj->paths = repalloc(proj->paths, sizeof(StPath *) * cap);
+		}
+		if (p.tok.kind != T_NAME && p.tok.kind != T_NAMEPH)
+			syntax_error(&p);
+		proj->paths[proj->n++] = parse_path(&p);
+		if (p.tok.kind != T_COMMA)
+			break;
+		advance(&p);
+	}
+	if (p.tok.kind != T_END)
+		syntax_error(&p);
+	check_paths(&p, proj->paths, proj->n);
+	return proj;
+}
+
+/* Reports placeholders defined in names/vals that no expression used. */
+void
+st_expr_check_unused(StExprEnv *env)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < env->nnames; i++)
+		if (!env->name_used[i])
+			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", env->name_keys[i]);
+	if (buf.len)
+		st_expr_error(ST_ERR_VALIDATION,
+					  psprintf("Value provided in ExpressionAttributeNames unused in expressions: keys: {%s}", buf.data),
+					  "names defines %s, which no expression uses", buf.data);
+	for (int i = 0; i < env->nvalues; i++)
+		if (!env->value_used[i])
+			appendStringInfo(&buf, "%s%s", buf.len ? ", " : "", env->value_keys[i]);
+	if (buf.len)
+		st_expr_error(ST_ERR_VALIDATION,
+					  psprintf("Value provided in ExpressionAttributeValues unused in expressions: keys: {%s}", buf.data),
+					  "vals defines %s, which no expression uses", buf.data);
+}

@@ -1,0 +1,280 @@
+/*
+ * expr_glue.c — the expression engine inside the server: its error reporting
+ * (ereport), placeholders from the names/vals arguments, stored items as
+ * StVal, and the conditional-check failure.
+ */
+#include "postgres.h"
+
+#include <stdarg.h>
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "expr_glue.h"
+#include "jsonval.h"
+
+/* The engine's errors as ereport(ERROR) with an errcode per kind. */
+void
+st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
+{
+	va_list		ap;
+	char		msg[2048];
+	int			code;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	switch (kind)
+	{
+		case ST_ERR_SYNTAX:
+			code = ERRCODE_SYNTAX_ERROR;
+			break;
+		case ST_ERR_LIMIT:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg_internal("%s", msg),
+			 detail ? errdetail_internal("%s", detail) : 0));
+	pg_unreachable();
+}
+
+/* Whether s[0..len) is a placeholder: prefix then [A-Za-z0-9_]+ */
+static bool
+valid_placeholder(const char *s, int len, char prefix)
+{
+	if (len < 2 || s[0] != prefix)
+		return false;
+	for (int i = 1; i < len; i++)
+		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+			  (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* Checks that a names/vals argument is a non-empty JSON object. */
+static void
+check_map_arg(Jsonb *jb, const char *arg, const char *dynamo)
+{
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be a JSON object", arg)));
+	if (JB_ROOT_COUNT(jb) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must not be empty", arg),
+				 errdetail("%s must not be empty", dynamo)));
+}
+
+/*
+ * The placeholders of one call: names {"#n": "attribute"} and vals
+ * {":v": value} (values in singletable's JSON encoding).
+ */
+StExprEnv *
+st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
+{
+	StExprEnv  *env = palloc0(sizeof(StExprEnv));
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	env->key_names[0] = tab->pk_name;
+	env->key_names[1] = tab->sk_name;
+	if (names)
+	{
+		int			n = 0;
+
+		check_map_arg(names, "names", "ExpressionAttributeNames");
+		env->name_keys = palloc(sizeof(char *) * JB_ROOT_COUNT(names));
+		env->name_values = palloc(sizeof(char *) * JB_ROOT_COUNT(names));
+		env->name_lens = palloc(sizeof(int) * JB_ROOT_COUNT(names));
+		env->name_used = palloc0(sizeof(bool) * JB_ROOT_COUNT(names));
+		it = JsonbIteratorInit(&names->root);
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		{
+			if (tok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&it, &v, true);
+			if (!valid_placeholder(k.val.string.val, k.val.string.len, '#'))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("names key \"%.*s\" is not a valid #name placeholder",
+								Min(k.val.string.len, 100), k.val.string.val),
+						 errdetail("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%.*s\"",
+								   Min(k.val.string.len, 100), k.val.string.val),
+						 errhint("Placeholders are # followed by letters, digits or underscores.")));
+			if (v.type != jbvString || v.val.string.len == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("names value for \"%.*s\" must be a non-empty string",
+								k.val.string.len, k.val.string.val)));
+			env->name_keys[n] = pnstrdup(k.val.string.val, k.val.string.len);
+			env->name_values[n] = v.val.string.val;
+			env->name_lens[n] = v.val.string.len;
+			n++;
+		}
+		env->nnames = n;
+	}
+	if (vals)
+	{
+		int			n = 0;
+
+		check_map_arg(vals, "vals", "ExpressionAttributeValues");
+		env->value_keys = palloc(sizeof(char *) * JB_ROOT_COUNT(vals));
+		env->values = palloc(sizeof(StVal *) * JB_ROOT_COUNT(vals));
+		env->value_used = palloc0(sizeof(bool) * JB_ROOT_COUNT(vals));
+		it = JsonbIteratorInit(&vals->root);
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		{
+			bool		canonical;
+			char	   *what;
+
+			if (tok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&it, &v, true);
+			if (!valid_placeholder(k.val.string.val, k.val.string.len, ':'))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("vals key \"%.*s\" is not a valid :value placeholder",
+								Min(k.val.string.len, 100), k.val.string.val),
+						 errdetail("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%.*s\"",
+								   Min(k.val.string.len, 100), k.val.string.val),
+						 errhint("Placeholders are : followed by letters, digits or underscores.")));
+			env->value_keys[n] = pnstrdup(k.val.string.val, k.val.string.len);
+			what = psprintf("vals key %s", env->value_keys[n]);
+			/* a value is an attribute value: its containers start at level 1 */
+			env->values[n] = st_jbv_to_val(&v, what, 1, &canonical);
+			n++;
+		}
+		env->nvalues = n;
+	}
+	return env;
+}
+
+/* Converts the top-level attribute value v of a stored item. */
+static StVal *
+attr_val(StTable *tab, const char *name, int len, JsonbValue *v)
+{
+	bool		canonical;
+	StVal	   *r = st_jbv_to_val(v, "stored item", 1, &canonical);
+
+	/* B key attributes are stored as plain base64 strings */
+	if (r->type == SV_S)
+		for (int k = 0; k < 2; k++)
+		{
+			const char *key = k == 0 ? tab->pk_name : tab->sk_name;
+			StKeyType	kt = k == 0 ? tab->pk_type : tab->sk_type;
+
+			if (key && kt == ST_KEY_B && (int) strlen(key) == len && memcmp(key, name, len) == 0)
+			{
+				int			blen;
+				char	   *bin = st_base64_decode(r->u.str.data, r->u.str.len, &blen);
+
+				if (bin)
+					r = st_val_make_str(SV_B, bin, blen);
+			}
+		}
+	return r;
+}
+
+/*
+ * A stored item as an StVal map: all of it (all = true), or only the
+ * top-level attributes that cond or proj read, which is all evaluation needs.
+ * item NULL gives an empty map (the item does not exist).
+ */
+StVal *
+st_item_attrs(StTable *tab, Jsonb *item, const StNode *cond, const StProjection *proj, bool all)
+{
+	StVal	   *r;
+
+	if (item == NULL)
+		return st_val_make_map(0);
+	if (all)
+	{
+		JsonbIterator *it = JsonbIteratorInit(&item->root);
+		JsonbValue	k,
+					v;
+		JsonbIteratorToken tok;
+
+		r = st_val_make_map(JB_ROOT_COUNT(item));
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+			if (tok == WJB_KEY)
+			{
+				JsonbIteratorNext(&it, &v, true);
+				st_val_map_put(r, k.val.string.val, k.val.string.len,
+							   attr_val(tab, k.val.string.val, k.val.string.len, &v));
+			}
+		return r;
+	}
+	{
+		const char **names = NULL;
+		int		   *lens = NULL;
+		int			n = 0,
+					cap = 0;
+
+		if (cond)
+			st_expr_collect_top_names(cond, &names, &lens, &n, &cap);
+		if (proj)
+			for (int i = 0; i < proj->n; i++)
+			{
+				StNode		fake;
+
+				memset(&fake, 0, sizeof(fake));
+				fake.kind = SN_PATH;
+				fake.path = proj->paths[i];
+				st_expr_collect_top_names(&fake, &names, &lens, &n, &cap);
+			}
+		r = st_val_make_map(n);
+		for (int i = 0; i < n; i++)
+		{
+			JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[i], lens[i], NULL);
+
+			if (v)
+				st_val_map_put(r, names[i], lens[i], attr_val(tab, names[i], lens[i], v));
+		}
+		return r;
+	}
+}
+
+/* Parses return_values_on_condition_check_failure: NONE or ALL_OLD. */
+bool
+st_return_old_on_failure(text *arg)
+{
+	char	   *s;
+
+	if (arg == NULL)
+		return false;
+	s = text_to_cstring(arg);
+	if (strcmp(s, "NONE") == 0)
+		return false;
+	if (strcmp(s, "ALL_OLD") == 0)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("return_values_on_condition_check_failure must be NONE or ALL_OLD, not \"%s\"", s)));
+	return false;
+}
+
+/*
+ * Raises ConditionalCheckFailed (SQLSTATE 23S01). With return_old, the
+ * DETAIL is the current item as JSON ("null" when there is none).
+ */
+void
+st_condition_failed(StTable *tab, Jsonb *current, bool return_old)
+{
+	if (return_old)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_CONDITIONAL_CHECK_FAILED),
+				 errmsg("conditional check failed for an item of table \"%s\"", tab->relname),
+				 errdetail_internal("%s", current ? JsonbToCString(NULL, &current->root, VARSIZE(current)) : "null")));
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_CONDITIONAL_CHECK_FAILED),
+			 errmsg("conditional check failed for an item of table \"%s\"", tab->relname),
+			 errdetail("The conditional request failed")));
+}

@@ -1,0 +1,24 @@
+/*
+ * jsonval.h — converting between jsonb and DynamoDB values (StVal), with
+ * singletable's encoding of the types JSON lacks.
+ */
+#ifndef SINGLETABLE_JSONVAL_H
+#define SINGLETABLE_JSONVAL_H
+
+#include "utils/jsonb.h"
+
+#include "expr/expr.h"
+
+/* Tags of the encoding: an object with exactly one of these as its only key */
+#define ST_TAG_B	"$B"
+#define ST_TAG_SS	"$SS"
+#define ST_TAG_NS	"$NS"
+#define ST_TAG_BS	"$BS"
+#define ST_TAG_M	"$M"
+
+extern StVal *st_jsonb_to_val(Jsonb *jb, const char *what, bool *canonical);
+extern StVal *st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical);
+extern Jsonb *st_val_to_jsonb(const StVal *v, const char *const *b_keys);
+extern char *st_val_to_json_text(const StVal *v);
+
+#endif
