@@ -132,13 +132,28 @@ b64val(char c)
 	return -1;
 }
 
-/* Strict base64 decoding (padding required, no whitespace); NULL when invalid. */
+/*
+ * Base64 decoding: padding required; line breaks are skipped (PostgreSQL's
+ * encode(..., 'base64') inserts them), any other character is invalid.
+ * NULL when invalid.
+ */
 char *
 st_base64_decode(const char *data, int len, int *outlen)
 {
 	char	   *out;
 	int			o = 0;
 
+	if (memchr(data, '\n', len) || memchr(data, '\r', len))
+	{
+		char	   *clean = palloc(len);
+		int			n = 0;
+
+		for (int i = 0; i < len; i++)
+			if (data[i] != '\n' && data[i] != '\r')
+				clean[n++] = data[i];
+		data = clean;
+		len = n;
+	}
 	if (len % 4 != 0)
 		return NULL;
 	out = palloc(len / 4 * 3 + 1);

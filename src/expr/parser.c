@@ -238,6 +238,7 @@ advance(Parser *p)
 
 				while (j < p->len && ((unsigned char) s[j] & 0xC0) == 0x80)
 					j++;
+				p->tok.kind = T_NAME;	/* any kind but T_END, for the message */
 				p->tok.len = j - i;
 				syntax_error(p);
 			}

@@ -96,6 +96,48 @@ SELECT singletable.put_item('posting', '{"pk": "USER#u_1002", "sk": "POST#p_0102
 SELECT singletable.delete_item('posting', 'USER#u_1002', 'POST#p_0102') ->> 'title' AS deleted_title;
 SELECT sk FROM singletable.query('posting', 'USER#u_1002', 'begins_with', 'POST#');
 
+-- expressions in the app's writes and reads
+-- approve a draft only if it is still a draft (STATUS is reserved: #s)
+SELECT singletable.update_item('posting', 'USER#u_1001', 'POST#p_0018',
+  'SET #s = :approved, publishAt = :at, gsi1pk = :gpk, gsi1sk = :at', condition => '#s = :draft',
+  names => '{"#s": "status"}',
+  vals => '{":approved": "approved", ":draft": "draft", ":at": "2026-06-27T08:00:00Z", ":gpk": "STATUS#approved"}',
+  return_values => 'UPDATED_NEW');
+-- approving it again fails: it is no longer a draft (SQLSTATE 23S01, the current item in DETAIL)
+SELECT singletable.update_item('posting', 'USER#u_1001', 'POST#p_0018',
+  'SET #s = :approved', condition => '#s = :draft', names => '{"#s": "status"}',
+  vals => '{":approved": "approved", ":draft": "draft"}',
+  return_values_on_condition_check_failure => 'ALL_OLD');
+-- view counters (VIEWS is reserved): ADD creates the counter, SET ... + increments it
+SELECT singletable.update_item('posting', 'POST#p_0017', 'METRICS#2026-06-23T11:12Z', 'ADD #v :n',
+  names => '{"#v": "views"}', vals => '{":n": 20}', return_values => 'UPDATED_NEW');
+SELECT singletable.update_item('posting', 'USER#u_1001', 'ANALYTICS#p_0017',
+  'SET impressions = impressions + :one, clicks = if_not_exists(clicks, :zero) + :one',
+  vals => '{":one": 1, ":zero": 0}', return_values => 'UPDATED_NEW');
+-- append to the list of tags
+SELECT singletable.update_item('posting', 'USER#u_1001', 'LIBRARY#HASHTAG#postgres',
+  'SET tags = list_append(tags, :new)', vals => '{":new": ["#singletable"]}', return_values => 'UPDATED_NEW');
+-- remove an attribute
+SELECT singletable.update_item('posting', 'USER#u_1001', 'POST#p_0019', 'REMOVE gsi1pk, gsi1sk',
+  return_values => 'ALL_NEW') - 'pk' - 'sk' AS unscheduled;
+-- create-only put: a second profile for the same user is refused
+SELECT singletable.put_item('posting', '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Impostor"}',
+  condition => 'attribute_not_exists(pk)');
+-- a filtered Query with a projection: only approved posts, only their title and publish time
+SELECT sk, item FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
+  filter => '#s = :approved', projection => 'title, publishAt',
+  names => '{"#s": "status"}', vals => '{":approved": "approved"}');
+-- max_items counts items read before the filter: a page of 2 of the 3 posts, then the rest;
+-- with a filter, a page cut by max_items ends with a marker row (item NULL) whose sk
+-- is where the next page starts (DynamoDB's LastEvaluatedKey)
+SELECT sk, item IS NULL AS marker FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
+  max_items => 2, filter => '#s = :draft', names => '{"#s": "status"}', vals => '{":draft": "draft"}');
+SELECT sk, item->>'title' AS title FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
+  max_items => 2, exclusive_start_sk => 'POST#p_0018', filter => '#s = :approved',
+  names => '{"#s": "status"}', vals => '{":approved": "approved"}');
+-- the filter runs on the rows the index range read: the plan is the same range
+SELECT * FROM singletable.explain_query('posting', 'USER#u_1001', 'begins_with', 'POST#', with_analyze => true);
+
 -- cleanup
 DEALLOCATE user_items;
 SELECT singletable.drop_table('posting');
