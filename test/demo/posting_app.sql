@@ -193,3 +193,28 @@ SELECT * FROM singletable.explain_query('posting_app', 'USER#u_1001', 'begins_wi
 \echo
 \echo '--- The table'
 SELECT jsonb_pretty(singletable.describe_table('posting_app')) AS describe_table;
+
+\echo
+\echo '=== Writes with DynamoDB expressions ==='
+\echo '--- Approve a draft only if it is still a draft (STATUS is a reserved word: #s)'
+SELECT singletable.update_item('posting_app', 'USER#u_1001', 'POST#p_2002',
+         'SET #s = :approved, publishAt = :at', condition => '#s = :draft',
+         names => '{"#s": "status"}',
+         vals => '{":approved": "approved", ":draft": "draft", ":at": "2026-06-28T09:00:00Z"}',
+         return_values => 'UPDATED_NEW');
+\echo '--- Doing it again fails with SQLSTATE 23S01 (ConditionalCheckFailed), caught here'
+DO $$
+BEGIN
+  PERFORM singletable.update_item('posting_app', 'USER#u_1001', 'POST#p_2002',
+            'SET #s = :approved', condition => '#s = :draft', names => '{"#s": "status"}',
+            vals => '{":approved": "approved", ":draft": "draft"}');
+EXCEPTION WHEN SQLSTATE '23S01' THEN
+  RAISE NOTICE 'conditional check failed: the post is no longer a draft';
+END $$;
+\echo '--- A view counter (ADD creates it, then increments it atomically)'
+SELECT singletable.update_item('posting_app', 'USER#u_1001', 'ANALYTICS#p_2001', 'ADD #v :one',
+         names => '{"#v": "views"}', vals => '{":one": 1}', return_values => 'UPDATED_NEW');
+\echo '--- Only the approved posts, only title and publishAt (filter and projection)'
+SELECT sk, item FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#',
+         filter => '#s = :a', projection => 'title, publishAt',
+         names => '{"#s": "status"}', vals => '{":a": "approved"}');
