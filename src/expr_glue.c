@@ -183,19 +183,41 @@ attr_val(StTable *tab, const char *name, int len, JsonbValue *v)
 	return r;
 }
 
+/* The top-level attribute names that cond and proj read. */
+StAttrNames *
+st_attr_names(const StNode *cond, const StProjection *proj)
+{
+	StAttrNames *an = palloc0(sizeof(StAttrNames));
+	int			cap = 0;
+
+	if (cond)
+		st_expr_collect_top_names(cond, &an->names, &an->lens, &an->n, &cap);
+	if (proj)
+		for (int i = 0; i < proj->n; i++)
+		{
+			StNode		path_node;
+
+			memset(&path_node, 0, sizeof(path_node));
+			path_node.kind = SN_PATH;
+			path_node.path = proj->paths[i];
+			st_expr_collect_top_names(&path_node, &an->names, &an->lens, &an->n, &cap);
+		}
+	return an;
+}
+
 /*
- * A stored item as an StVal map: all of it (all = true), or only the
- * top-level attributes that cond or proj read, which is all evaluation needs.
+ * A stored item as an StVal map: all of it (names NULL), or only the listed
+ * top-level attributes, which is all that evaluating an expression needs.
  * item NULL gives an empty map (the item does not exist).
  */
 StVal *
-st_item_attrs(StTable *tab, Jsonb *item, const StNode *cond, const StProjection *proj, bool all)
+st_item_attrs(StTable *tab, Jsonb *item, const StAttrNames *names)
 {
 	StVal	   *r;
 
 	if (item == NULL)
 		return st_val_make_map(0);
-	if (all)
+	if (names == NULL)
 	{
 		JsonbIterator *it = JsonbIteratorInit(&item->root);
 		JsonbValue	k,
@@ -212,34 +234,16 @@ st_item_attrs(StTable *tab, Jsonb *item, const StNode *cond, const StProjection 
 			}
 		return r;
 	}
+	r = st_val_make_map(names->n);
+	for (int i = 0; i < names->n; i++)
 	{
-		const char **names = NULL;
-		int		   *lens = NULL;
-		int			n = 0,
-					cap = 0;
+		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names->names[i], names->lens[i], NULL);
 
-		if (cond)
-			st_expr_collect_top_names(cond, &names, &lens, &n, &cap);
-		if (proj)
-			for (int i = 0; i < proj->n; i++)
-			{
-				StNode		fake;
-
-				memset(&fake, 0, sizeof(fake));
-				fake.kind = SN_PATH;
-				fake.path = proj->paths[i];
-				st_expr_collect_top_names(&fake, &names, &lens, &n, &cap);
-			}
-		r = st_val_make_map(n);
-		for (int i = 0; i < n; i++)
-		{
-			JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[i], lens[i], NULL);
-
-			if (v)
-				st_val_map_put(r, names[i], lens[i], attr_val(tab, names[i], lens[i], v));
-		}
-		return r;
+		if (v)
+			st_val_map_put(r, names->names[i], names->lens[i],
+						   attr_val(tab, names->names[i], names->lens[i], v));
 	}
+	return r;
 }
 
 /* Parses return_values_on_condition_check_failure: NONE or ALL_OLD. */

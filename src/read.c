@@ -38,6 +38,8 @@ typedef struct QueryArgs
 	char	   *pk_display;		/* canonical pk text, returned on every row */
 	StNode	   *filter;			/* FilterExpression, or NULL */
 	StProjection *projection;	/* ProjectionExpression, or NULL */
+	StAttrNames *filter_attrs;	/* attributes the filter reads */
+	StAttrNames *projection_attrs;	/* attributes the projection reads */
 	int32		max_items;		/* 0: no limit */
 	Datum		values[ST_QUERY_NARGS];
 	char		nulls[ST_QUERY_NARGS];
@@ -58,12 +60,12 @@ parse_projection_arg(StTable *tab, text *projection, Jsonb *names, StExprEnv **e
 	return proj;
 }
 
-/* The projection of a stored item, in stored form. */
+/* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj). */
 static Datum
-project_item(StTable *tab, const StProjection *proj, Jsonb *item)
+project_item(StTable *tab, const StProjection *proj, const StAttrNames *names, Jsonb *item)
 {
 	const char *b_keys[2] = {NULL, NULL};
-	StVal	   *v = st_project(proj, st_item_attrs(tab, item, NULL, proj, false));
+	StVal	   *v = st_project(proj, st_item_attrs(tab, item, names));
 
 	if (tab->pk_type == ST_KEY_B)
 		b_keys[0] = tab->pk_name;
@@ -103,7 +105,7 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	{
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (!isnull && proj)
-			result = project_item(tab, proj, DatumGetJsonbP(result));
+			result = project_item(tab, proj, st_attr_names(NULL, proj), DatumGetJsonbP(result));
 		if (!isnull)
 			result = SPI_datumTransfer(result, false, -1);
 	}
@@ -343,6 +345,8 @@ parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 	if (projection)
 		qa->projection = st_parse_projection(text_to_cstring(projection), env);
 	st_expr_check_unused(env);
+	qa->filter_attrs = st_attr_names(qa->filter, NULL);
+	qa->projection_attrs = st_attr_names(NULL, qa->projection);
 }
 
 /*
@@ -402,9 +406,9 @@ singletable_query(PG_FUNCTION_ARGS)
 				out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
 			out[2] = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
 			last_returned = qa.filter == NULL ||
-				st_eval_condition(qa.filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa.filter, NULL, false));
+				st_eval_condition(qa.filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa.filter_attrs));
 			if (last_returned && qa.projection)
-				out[2] = project_item(tab, qa.projection, DatumGetJsonbP(out[2]));
+				out[2] = project_item(tab, qa.projection, qa.projection_attrs, DatumGetJsonbP(out[2]));
 			if (last_returned)
 				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
 			if (qa.filter && qa.max_items > 0 && evaluated == (uint64) qa.max_items && tab->sk_name)

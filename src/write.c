@@ -132,13 +132,38 @@ parse_write_condition(StTable *tab, text *condition, Jsonb *names, Jsonb *vals, 
 	return cond;
 }
 
+/*
+ * Writes the item in values[] after its current version was locked: UPDATE
+ * when there was one, else INSERT ... ON CONFLICT DO NOTHING. Returns false
+ * when the INSERT lost a race with a concurrent insert of the same key (the
+ * caller then locks and checks that item); gives up after many attempts.
+ */
+static bool
+write_locked(StTable *tab, Datum *values, const char *nulls, bool exists, int attempt)
+{
+	if (exists)
+	{
+		run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE, 0);
+		return true;
+	}
+	run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT, 0);
+	if (SPI_processed > 0)
+		return true;
+	if (attempt >= MAX_WRITE_ATTEMPTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not write item to table \"%s\" after %d attempts",
+						tab->relname, attempt)));
+	return false;
+}
+
 /* Evaluates cond on the locked current item; raises ConditionalCheckFailed. */
 static void
 check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool return_old)
 {
 	if (cond == NULL)
 		return;
-	if (!st_eval_condition(cond, st_item_attrs(tab, current, cond, NULL, false)))
+	if (!st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL))))
 		st_condition_failed(tab, current, return_old);
 }
 
@@ -172,20 +197,9 @@ singletable_put_item(PG_FUNCTION_ARGS)
 		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
 		old = first_item();
 		check_condition(tab, cond, old, return_old);
-		if (old)
-		{
-			run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE, 0);
-			break;
-		}
-		run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT, 0);
-		if (SPI_processed > 0)
+		if (write_locked(tab, values, nulls, old != NULL, attempt))
 			break;
 		/* lost an insert race: the other item is committed now; lock and check it */
-		if (attempt >= MAX_WRITE_ATTEMPTS)
-			ereport(ERROR,
-					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					 errmsg("could not write item to table \"%s\" after %d attempts",
-							tab->relname, attempt)));
 	}
 	SPI_finish();
 	if (old == NULL)
@@ -334,7 +348,7 @@ singletable_update_item(PG_FUNCTION_ARGS)
 		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
 		old = first_item();
 		check_condition(tab, cond, old, return_old);
-		oldval = st_item_attrs(tab, old, NULL, NULL, true);
+		oldval = st_item_attrs(tab, old, NULL);
 		if (old == NULL)
 		{
 			/* only SET and ADD create an item */
@@ -350,23 +364,11 @@ singletable_update_item(PG_FUNCTION_ARGS)
 		newval = st_apply_update(upd, oldval);
 		st_item_from_val(tab, newval, NULL, true, &item);
 		values[2] = JsonbPGetDatum(item.jsonb);
-		if (old)
-		{
-			run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE, 0);
-			written = true;
-			break;
-		}
-		run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT, 0);
-		if (SPI_processed > 0)
+		if (write_locked(tab, values, nulls, old != NULL, attempt))
 		{
 			written = true;
 			break;
 		}
-		if (attempt >= MAX_WRITE_ATTEMPTS)
-			ereport(ERROR,
-					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-					 errmsg("could not write item to table \"%s\" after %d attempts",
-							tab->relname, attempt)));
 	}
 
 	switch (rv)
@@ -380,7 +382,7 @@ singletable_update_item(PG_FUNCTION_ARGS)
 			result = written ? item.jsonb : NULL;
 			break;
 		case RV_UPDATED_OLD:
-			result = old ? updated_part(tab, upd, st_item_attrs(tab, old, NULL, NULL, true)) : NULL;
+			result = old ? updated_part(tab, upd, st_item_attrs(tab, old, NULL)) : NULL;
 			break;
 		case RV_UPDATED_NEW:
 			result = written ? updated_part(tab, upd, newval) : NULL;

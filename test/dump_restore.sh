@@ -16,61 +16,10 @@
 # ST_KEEP=1 keeps the two databases (and a server it started) for inspection.
 set -uo pipefail
 
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-if [[ -z ${ST_DIR:-} ]]; then
-    # shellcheck source=test/lib.sh
-    source "$HERE/lib.sh"
-    st_start_server || { echo "Bail out! could not start a test server"; exit 1; }
-fi
-PGBIN=${PGBIN:-$("${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)}
+# shellcheck source=test/tap.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 SRC=singletable_dump_src
 DST=singletable_dump_dst
-WORK=$(mktemp -d /tmp/singletable_dump.XXXXXX) || exit 1
-
-# shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-    rm -rf "$WORK"
-    if declare -F st_stop_server >/dev/null; then
-        st_stop_server
-    fi
-}
-trap cleanup EXIT
-
-N=0
-FAILURES=0
-
-ok() {
-    N=$((N + 1))
-    echo "ok $N - $1"
-}
-
-not_ok() {
-    N=$((N + 1))
-    FAILURES=$((FAILURES + 1))
-    echo "not ok $N - $1"
-}
-
-# Prints its stdin (or its arguments) as TAP diagnostics.
-diag() {
-    if (($# > 0)); then
-        printf '%s\n' "$@" | sed 's/^/# /'
-    else
-        sed 's/^/# /'
-    fi
-}
-
-# Ends the run early: later checks would only repeat the same failure.
-bail() {
-    echo "1..$N"
-    echo "Bail out! $1"
-    exit 1
-}
-
-# q DB: runs the SQL on stdin in database DB, unaligned and without headers; stops at the
-# first error.
-q() {
-    "$PGBIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d "$1" -f -
-}
 
 # same DESC SQL [PATTERN]: runs SQL in the source and in the restored database. ok when it
 # succeeds in both with the same, non-empty output, of which every line of the source's

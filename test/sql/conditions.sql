@@ -82,18 +82,33 @@ SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :one', vals =
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :two', vals => '{":two": 2}');
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'attribute_not_exists(pk)') IS NULL AS deleting_nothing;
 -- the failure is SQLSTATE 23S01; with ALL_OLD its DETAIL is the current item as JSON
-\set VERBOSITY verbose
-SELECT singletable.put_item('cx', '{"pk": "p", "sk": "item"}', condition => 'attribute_not_exists(pk)',
-                            return_values_on_condition_check_failure => 'ALL_OLD');
-SELECT singletable.delete_item('cx', 'p', 'nothing', condition => 'attribute_exists(pk)',
+SET client_min_messages = notice;
+DO $$
+DECLARE st text; msg text; det text;
+BEGIN
+  PERFORM singletable.put_item('cx', '{"pk": "p", "sk": "item"}', condition => 'attribute_not_exists(pk)',
                                return_values_on_condition_check_failure => 'ALL_OLD');
-\set VERBOSITY default
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+  RAISE NOTICE 'SQLSTATE %: %', st, msg;
+  RAISE NOTICE 'current item: %', det::jsonb -> 'm';
+END $$;
+DO $$
+DECLARE st text; det text;
+BEGIN
+  PERFORM singletable.delete_item('cx', 'p', 'nothing', condition => 'attribute_exists(pk)',
+                                  return_values_on_condition_check_failure => 'ALL_OLD');
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, det = PG_EXCEPTION_DETAIL;
+  RAISE NOTICE 'SQLSTATE %, no current item: %', st, det;
+END $$;
 DO $$
 BEGIN
   PERFORM singletable.put_item('cx', '{"pk": "p", "sk": "item"}', condition => 'attribute_not_exists(pk)');
 EXCEPTION WHEN SQLSTATE '23S01' THEN
   RAISE NOTICE 'caught the conditional check failure by its SQLSTATE';
 END $$;
+SET client_min_messages = warning;
 SELECT singletable.get_item('cx', 'p', 'item') ->> 's' AS unchanged;
 
 -- invalid input: syntax errors point at the token and its position
