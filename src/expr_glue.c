@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -17,13 +18,23 @@
 void
 st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
 {
-	va_list		ap;
-	char		msg[2048];
+	StringInfoData msg;
 	int			code;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
+	/* format the whole message: a fixed buffer could cut a UTF-8 character */
+	initStringInfo(&msg);
+	for (;;)
+	{
+		va_list		ap;
+		int			needed;
+
+		va_start(ap, fmt);
+		needed = appendStringInfoVA(&msg, fmt, ap);
+		va_end(ap);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&msg, needed);
+	}
 	switch (kind)
 	{
 		case ST_ERR_SYNTAX:
@@ -38,7 +49,7 @@ st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
 	}
 	ereport(ERROR,
 			(errcode(code),
-			 errmsg_internal("%s", msg),
+			 errmsg_internal("%s", msg.data),
 			 detail ? errdetail_internal("%s", detail) : 0));
 	pg_unreachable();
 }

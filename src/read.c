@@ -104,6 +104,9 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	if (SPI_processed > 0)
 	{
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		/* detoasted in SPI memory, then copied out of it to outlive SPI_finish */
+		if (!isnull)
+			result = PointerGetDatum(PG_DETOAST_DATUM(result));
 		if (!isnull && proj)
 			result = project_item(tab, proj, st_attr_names(NULL, proj), DatumGetJsonbP(result));
 		if (!isnull)
@@ -404,7 +407,8 @@ singletable_query(PG_FUNCTION_ARGS)
 				outnull[1] = true;
 			else
 				out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
-			out[2] = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			/* detoasted: the row outlives the cursor that read it */
+			out[2] = PointerGetDatum(PG_DETOAST_DATUM(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)));
 			last_returned = qa.filter == NULL ||
 				st_eval_condition(qa.filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa.filter_attrs));
 			if (last_returned && qa.projection)

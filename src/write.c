@@ -45,7 +45,11 @@ run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected, long c
 		elog(ERROR, "singletable statement failed: %s", SPI_result_code_string(rc));
 }
 
-/* The jsonb in column 1 of the first result row, copied out of SPI memory, or NULL. */
+/*
+ * The jsonb in column 1 of the first result row, or NULL. It is detoasted
+ * (a stored datum may be compressed, external or have a short header) in SPI
+ * memory and then copied out of it, so it outlives SPI_finish.
+ */
 static Jsonb *
 first_item(void)
 {
@@ -55,7 +59,10 @@ first_item(void)
 	if (SPI_processed == 0)
 		return NULL;
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	return isnull ? NULL : DatumGetJsonbP(SPI_datumTransfer(d, false, -1));
+	if (isnull)
+		return NULL;
+	d = PointerGetDatum(PG_DETOAST_DATUM(d));
+	return DatumGetJsonbP(SPI_datumTransfer(d, false, -1));
 }
 
 /*

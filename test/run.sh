@@ -133,6 +133,9 @@ run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG
 # pg_dump of a database using singletable, restored with psql (TAP lines, one per check).
 run_suite dump pg_regress bash "$TOP/test/dump_restore.sh"
 run_suite concurrency pg_regress bash "$TOP/test/concurrency.sh"
+# The expression engine outside the server: the fuzz corpus, the inputs of past
+# findings and deeply nested inputs, replayed once under ASan/UBSan (seconds).
+run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 
 # More suites go here, e.g.:
 #   run_suite tap prove prove ...

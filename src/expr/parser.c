@@ -93,6 +93,9 @@ kind_label(StExprKind kind)
 	return "";
 }
 
+static void syntax_error(Parser *p) pg_attribute_noreturn();
+static void invalid(Parser *p, int pos, const char *dynamo, const char *msg) pg_attribute_noreturn();
+
 /* A syntax error at the current token, with DynamoDB's detail text. */
 static void
 syntax_error(Parser *p)
@@ -100,7 +103,12 @@ syntax_error(Parser *p)
 	const char *tok = p->tok.kind == T_END ? "<EOF>" : pnstrdup(p->tok.text, p->tok.len);
 	int			from = Max(0, p->tok.pos - 10);
 	int			to = Min(p->len, p->tok.pos + p->tok.len + 10);
-	char	   *near = pnstrdup(p->expr + from, to - from);
+	char	   *near;
+
+	/* up to a whole UTF-8 character, so that the message stays valid text */
+	while (to < p->len && ((unsigned char) p->expr[to] & 0xC0) == 0x80)
+		to++;
+	near = pnstrdup(p->expr + from, to - from);
 
 	st_expr_error(ST_ERR_SYNTAX,
 				  psprintf("Invalid %s: Syntax error; token: \"%s\", near: \"%s\"",
@@ -343,6 +351,7 @@ parse_path(Parser *p)
 			path->elems = repalloc(path->elems, sizeof(StPathElem) * cap);
 		}
 		el = &path->elems[path->n];
+		memset(el, 0, sizeof(StPathElem));	/* repalloc'd elements are not zeroed */
 		if (path->n == 0 || p->tok.kind == T_DOT)
 		{
 			if (path->n > 0)
@@ -698,7 +707,9 @@ parse_bool_function(Parser *p)
 	{
 		StNode	   *arg;
 
-		if (i == 0 && p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH)
+		/* size(a) starts with a name too, but is not a path */
+		if (i == 0 && ((p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH) ||
+					   (at_call(p) && tok_is_function(p, "size"))))
 			invalid(p, p->tok.pos,
 					psprintf("Operator or function requires a document path; operator or function: %s", fn),
 					psprintf("the first argument of %s must be a document path", fn));
@@ -1116,6 +1127,7 @@ st_parse_update(const char *expr, StExprEnv *env)
 				u->actions = repalloc(u->actions, sizeof(StUpdateAction) * cap);
 			}
 			a = &u->actions[u->n++];
+			memset(a, 0, sizeof(StUpdateAction));	/* repalloc'd actions are not zeroed */
 			a->kind = kind;
 			if (p.tok.kind != T_NAME && p.tok.kind != T_NAMEPH)
 				syntax_error(&p);

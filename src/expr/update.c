@@ -201,20 +201,42 @@ set_combine(const StVal *a, const StVal *b, bool add)
 	return r;
 }
 
+/*
+ * The order of actions: by kind, then by path, element by element (a total
+ * order, as qsort needs: paths of one kind never overlap). List indexes sort
+ * ascending for SET (appends in order) and descending for REMOVE, so that
+ * removing an element never shifts one that another action still refers to.
+ */
 static int
 action_order(const void *a, const void *b)
 {
 	const StUpdateAction *x = *(const StUpdateAction *const *) a;
 	const StUpdateAction *y = *(const StUpdateAction *const *) b;
-	const StPathElem *lx = &x->path->elems[x->path->n - 1];
-	const StPathElem *ly = &y->path->elems[y->path->n - 1];
 
 	if (x->kind != y->kind)
 		return x->kind - y->kind;
-	/* SET: list indexes ascending (appends in order); REMOVE: descending */
-	if (lx->is_index && ly->is_index)
-		return x->kind == SU_REMOVE ? ly->index - lx->index : lx->index - ly->index;
-	return 0;
+	for (int i = 0; i < Min(x->path->n, y->path->n); i++)
+	{
+		const StPathElem *ex = &x->path->elems[i];
+		const StPathElem *ey = &y->path->elems[i];
+		int			c;
+
+		if (ex->is_index != ey->is_index)
+			return ex->is_index ? -1 : 1;
+		if (ex->is_index)
+		{
+			if (ex->index == ey->index)
+				continue;
+			c = ex->index < ey->index ? -1 : 1;
+			return x->kind == SU_REMOVE ? -c : c;
+		}
+		c = memcmp(ex->name, ey->name, Min(ex->namelen, ey->namelen));
+		if (c == 0)
+			c = ex->namelen - ey->namelen;
+		if (c != 0)
+			return c;
+	}
+	return x->path->n - y->path->n;
 }
 
 /*
