@@ -12,6 +12,8 @@
 #include "nodes/params.h"
 #include "utils/plancache.h"
 #include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "tcop/dest.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -327,6 +329,22 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 	}
 }
 
+/* The statement parameters of a Query, as SPI passes them (values are constants). */
+static ParamListInfo
+query_params(QueryArgs *qa, Oid *argtypes)
+{
+	ParamListInfo params = makeParamList(ST_QUERY_NARGS);
+
+	for (int i = 0; i < ST_QUERY_NARGS; i++)
+	{
+		params->params[i].value = qa->values[i];
+		params->params[i].isnull = (qa->nulls[i] == 'n');
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = argtypes[i];
+	}
+	return params;
+}
+
 /* The filter, projection, names and vals arguments of query (positions 8..11). */
 static void
 parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
@@ -353,11 +371,85 @@ parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 }
 
 /*
+ * Where the rows of a Query go: straight from the executor into the result
+ * tuplestore, through this receiver (no intermediate SPI tuple table).
+ */
+typedef struct QueryReceiver
+{
+	DestReceiver pub;
+	StTable    *tab;
+	QueryArgs  *qa;
+	ReturnSetInfo *rsinfo;
+	text	   *pk_text;
+	MemoryContext rowcxt;		/* reset after every row */
+	MemoryContext callcxt;		/* lives for the call: the page marker's key */
+	uint64		evaluated;
+	bool		last_returned;
+	Datum		last_sk;		/* key of the max_items-th item, with a filter */
+} QueryReceiver;
+
+/* Converts one (sk, item) row, applies filter and projection, stores it. */
+static bool
+query_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	QueryReceiver *r = (QueryReceiver *) self;
+	QueryArgs  *qa = r->qa;
+	StTable    *tab = r->tab;
+	Datum		out[3];
+	bool		outnull[3] = {false, false, false};
+	Datum		sk;
+	MemoryContext old;
+
+	CHECK_FOR_INTERRUPTS();
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(r->rowcxt);
+	r->evaluated++;
+	out[0] = PointerGetDatum(r->pk_text);
+	sk = slot->tts_values[0];
+	if (slot->tts_isnull[0] || tab->sk_name == NULL)
+		outnull[1] = true;
+	else
+		out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
+	/* detoasted: the stored row must not point into the table's TOAST */
+	out[2] = PointerGetDatum(PG_DETOAST_DATUM(slot->tts_values[1]));
+	r->last_returned = qa->filter == NULL ||
+		st_eval_condition(qa->filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa->filter_attrs));
+	if (r->last_returned && qa->projection)
+		out[2] = project_item(tab, qa->projection, qa->projection_attrs, DatumGetJsonbP(out[2]));
+	if (r->last_returned)
+		tuplestore_putvalues(r->rsinfo->setResult, r->rsinfo->setDesc, out, outnull);
+	if (qa->filter && qa->max_items > 0 && r->evaluated == (uint64) qa->max_items && tab->sk_name)
+	{
+		MemoryContextSwitchTo(r->callcxt);
+		r->last_sk = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(r->rowcxt);
+	return true;
+}
+
+static void
+query_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+query_shutdown(DestReceiver *self)
+{
+}
+
+static void
+query_destroy(DestReceiver *self)
+{
+}
+
+/*
  * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
- *                   max_items, exclusive_start_sk) -> (pk, sk, item)
+ *                   max_items, exclusive_start_sk, filter, projection, names,
+ *                   vals) -> (pk, sk, item)
  *
- * Runs the cached statement for this condition shape through a cursor, so a
- * large collection is streamed in batches into the result tuplestore.
+ * Runs the cached statement for this condition shape; its rows go from the
+ * executor through query_receive into the result tuplestore.
  */
 Datum
 singletable_query(PG_FUNCTION_ARGS)
@@ -365,69 +457,40 @@ singletable_query(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StTable    *tab;
 	QueryArgs	qa;
-	Portal		portal;
-	MemoryContext rowcxt;
-	text	   *pk_text;
-
-	uint64		evaluated = 0;
-	bool		last_returned;
-	Datum		last_sk = (Datum) 0;
+	QueryReceiver recv;
+	SPIExecuteOptions options;
+	Oid			argtypes[ST_QUERY_NARGS];
+	int			rc;
 
 	InitMaterializedSRF(fcinfo, 0);
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
 	parse_query_args(fcinfo, tab, &qa);
 	parse_query_expressions(fcinfo, tab, &qa);
+	st_query_argtypes(tab, argtypes);
 
-	portal = SPI_cursor_open(NULL, st_query_plan(tab, qa.op, qa.forward, qa.has_start),
-							 qa.values, qa.nulls, true);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "singletable query rows",
-								   ALLOCSET_DEFAULT_SIZES);
-	pk_text = cstring_to_text(qa.pk_display);
-	for (;;)
-	{
-		SPI_cursor_fetch(portal, true, 1000);
-		if (SPI_processed == 0)
-			break;
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			HeapTuple	tup = SPI_tuptable->vals[i];
-			Datum		out[3];
-			bool		outnull[3] = {false, false, false};
-			bool		isnull;
-			Datum		sk;
-			MemoryContext old;
+	memset(&recv, 0, sizeof(recv));
+	recv.pub.receiveSlot = query_receive;
+	recv.pub.rStartup = query_startup;
+	recv.pub.rShutdown = query_shutdown;
+	recv.pub.rDestroy = query_destroy;
+	recv.pub.mydest = DestNone;
+	recv.tab = tab;
+	recv.qa = &qa;
+	recv.rsinfo = rsinfo;
+	recv.pk_text = cstring_to_text(qa.pk_display);
+	recv.callcxt = CurrentMemoryContext;
+	recv.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "singletable query rows",
+										ALLOCSET_DEFAULT_SIZES);
 
-			CHECK_FOR_INTERRUPTS();
-			old = MemoryContextSwitchTo(rowcxt);
-			evaluated++;
-			out[0] = PointerGetDatum(pk_text);
-			sk = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
-			if (isnull || tab->sk_name == NULL)
-				outnull[1] = true;
-			else
-				out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
-			/* detoasted: the row outlives the cursor that read it */
-			out[2] = PointerGetDatum(PG_DETOAST_DATUM(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)));
-			last_returned = qa.filter == NULL ||
-				st_eval_condition(qa.filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa.filter_attrs));
-			if (last_returned && qa.projection)
-				out[2] = project_item(tab, qa.projection, qa.projection_attrs, DatumGetJsonbP(out[2]));
-			if (last_returned)
-				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
-			if (qa.filter && qa.max_items > 0 && evaluated == (uint64) qa.max_items && tab->sk_name)
-			{
-				/* the key of the last evaluated item, for the page marker */
-				MemoryContextSwitchTo(old);
-				last_sk = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
-				old = MemoryContextSwitchTo(rowcxt);
-			}
-			MemoryContextSwitchTo(old);
-			MemoryContextReset(rowcxt);
-		}
-		SPI_freetuptable(SPI_tuptable);
-	}
-	SPI_cursor_close(portal);
+	memset(&options, 0, sizeof(options));
+	options.params = query_params(&qa, argtypes);
+	options.read_only = true;
+	options.dest = (DestReceiver *) &recv;
+	rc = SPI_execute_plan_extended(st_query_plan(tab, qa.op, qa.forward, qa.has_start), &options);
+	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
+	if (rc < 0)
+		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
 
 	/*
 	 * With a filter, a page that stopped at max_items evaluated items ends
@@ -435,9 +498,9 @@ singletable_query(PG_FUNCTION_ARGS)
 	 * DynamoDB's LastEvaluatedKey, to pass as exclusive_start_sk. Without a
 	 * filter every evaluated item is returned and the last row is the key.
 	 */
-	if (last_sk != (Datum) 0)
+	if (recv.last_sk != (Datum) 0)
 	{
-		Datum		out[3] = {PointerGetDatum(pk_text), last_sk, (Datum) 0};
+		Datum		out[3] = {PointerGetDatum(recv.pk_text), recv.last_sk, (Datum) 0};
 		bool		outnull[3] = {false, false, true};
 
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
@@ -477,14 +540,7 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 	plan = st_query_plan(tab, qa.op, qa.forward, qa.has_start);
 	src = linitial(SPI_plan_get_plan_sources(plan));
 
-	params = makeParamList(ST_QUERY_NARGS);
-	for (int i = 0; i < ST_QUERY_NARGS; i++)
-	{
-		params->params[i].value = qa.values[i];
-		params->params[i].isnull = (qa.nulls[i] == 'n');
-		params->params[i].pflags = PARAM_FLAG_CONST;
-		params->params[i].ptype = argtypes[i];
-	}
+	params = query_params(&qa, argtypes);
 
 	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
 	es = NewExplainState();
