@@ -61,6 +61,18 @@ SELECT singletable.update_item('up', 'p', 'new', 'SET #v = #v + :one', condition
 SELECT singletable.update_item('up', 'p', 'absent', 'SET a = :one', condition => 'attribute_exists(pk)', vals => '{":one": 1}');
 SELECT singletable.get_item('up', 'p', 'absent') IS NULL AS not_created;
 
+-- several REMOVEs of one list refer to its old indexes, in any order (found by fuzzing)
+SELECT singletable.update_item('up', 'p', 'lists', 'SET r = :l, q = :q', vals => '{":l": ["a", "b", "c", "d", "e"], ":q": 1}',
+                               return_values => 'NONE');
+SELECT singletable.update_item('up', 'p', 'lists', 'REMOVE r[3], q, r[0]') -> 'r' AS without_a_and_d;
+-- paths longer than four elements (found by fuzzing: elements past the fourth were not reset)
+SELECT singletable.update_item('up', 'p', 'lists', 'SET deep = :m', vals => '{":m": {"a": {"b": {"c": {"d": {"e": [0, 1]}}}}}}',
+                               return_values => 'NONE');
+SELECT singletable.update_item('up', 'p', 'lists', 'SET deep.a.b.c.d.e[1] = :v', condition => 'deep.a.b.c.d.e[0] = :zero',
+                               vals => '{":v": "one", ":zero": 0}', return_values => 'UPDATED_NEW');
+-- size() is not a document path (found by review of the fuzz harness)
+SELECT singletable.update_item('up', 'p', 'lists', 'SET x = :v', condition => 'attribute_exists(size(r))', vals => '{":v": 1}');
+
 -- invalid input: well-formed but not allowed
 SELECT pg_temp.u('SET pk = :v', '{":v": "x"}');
 SELECT pg_temp.u('REMOVE sk');
