@@ -245,20 +245,6 @@ st_item_plan(StTable *tab, StPlanKind kind)
 			append_key_match(&buf, tab);
 			appendStringInfoString(&buf, " RETURNING " ITEM_COLUMN);
 			break;
-		case ST_PLAN_REPLACE:
-
-			/*
-			 * An unconditional put of an existing item in one statement: the
-			 * CTE locks the current item (FOR UPDATE returns the latest
-			 * committed version) and the data-modifying CTE, which always
-			 * runs, replaces it; the result is the replaced item.
-			 */
-			appendStringInfo(&buf, "WITH old AS (SELECT " ITEM_COLUMN " FROM %s WHERE ", tab->qualname);
-			append_key_match(&buf, tab);
-			appendStringInfo(&buf, " FOR UPDATE), upd AS (UPDATE %s SET " ITEM_COLUMN " = $3 WHERE ", tab->qualname);
-			append_key_match(&buf, tab);
-			appendStringInfoString(&buf, " AND EXISTS (SELECT FROM old) RETURNING 1) SELECT " ITEM_COLUMN " FROM old");
-			break;
 		default:
 			elog(ERROR, "unknown plan kind %d", kind);
 	}

@@ -21,7 +21,6 @@ typedef enum StPlanKind
 	ST_PLAN_UPDATE,				/* UPDATE SET item WHERE key = */
 	ST_PLAN_INSERT,				/* INSERT ... ON CONFLICT DO NOTHING */
 	ST_PLAN_DELETE,				/* DELETE WHERE key = RETURNING item */
-	ST_PLAN_REPLACE,			/* lock, return and replace an existing item, one statement */
 	ST_NUM_ITEM_PLANS
 } StPlanKind;
 

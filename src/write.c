@@ -178,9 +178,6 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool return_ol
  * singletable.put_item(table_name, item, condition, names, vals,
  *                      return_values_on_condition_check_failure)
  *   -> the previous item or NULL.
- *
- * Without a condition an existing item is locked, returned and replaced by
- * one statement (ST_PLAN_REPLACE); a new one is inserted by a second.
  */
 Datum
 singletable_put_item(PG_FUNCTION_ARGS)
@@ -204,15 +201,6 @@ singletable_put_item(PG_FUNCTION_ARGS)
 
 	for (int attempt = 0;; attempt++)
 	{
-		if (cond == NULL)
-		{
-			/* no condition: replace an existing item in one statement */
-			run_plan(st_item_plan(tab, ST_PLAN_REPLACE), values, nulls, SPI_OK_SELECT, 0);
-			old = first_item();
-			if (old || write_locked(tab, values, nulls, false, attempt))
-				break;
-			continue;
-		}
 		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
 		old = first_item();
 		check_condition(tab, cond, old, return_old);
