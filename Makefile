@@ -26,3 +26,9 @@ include $(PGXS)
 .PHONY: demo
 demo:
 	test/demo.sh
+
+# The benchmark suite (not part of the tests or CI): test/bench/run.sh, report in test/bench/REPORT.md.
+# BENCH_QUICK=1 make bench for a short development run.
+.PHONY: bench
+bench:
+	test/bench/run.sh

@@ -1,0 +1,1128 @@
+#!/usr/bin/env bash
+# test/bench/run.sh: the benchmark suite of singletable (issue #4). As root on Debian 12:
+#
+#   make bench                      # = test/bench/run.sh: the full run, about 25 minutes
+#   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
+#   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
+#
+# It builds the extension from a copy of the sources, installs it into a private copy of the
+# PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
+# `make install` is touched or can change the extension under a run), starts its own
+# throwaway server (test/lib.sh) with the settings listed in SETTINGS below, loads the data
+# with set-based SQL (test/bench/sql/setup.sql), and measures with pgbench custom scripts
+# (test/bench/scripts/):
+#   1. pairs: extension vs hand-written SQL (get, put, 30-item query), A and B alternating
+#      over several rounds, 2 clients, -M prepared, fixed duration, fixed random seed;
+#   2. the 30-item begins_with slice of a 100,000-item collection with the prefix a bind
+#      parameter: singletable.begins_with vs starts_with vs the constant-prefix range, under
+#      plan_cache_mode=auto and force_generic_plan;
+#   3. latency (p50/p99 from pgbench's per-transaction log) of get and query at 10^5, 10^6
+#      and 10^7 items;
+#   4. backend memory over 1,000,000 extension calls in one session, disk bytes per item;
+#   5. perf profiles of A and B of each pair (where the time goes).
+# Output: test/bench/results/results.csv, test/bench/results/latency.png and the generated
+# test/bench/REPORT.md (BENCH_QUICK=1 writes them under test/bench/out/quick/ instead, so a
+# development run never overwrites the committed report). Raw pgbench output and logs go to
+# test/bench/out/ (ignored by git). Never part of test/run.sh or CI.
+#
+# Environment (all optional):
+#   BENCH_QUICK=1        quick mode (see the defaults below)
+#   BENCH_REF=<rev>      build the extension from this git revision instead of the work tree
+#   BENCH_ROUNDS, BENCH_SECONDS           rounds and seconds per pgbench run (pairs, prefix)
+#   BENCH_LAT_ROUNDS, BENCH_LAT_SECONDS   the same for the latency-vs-size runs
+#   BENCH_SIZES="100000 1000000 10000000" table sizes (multiples of 100 items)
+#   BENCH_PAIR_ITEMS     items in the table of the pair comparisons
+#   BENCH_MEM_CALLS      extension calls of the memory test
+#   BENCH_CLIENTS        clients of the pair comparisons (2)
+#   BENCH_SEED           pgbench --random-seed (the same for every run, so A and B see the
+#                        same key sequence)
+#   BENCH_PROFILE=all|missed|none   perf profiles of every pair (default), of the pairs that
+#                        missed their target, or none
+#   BENCH_KEEP=1         leave the server running and the work directory in place
+set -euo pipefail
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=test/lib.sh
+source "$BENCH/../lib.sh"  # TOP, PG_CONFIG, st_install_deps, st_build_install, st_start_server
+REPO=$TOP
+SYS_PG_CONFIG=$PG_CONFIG
+START_TIME=$(date +%s)
+START_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+
+die() {
+    echo "run.sh: $*" >&2
+    exit 1
+}
+log() { st_log "$*"; }
+
+# ---------------------------------------------------------------------------------------
+# Parameters
+# ---------------------------------------------------------------------------------------
+QUICK=${BENCH_QUICK:-0}
+if [[ $QUICK == 1 ]]; then
+    ROUNDS=${BENCH_ROUNDS:-2}
+    SECS=${BENCH_SECONDS:-3}
+    LAT_ROUNDS=${BENCH_LAT_ROUNDS:-1}
+    LAT_SECS=${BENCH_LAT_SECONDS:-3}
+    SIZES=${BENCH_SIZES:-"100000 1000000"}
+    PAIR_ITEMS=${BENCH_PAIR_ITEMS:-100000}
+    MEM_CALLS=${BENCH_MEM_CALLS:-200000}
+    PROF_SECS=3
+    RESULTS_DIR=$BENCH/out/quick
+    REPORT=$BENCH/out/quick/REPORT.md
+    REPORT_LINKBASE=../..   # REPORT.md's links to test/bench/ files
+    RESULTS_LINK=.          # ... and to the results directory
+else
+    ROUNDS=${BENCH_ROUNDS:-5}
+    SECS=${BENCH_SECONDS:-10}
+    LAT_ROUNDS=${BENCH_LAT_ROUNDS:-3}
+    LAT_SECS=${BENCH_LAT_SECONDS:-10}
+    SIZES=${BENCH_SIZES:-"100000 1000000 10000000"}
+    PAIR_ITEMS=${BENCH_PAIR_ITEMS:-1000000}
+    MEM_CALLS=${BENCH_MEM_CALLS:-1000000}
+    PROF_SECS=5
+    RESULTS_DIR=$BENCH/results
+    REPORT=$BENCH/REPORT.md
+    REPORT_LINKBASE=.
+    RESULTS_LINK=results
+fi
+CLIENTS=${BENCH_CLIENTS:-2}
+SEED=${BENCH_SEED:-20240501}
+PROFILE=${BENCH_PROFILE:-all}
+TARGET_RATIO=0.9      # extension >= 0.9x hand-written; begins_with generic >= 0.9x constant
+TARGET_P50_GROWTH=1.3 # p50 at the largest size within 1.3x of the smallest
+MEM_FLAT_KB=1024      # "flat": RssAnon and memory contexts grow less than 1 MiB over the calls
+WIDE_PK='BIG#0'       # the 100,000-item collection of the prefix test
+
+for n in $SIZES $PAIR_ITEMS; do
+    ((n >= 100 && n % 100 == 0)) || die "table sizes must be multiples of 100 items, not $n"
+done
+((MEM_CALLS % 10000 == 0)) || die "BENCH_MEM_CALLS must be a multiple of 10000"
+
+# Server settings: "setting|why" (test/lib.sh adds fsync = off and the socket/port lines).
+SETTINGS=(
+    "shared_buffers = '6GB'|large enough for every table and index of the run (measured below), so that the size comparison measures the in-memory cost of a larger table (index depth, CPU cache and TLB misses), not disk reads; all relations are loaded into it with pg_prewarm before measuring"
+    "synchronous_commit = off|a commit does not wait for its WAL flush, so that WAL flush latency does not dominate the write comparison (put_item vs INSERT … ON CONFLICT)"
+    "fsync = off|set by test/lib.sh for every throwaway server: nothing is flushed to the device, so checkpoints and WAL writes add no device latency (the data is deleted at exit)"
+    "autovacuum = off|no background vacuum during a timed run; the runner runs VACUUM ANALYZE after loading, and VACUUM + CHECKPOINT before every run that writes (A and B alike)"
+    "max_wal_size = '16GB'|with checkpoint_timeout = 1h: no checkpoint triggered by WAL volume in the middle of a run (the runner checkpoints before each write run instead)"
+    "checkpoint_timeout = '1h'|see max_wal_size"
+    "jit = off|no plan here reaches jit_above_cost; this only makes sure that no timing includes JIT compilation"
+)
+
+# The pair comparisons: "name|extension script|hand-written script|required function|prep|label".
+# prep "write" = VACUUM + CHECKPOINT before each run (the pair writes).
+PAIRS=(
+    "get|get_ext|get_sql||read|get_item vs SELECT item … WHERE pk = \$1 AND sk = \$2"
+    "put|put_ext|put_sql||write|put_item vs INSERT … ON CONFLICT (pk, sk) DO UPDATE SET item = EXCLUDED.item"
+    "query30|query_ext|query_sql||read|query(…, 'begins_with', 'ORDER#'), 30 items, vs WHERE pk = \$1 AND sk >= 'ORDER#' AND sk < 'ORDER\$' ORDER BY sk"
+    # TODO(issue #4) hooks: pairs for features that have not landed yet. To enable one, write
+    # its two scripts in scripts/ (@TABLE@ and @NCOLL@ are substituted) and uncomment it; a pair
+    # whose required function does not exist in the installed extension is skipped and listed
+    # as such in the report. The update scripts exist already (scripts/update_*.sql).
+    # "update|update_ext|update_sql|singletable.update_item|write|update_item('SET #t = :v') vs UPDATE … SET item = jsonb_set(item, '{total}', …) … RETURNING item"
+    # "gsi|gsi_ext|gsi_sql|singletable.create_index|read|query on a GSI vs SELECT … WHERE <gsi key expression> = … on the same expression index"
+    # "ttl|ttl_ext|get_sql|singletable.update_time_to_live|read|get_item on a table with TTL enabled (expired items filtered) vs the plain get"
+)
+TODO_FEATURES="update_item vs UPDATE … SET item = jsonb_set(…) (scripts/update_*.sql are written, the pair is commented out), global secondary indexes vs an expression index, TTL (reads with expiry filtering)"
+
+# The prefix test: "name|script|plan_cache_mode|label". The first one is the baseline.
+PREFIX_VARIANTS=(
+    "const|prefix_const|auto|constant prefix: sk >= 'ORDER#' AND sk < 'ORDER\$'"
+    "bw_auto|prefix_bw|auto|singletable.begins_with(sk, \$2), plan_cache_mode = auto"
+    "bw_generic|prefix_bw|force_generic_plan|singletable.begins_with(sk, \$2), force_generic_plan"
+    "sw_auto|prefix_sw|auto|starts_with(sk, \$2), plan_cache_mode = auto"
+    "sw_generic|prefix_sw|force_generic_plan|starts_with(sk, \$2), force_generic_plan"
+    "query_auto|prefix_query|auto|singletable.query(t, \$1, 'begins_with', \$2), auto"
+    "query_generic|prefix_query|force_generic_plan|singletable.query(t, \$1, 'begins_with', \$2), force_generic_plan"
+)
+LAT_SCRIPTS="get_ext get_sql query_ext query_sql"
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------
+# size label: 100000 -> 1e5 (powers of ten), else the number
+label() {
+    local n=$1 k=$((${#1} - 1))
+    if [[ $n == 1$(printf '%0*d' "$k" 0) ]]; then echo "1e$k"; else echo "$n"; fi
+}
+
+# "min median max" of the numbers given as arguments
+mmm() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+        END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+              printf "%.6g %.6g %.6g\n", v[1], m, v[NR] }'
+}
+
+# "n p50 p99 mean" of the numbers (one per line) in file $1; nearest-rank percentiles
+percentiles() {
+    sort -n "$1" | awk '{ v[NR] = $1; s += $1 }
+        END { i = int(NR * 0.50); if (i < NR * 0.50) i++
+              k = int(NR * 0.99); if (k < NR * 0.99) k++
+              printf "%d %d %d %.1f\n", NR, v[i], v[k], s / NR }'
+}
+
+# arithmetic on decimals: calc 'expression'
+calc() { awk "BEGIN { printf \"%.6g\n\", $1 }"; }
+fmt2() { awk -v x="$1" 'BEGIN { printf "%.2f", x }'; }
+fmt0() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# results.csv: section,name,variant,round,metric,value
+res() {
+    local IFS=,
+    echo "$*" >>"$RES"
+}
+
+PSQL=()
+sql() { "${PSQL[@]}" -At -c "$1"; }
+sql_file() { "${PSQL[@]}" -q -f "$1"; }
+
+# instantiates script $1 (name without .sql) for table $2 with $3 collections; prints its path
+script_for() {
+    local name=$1 table=$2 ncoll=$3 out="$OUT/scripts/$1.$2.sql"
+    [[ -f $BENCH/scripts/$name.sql ]] || die "missing script scripts/$name.sql"
+    sed -e "s/@TABLE@/$table/g" -e "s/@NCOLL@/$ncoll/g" "$BENCH/scripts/$name.sql" >"$out"
+    echo "$out"
+}
+
+# Other work on the machine (this is a shared 2-core machine: e.g. a test suite running at the
+# same time) would distort a run. Before each run we wait (at most 20 s) until the machine is
+# idle, and we measure the CPU that other processes used during the run ("foreign" CPU: busy
+# time of the machine minus our server's and pgbench's), recorded per run in results.csv.
+CLK_TCK=$(getconf CLK_TCK)
+NCPU=$(nproc)
+# "busy steal" ticks of the whole machine (/proc/stat)
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat; }
+# CPU ticks of our server: the postmaster (with its reaped children) and its live children
+server_ticks() {
+    local pm
+    pm=$(head -1 "$ST_DIR/data/postmaster.pid")
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v pm="$pm" '{
+        pid = $1; line = $0; sub(/^[0-9]+ \(.*\) /, "", line); split(line, f, " ")
+        if (pid == pm) t += f[12] + f[13] + f[14] + f[15]; else if (f[2] == pm) t += f[12] + f[13]
+    } END { print t + 0 }'
+}
+# ticks of the finished children of this shell, from the output of `times` in file $1
+children_ticks() {
+    awk -v hz="$CLK_TCK" 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] }
+                                   printf "%d\n", s * hz }' "$1"
+}
+wait_quiet() {
+    local b0 b1 waited=0 total
+    # at most 20 s per run, and at most 5 minutes in all (persistent load: stop waiting)
+    total=$(awk -F, '$5 == "waited_s" { s += $6 } END { print s + 0 }' "$RES")
+    ((total < 300)) || { echo 0; return; }
+    while ((waited < 20)); do
+        read -r b0 _ < <(cpu_ticks)
+        sleep 1
+        read -r b1 _ < <(cpu_ticks)
+        # idle enough: less than 10% of one core busy during that second
+        (((b1 - b0) * 10 < CLK_TCK)) && break
+        waited=$((waited + 1))
+    done
+    echo "$waited"
+}
+
+# pgbench_run TAG SCRIPT CLIENTS SECONDS PLAN_CACHE_MODE [pgbench args...]: one pgbench run;
+# prints its tps (excluding connection time). Fails on any failed transaction.
+pgbench_run() {
+    local tag=$1 script=$2 clients=$3 secs=$4 pcm=$5
+    shift 5
+    local out="$OUT/pgbench/$tag.log" waited b0 st0 b1 st1 s0 s1 p0 p1 t0 t1 foreign ntx
+    waited=$(wait_quiet)
+    times >"$OUT/pgbench/$tag.times0"
+    read -r b0 st0 < <(cpu_ticks)
+    s0=$(server_ticks)
+    t0=$(date +%s.%N)
+    if ! PGOPTIONS="-c plan_cache_mode=$pcm" "${RUN_PREFIX[@]}" "$PGBIN/pgbench" -n -M prepared -c "$clients" -j 1 \
+            -T "$secs" --random-seed="$SEED" -f "$script" "$@" >"$out" 2>&1; then
+        cat "$out" >&2
+        die "pgbench run $tag failed"
+    fi
+    times >"$OUT/pgbench/$tag.times1"
+    sleep 0.2 # the postmaster reaps the run's backends (their CPU time moves to its cutime)
+    t1=$(date +%s.%N)
+    read -r b1 st1 < <(cpu_ticks)
+    s1=$(server_ticks)
+    p0=$(children_ticks "$OUT/pgbench/$tag.times0")
+    p1=$(children_ticks "$OUT/pgbench/$tag.times1")
+    foreign=$(calc "((($b1 - $b0) - ($s1 - $s0) - ($p1 - $p0)) / $CLK_TCK) / (($t1 - $t0) * $NCPU)")
+    res cpu "$tag" all all waited_s "$waited"
+    res cpu "$tag" all all foreign_cpu_share "$foreign"
+    res cpu "$tag" all all steal_share "$(calc "(($st1 - $st0) / $CLK_TCK) / (($t1 - $t0) * $NCPU)")"
+    res cpu "$tag" all all server_cpu_s "$(calc "($s1 - $s0) / $CLK_TCK")"
+    res cpu "$tag" all all pgbench_cpu_s "$(calc "($p1 - $p0) / $CLK_TCK")"
+    if grep -q '^number of failed transactions: [1-9]' "$out"; then
+        cat "$out" >&2
+        die "pgbench run $tag had failed transactions"
+    fi
+    ntx=$(awk -F': ' '/^number of transactions actually processed/ { print $2 + 0; exit }' "$out")
+    res cpu "$tag" all all transactions "$ntx"
+    res cpu "$tag" all all server_cpu_us_per_txn "$(calc "($s1 - $s0) / $CLK_TCK / $ntx * 1000000")"
+    awk '/^tps = / { print $3; exit }' "$out"
+}
+
+RUN_PREFIX=() # command prefix of pgbench (taskset during the latency runs)
+
+# before a run: "write" pairs get VACUUM + CHECKPOINT so that every write run starts alike
+prep_run() {
+    local prep=$1 table=$2
+    if [[ $prep == write ]]; then
+        sql "VACUUM $table" >/dev/null
+        sql "CHECKPOINT" >/dev/null
+    fi
+}
+
+# ---------------------------------------------------------------------------------------
+# Build, private installation, server
+# ---------------------------------------------------------------------------------------
+((EUID == 0)) || die "run as root (it installs packages and starts the server as user postgres)"
+(st_install_deps) || die "installing dependencies failed"
+if ! command -v gnuplot >/dev/null 2>&1; then
+    log "installing gnuplot-nox (for the latency plot)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox >/dev/null 2>&1 ||
+        { apt-get update >/dev/null 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox >/dev/null; } ||
+        log "gnuplot-nox could not be installed: no plot"
+fi
+PERF_OK=0
+if command -v perf >/dev/null 2>&1 && perf record -e cpu-clock -o /dev/null true >/dev/null 2>&1; then
+    PERF_OK=1
+fi
+
+WORK=$(mktemp -d /tmp/singletable-bench.XXXXXX)
+chmod 755 "$WORK"
+bench_cleanup() {
+    st_stop_server
+    if [[ ${BENCH_KEEP:-0} == 1 ]]; then
+        echo "work directory kept: $WORK" >&2
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap bench_cleanup EXIT
+
+OUT=$BENCH/out/raw
+rm -rf "$OUT"
+mkdir -p "$OUT/pgbench" "$OUT/lat" "$OUT/scripts" "$OUT/perf" "$RESULTS_DIR"
+RES=$RESULTS_DIR/results.csv
+echo "section,name,variant,round,metric,value" >"$RES"
+
+# The sources: a commit (BENCH_REF) or the work tree (tracked and untracked, not ignored files).
+mkdir -p "$WORK/src"
+if [[ -n ${BENCH_REF:-} ]]; then
+    SRC_DESC="git archive of $(git -C "$REPO" rev-parse --short "$BENCH_REF") ($BENCH_REF: $(git -C "$REPO" log -1 --format=%s "$BENCH_REF"))"
+    git -C "$REPO" archive "$BENCH_REF" | tar -x -C "$WORK/src"
+elif git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+    dirty=""
+    [[ -n $(git -C "$REPO" status --porcelain -- . ':!test/bench') ]] && dirty=" with uncommitted changes"
+    SRC_DESC="work tree at $(git -C "$REPO" rev-parse --short HEAD)$dirty"
+    (cd "$REPO" && git ls-files -z --cached --others --exclude-standard |
+        while IFS= read -r -d '' f; do [[ -e $f ]] && printf '%s\0' "$f"; done |
+        tar --null -T - -c) | tar -x -C "$WORK/src"
+else
+    SRC_DESC="work tree (not a git repository)"
+    cp -a "$REPO/." "$WORK/src/"
+fi
+
+# A private copy of the PostgreSQL installation: PostgreSQL finds its lib/ and share/ relative
+# to its binaries, so `make install DESTDIR=$STAGE` puts the extension into this copy only.
+STAGE=$WORK/pg
+SYS_BINDIR=$("$SYS_PG_CONFIG" --bindir)
+SYS_PKGLIBDIR=$("$SYS_PG_CONFIG" --pkglibdir)
+SYS_SHAREDIR=$("$SYS_PG_CONFIG" --sharedir)
+for d in "$(dirname "$SYS_BINDIR")" "$SYS_PKGLIBDIR" "$SYS_SHAREDIR"; do
+    if [[ ! -d $STAGE$d ]]; then
+        mkdir -p "$STAGE$(dirname "$d")"
+        cp -a "$d" "$STAGE$d"
+    fi
+done
+rm -f "$STAGE$SYS_PKGLIBDIR/singletable.so" "$STAGE$SYS_SHAREDIR"/extension/singletable[.-]*
+rm -rf "$STAGE$SYS_PKGLIBDIR/bitcode/singletable" "$STAGE$SYS_PKGLIBDIR/bitcode/singletable.index.bc"
+PG_CONFIG=$STAGE$SYS_BINDIR/pg_config
+[[ $("$PG_CONFIG" --pkglibdir) == "$STAGE$SYS_PKGLIBDIR" ]] ||
+    die "the copied PostgreSQL installation is not relocatable ($PG_CONFIG --pkglibdir = $("$PG_CONFIG" --pkglibdir))"
+
+log "building the extension ($SRC_DESC) into $STAGE"
+(TOP=$WORK/src PG_CONFIG=$SYS_PG_CONFIG DESTDIR=$STAGE && export DESTDIR && st_build_install) \
+    >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; die "build failed"; }
+[[ -f $STAGE$SYS_PKGLIBDIR/singletable.so ]] || die "the build installed no singletable.so"
+
+server_lines=()
+for s in "${SETTINGS[@]}"; do server_lines+=("${s%%|*}"); done
+st_start_server "${server_lines[@]}" || die "starting the server failed"
+trap bench_cleanup EXIT   # st_start_server set its own; ours stops the server too
+PSQL=("$PGBIN/psql" -X -v ON_ERROR_STOP=1)
+
+# ---------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------
+sql "CREATE EXTENSION singletable" >/dev/null
+sql "CREATE EXTENSION pg_prewarm" >/dev/null
+sql_file "$BENCH/sql/setup.sql"
+
+# load TABLE ITEMS: create_table + one set-based INSERT in primary-key order
+load_table() {
+    local table=$1 items=$2 t0 t1
+    log "loading $table: $items items"
+    t0=$(date +%s.%N)
+    sql "SELECT singletable.create_table('$table')" >/dev/null
+    sql "INSERT INTO $table SELECT * FROM bench_rows($((items / 100)))" >/dev/null
+    t1=$(date +%s.%N)
+    res load "$table" "$items" all seconds "$(calc "$t1 - $t0")"
+}
+
+TABLES=()
+load_table pairs "$PAIR_ITEMS"
+TABLES+=(pairs)
+log "loading wide: 100,000 items in 1,000 collections + the 100,000-item collection $WIDE_PK"
+sql "SELECT singletable.create_table('wide')" >/dev/null
+sql "INSERT INTO wide SELECT * FROM bench_rows(1000)" >/dev/null
+sql "INSERT INTO wide SELECT * FROM bench_wide_rows('$WIDE_PK')" >/dev/null
+TABLES+=(wide)
+for n in $SIZES; do
+    load_table "size_$(label "$n")" "$n"
+    TABLES+=("size_$(label "$n")")
+done
+log "VACUUM ANALYZE"
+for t in "${TABLES[@]}"; do sql "VACUUM ANALYZE $t" >/dev/null; done
+[[ $(sql "SELECT count(*) FROM pairs") == "$PAIR_ITEMS" ]] || die "pairs: wrong item count"
+for n in $SIZES; do
+    [[ $(sql "SELECT count(*) FROM size_$(label "$n")") == "$n" ]] || die "size_$(label "$n"): wrong item count"
+done
+[[ $(sql "SELECT count(*) FROM wide WHERE pk = '$WIDE_PK'") == 100000 ]] || die "wide: wrong collection size"
+[[ $(sql "SELECT count(*) FROM wide WHERE pk = '$WIDE_PK' AND sk LIKE 'ORDER#%'") == 30 ]] || die "wide: wrong slice"
+
+# Disk per item: every size table, and at the largest size up to 10^6 two plain tables with
+# the same data: the same rows, and the items without their key attributes (what a
+# hand-written schema with key columns would store).
+log "disk per item"
+disk_row() { # TABLE ITEMS KIND
+    local t=$1 items=$2 kind=$3 row
+    row=$(sql "SELECT pg_relation_size('$t'), pg_table_size('$t') - pg_relation_size('$t'),
+                      pg_indexes_size('$t'), pg_total_relation_size('$t'),
+                      (SELECT avg(pg_column_size(item)) FROM (SELECT item FROM $t LIMIT 100000) s)")
+    IFS='|' read -r heap other idx total avgitem <<<"$row"
+    res disk "$t" "$kind" all items "$items"
+    res disk "$t" "$kind" all heap_bytes "$heap"
+    res disk "$t" "$kind" all toast_fsm_vm_bytes "$other"
+    res disk "$t" "$kind" all index_bytes "$idx"
+    res disk "$t" "$kind" all total_bytes "$total"
+    res disk "$t" "$kind" all bytes_per_item "$(calc "$total / $items")"
+    res disk "$t" "$kind" all avg_item_jsonb_bytes "$(fmt2 "$avgitem")"
+}
+for n in $SIZES; do disk_row "size_$(label "$n")" "$n" singletable; done
+DISK_N=0
+for n in $SIZES; do
+    if ((n <= 1000000)); then DISK_N=$n; fi
+done
+if ((DISK_N == 0)); then DISK_N=$(echo "$SIZES" | awk '{ print $1 }'); fi
+DISK_T=size_$(label "$DISK_N")
+for p in plain_same plain_nokeys; do
+    sql "CREATE TABLE $p (pk text COLLATE \"C\" NOT NULL, sk text COLLATE \"C\" NOT NULL,
+                          item jsonb NOT NULL, PRIMARY KEY (pk, sk))" >/dev/null
+done
+sql "INSERT INTO plain_same SELECT * FROM bench_rows($((DISK_N / 100)))" >/dev/null
+sql "INSERT INTO plain_nokeys SELECT pk, sk, item - '{pk,sk}'::text[] FROM bench_rows($((DISK_N / 100)))" >/dev/null
+sql "VACUUM ANALYZE plain_same" >/dev/null
+sql "VACUUM ANALYZE plain_nokeys" >/dev/null
+disk_row plain_same "$DISK_N" plain_same_rows
+disk_row plain_nokeys "$DISK_N" plain_item_without_keys
+sql "DROP TABLE plain_same, plain_nokeys" >/dev/null
+
+# Everything into shared_buffers
+log "CHECKPOINT and pg_prewarm"
+sql "CHECKPOINT" >/dev/null
+for t in "${TABLES[@]}"; do
+    sql "SELECT pg_prewarm('$t'), pg_prewarm('${t}_pkey')" >/dev/null
+done
+SB_BYTES=$(sql "SELECT pg_size_bytes(current_setting('shared_buffers'))")
+DATA_BYTES=0
+for t in "${TABLES[@]}"; do
+    DATA_BYTES=$((DATA_BYTES + $(sql "SELECT pg_total_relation_size('$t')")))
+done
+res setup all all all shared_buffers_bytes "$SB_BYTES"
+res setup all all all data_bytes "$DATA_BYTES"
+PG_VERSION=$(sql "SELECT version()")
+
+# Plans of the prefix test, as the prepared statements of pgbench run them (after 5 executions,
+# when plan_cache_mode = auto has made its choice), with actual row counts.
+log "plans of the prefix test"
+PLANS=$OUT/plans.txt
+: >"$PLANS"
+for v in "${PREFIX_VARIANTS[@]}"; do
+    IFS='|' read -r name script pcm label <<<"$v"
+    # shellcheck disable=SC2016  # $1/$2 are the statement's parameters
+    body=$(grep -v '^--' "$BENCH/scripts/$script.sql" | sed -e "s/@TABLE@/wide/g" -e 's/:p/$1/; s/:x/$2/' | tr -s ' \n' ' ')
+    body=${body%;*}
+    {
+        echo "### $name: $label"
+        echo
+        echo '```'
+        echo "${body# }"
+        "${PSQL[@]}" -qAt <<EOF
+SET plan_cache_mode = $pcm;
+PREPARE q(text, text) AS $body;
+EXECUTE q('$WIDE_PK', 'ORDER#') \\g /dev/null
+EXECUTE q('$WIDE_PK', 'ORDER#') \\g /dev/null
+EXECUTE q('$WIDE_PK', 'ORDER#') \\g /dev/null
+EXECUTE q('$WIDE_PK', 'ORDER#') \\g /dev/null
+EXECUTE q('$WIDE_PK', 'ORDER#') \\g /dev/null
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE q('$WIDE_PK', 'ORDER#');
+EOF
+        if [[ $script == prefix_query ]]; then
+            echo "-- the statement singletable.query runs inside (singletable.explain_query):"
+            "${PSQL[@]}" -qAt <<EOF
+SET plan_cache_mode = $pcm;
+SELECT * FROM singletable.explain_query('wide', '$WIDE_PK', 'begins_with', 'ORDER#', with_analyze => true);
+EOF
+        fi
+        echo '```'
+        echo
+    } >>"$PLANS" 2>&1
+done
+
+# ---------------------------------------------------------------------------------------
+# 1. Pairs: extension (A) vs hand-written SQL (B)
+# ---------------------------------------------------------------------------------------
+PAIR_NCOLL=$((PAIR_ITEMS / 100))
+PAIRS_RUN=()
+PAIRS_SKIPPED=()
+declare -A PAIR_STATS PAIR_ATPS PAIR_BTPS
+for p in "${PAIRS[@]}"; do
+    IFS='|' read -r name a b need prep plabel <<<"$p"
+    if [[ -n $need && $(sql "SELECT to_regproc('$need') IS NOT NULL") != t ]]; then
+        log "pair $name skipped: $need does not exist"
+        PAIRS_SKIPPED+=("$name ($need missing)")
+        continue
+    fi
+    sa=$(script_for "$a" pairs "$PAIR_NCOLL")
+    sb=$(script_for "$b" pairs "$PAIR_NCOLL")
+    # every pair starts on a vacuumed table (an earlier write pair leaves dead row versions)
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "CHECKPOINT" >/dev/null
+    ratios=() atps=() btps=()
+    for ((r = 1; r <= ROUNDS; r++)); do
+        prep_run "$prep" pairs
+        ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
+        prep_run "$prep" pairs
+        tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+        ratio=$(calc "$ta / $tb")
+        log "pair $name round $r/$ROUNDS: A $(fmt0 "$ta") tps, B $(fmt0 "$tb") tps, A/B $(fmt2 "$ratio")"
+        res pair "$name" A "$r" tps "$ta"
+        res pair "$name" B "$r" tps "$tb"
+        res pair "$name" A/B "$r" ratio "$ratio"
+        ratios+=("$ratio") atps+=("$ta") btps+=("$tb")
+    done
+    PAIR_STATS[$name]=$(mmm "${ratios[@]}")
+    PAIR_ATPS[$name]=$(mmm "${atps[@]}")
+    PAIR_BTPS[$name]=$(mmm "${btps[@]}")
+    read -r mn md mx <<<"${PAIR_STATS[$name]}"
+    res pair "$name" A/B all ratio_min "$mn"
+    res pair "$name" A/B all ratio_median "$md"
+    res pair "$name" A/B all ratio_max "$mx"
+    PAIRS_RUN+=("$p")
+done
+
+# ---------------------------------------------------------------------------------------
+# 2. Prefix as a bind parameter, 30-item slice of a 100,000-item collection
+# ---------------------------------------------------------------------------------------
+declare -A PREFIX_TPS PREFIX_RATIOS
+for v in "${PREFIX_VARIANTS[@]}"; do
+    IFS='|' read -r name script pcm label <<<"$v"
+    script_for "$script" wide 1000 >/dev/null
+done
+for ((r = 1; r <= ROUNDS; r++)); do
+    base=""
+    for v in "${PREFIX_VARIANTS[@]}"; do
+        IFS='|' read -r name script pcm label <<<"$v"
+        t=$(pgbench_run "prefix.$name.$r" "$OUT/scripts/$script.wide.sql" "$CLIENTS" "$SECS" "$pcm" \
+            -D "p=$WIDE_PK" -D "x=ORDER#")
+        [[ -z $base ]] && base=$t
+        ratio=$(calc "$t / $base")
+        log "prefix round $r/$ROUNDS: $name $(fmt0 "$t") tps, vs const $(fmt2 "$ratio")"
+        res prefix "$name" "$pcm" "$r" tps "$t"
+        res prefix "$name" "$pcm" "$r" ratio_vs_const "$ratio"
+        PREFIX_TPS[$name]+="$t "
+        PREFIX_RATIOS[$name]+="$ratio "
+    done
+done
+for v in "${PREFIX_VARIANTS[@]}"; do
+    IFS='|' read -r name script pcm label <<<"$v"
+    # shellcheck disable=SC2086
+    read -r mn md mx <<<"$(mmm ${PREFIX_RATIOS[$name]})"
+    res prefix "$name" "$pcm" all ratio_vs_const_min "$mn"
+    res prefix "$name" "$pcm" all ratio_vs_const_median "$md"
+    res prefix "$name" "$pcm" all ratio_vs_const_max "$mx"
+done
+
+# ---------------------------------------------------------------------------------------
+# 3. Latency vs table size (1 client, per-transaction log)
+# ---------------------------------------------------------------------------------------
+# The backends (forked by the postmaster, so inheriting its CPU affinity) and pgbench run on
+# one CPU: on this VM, an unpinned 1-client ping-pong takes either about 30 or about 90 us per
+# call depending on whether the idle vCPUs halt between messages, which would swamp the
+# effect of the table size. Pinned, a call costs its CPU path plus two context switches.
+PINNED=0
+PM_PID=$(head -1 "$ST_DIR/data/postmaster.pid")
+if command -v taskset >/dev/null 2>&1 && taskset -a -p -c 0 "$PM_PID" >/dev/null 2>&1; then
+    PINNED=1
+    RUN_PREFIX=(taskset -c 0)
+fi
+for ((r = 1; r <= LAT_ROUNDS; r++)); do
+    for n in $SIZES; do
+        t=size_$(label "$n")
+        for s in $LAT_SCRIPTS; do
+            sf=$(script_for "$s" "$t" "$((n / 100))")
+            rm -f "$OUT/lat/$s.$t.$r".*
+            tps=$(pgbench_run "lat.$s.$t.$r" "$sf" 1 "$LAT_SECS" auto --log --log-prefix="$OUT/lat/$s.$t.$r")
+            awk '{ print $3 }' "$OUT/lat/$s.$t.$r".* >>"$OUT/lat/$s.$t.us"
+            rm -f "$OUT/lat/$s.$t.$r".*
+            log "latency round $r/$LAT_ROUNDS: $s on $t: $(fmt0 "$tps") tps"
+            res latency "$s" "$n" "$r" tps "$tps"
+        done
+    done
+done
+if ((PINNED)); then
+    taskset -a -p -c "0-$((NCPU - 1))" "$PM_PID" >/dev/null
+    RUN_PREFIX=()
+fi
+declare -A LAT
+for n in $SIZES; do
+    t=size_$(label "$n")
+    for s in $LAT_SCRIPTS; do
+        read -r cnt p50 p99 mean <<<"$(percentiles "$OUT/lat/$s.$t.us")"
+        LAT[$s.$n]="$p50 $p99 $mean $cnt"
+        res latency "$s" "$n" all transactions "$cnt"
+        res latency "$s" "$n" all p50_us "$p50"
+        res latency "$s" "$n" all p99_us "$p99"
+        res latency "$s" "$n" all mean_us "$mean"
+    done
+done
+gzip -f "$OUT"/lat/*.us
+
+# ---------------------------------------------------------------------------------------
+# 4. Memory: one session, MEM_CALLS extension calls (get_item, put_item, query in turn)
+# ---------------------------------------------------------------------------------------
+log "memory: $MEM_CALLS calls in one session"
+MEMSQL=$OUT/memory.sql
+memstat() {
+    echo "SELECT 'mem', $1, pg_backend_pid(),
+       (regexp_match(s, 'VmRSS:\\s+(\\d+)'))[1], (regexp_match(s, 'RssAnon:\\s+(\\d+)'))[1],
+       (regexp_match(s, 'RssShmem:\\s+(\\d+)'))[1],
+       (SELECT sum(total_bytes) FROM pg_backend_memory_contexts),
+       (SELECT sum(used_bytes) FROM pg_backend_memory_contexts)
+  FROM pg_read_file('/proc/self/status') AS s;"
+}
+{
+    echo "SELECT 'warmup', bench_mixed_calls('pairs', $PAIR_NCOLL, 1, 10000);"
+    memstat 0
+    step=$((MEM_CALLS / 10))
+    for ((c = 10000; c <= MEM_CALLS; c += 10000)); do
+        echo "SELECT 'calls', bench_mixed_calls('pairs', $PAIR_NCOLL, $((1 + c)), 10000);"
+        # every 10% of the calls, and at 10,000, 20,000 and 50,000 calls
+        if ((c % step == 0 || c == 10000 || c == 20000 || c == 50000)); then memstat "$c"; fi
+    done
+} >"$MEMSQL"
+t0=$(date +%s.%N)
+"${PSQL[@]}" -At -F ' ' -f "$MEMSQL" >"$OUT/memory.out"
+t1=$(date +%s.%N)
+MEM_SECS=$(calc "$t1 - $t0")
+made=$(awk '$1 == "calls" { s += $2 } END { print s }' "$OUT/memory.out")
+((made == MEM_CALLS)) || die "memory test: $made calls made, expected $MEM_CALLS"
+while read -r _ calls pid rss anon shmem ctx ctxused; do
+    res memory backend "$calls" all vmrss_kb "$rss"
+    res memory backend "$calls" all rssanon_kb "$anon"
+    res memory backend "$calls" all rssshmem_kb "$shmem"
+    res memory backend "$calls" all contexts_total_bytes "$ctx"
+    res memory backend "$calls" all contexts_used_bytes "$ctxused"
+done < <(grep '^mem ' "$OUT/memory.out")
+res memory backend all all seconds "$MEM_SECS"
+
+# ---------------------------------------------------------------------------------------
+# 5. Profiles (perf, cpu-clock sampling of the whole machine during a run of A and of B)
+# ---------------------------------------------------------------------------------------
+PROF_SYMS="singletable_get_item singletable_put_item singletable_query SPI_connect SPI_finish
+SPI_execute_plan SPI_execute_plan_extended SPI_cursor_open SPI_cursor_fetch st_table_open st_item_prepare st_key_args
+RangeVarGetRelidExtended GetCachedPlan PortalStart PortalRun standard_ExecutorStart
+standard_ExecutorRun standard_ExecutorEnd ExecInitNode ExecMakeTableFunctionResult
+tuplestore_putvalues heap_lock_tuple heap_update heap_insert _bt_doinsert ExecInsertIndexTuples
+ExecCheckIndexConstraints index_getnext_slot CommitTransactionCommand secure_read secure_write"
+# profile_run TAG SCRIPT PCM [pgbench args]: samples the machine for PROF_SECS s in the middle of
+# a pgbench run; writes $OUT/perf/TAG.syms ("symbol samples" per symbol on the backends' stacks,
+# each sample counted once per symbol) and TAG.meta ("tps backend_samples client_samples").
+profile_run() {
+    local tag=$1 script=$2 pcm=$3 pid tps s0 s1 ntx
+    shift 3
+    wait_quiet >/dev/null
+    s0=$(server_ticks)
+    PGOPTIONS="-c plan_cache_mode=$pcm" "$PGBIN/pgbench" -n -M prepared -c "$CLIENTS" -j 1 \
+        -T $((PROF_SECS + 3)) --random-seed="$SEED" -f "$script" "$@" >"$OUT/perf/$tag.pgbench" 2>&1 &
+    pid=$!
+    sleep 1.5
+    perf record -e cpu-clock -F 999 -g -a -o "$OUT/perf/$tag.data" -- sleep "$PROF_SECS" \
+        >/dev/null 2>"$OUT/perf/$tag.record.log" || true
+    wait "$pid" || die "pgbench for profile $tag failed"
+    sleep 0.2
+    s1=$(server_ticks)
+    ntx=$(awk -F': ' '/^number of transactions actually processed/ { print $2 + 0; exit }' "$OUT/perf/$tag.pgbench")
+    # the server's CPU per transaction over the whole run, from /proc (the scale of the profile)
+    calc "($s1 - $s0) / $CLK_TCK / $ntx * 1000000" >"$OUT/perf/$tag.server_us"
+    tps=$(awk '/^tps = / { print $3; exit }' "$OUT/perf/$tag.pgbench")
+    # perf script: a line "comm" per sample, then one line "<tab>address symbol" per frame
+    perf script -i "$OUT/perf/$tag.data" -F comm,ip,sym 2>/dev/null | awk -v syms="$PROF_SYMS" -v tps="$tps" \
+        -v meta="$OUT/perf/$tag.meta" '
+        BEGIN { n = split(syms, a, /[ \n]+/); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+        /^[ \t]*$/ { flush(); next }
+        /^\t/ { if (comm == "postgres" && ($2 in want)) seen[$2] = 1; next }
+        { flush(); comm = $1; insample = 1 }
+        function flush() {
+            if (!insample) return
+            if (comm == "postgres") { backend++; for (s in seen) cnt[s]++ }
+            else if (comm == "pgbench") client++
+            for (s in seen) delete seen[s]
+            insample = 0
+        }
+        END { flush(); for (s in cnt) print s, cnt[s]; print tps, backend + 0, client + 0 > meta }' \
+        >"$OUT/perf/$tag.syms"
+    rm -f "$OUT/perf/$tag.data"
+}
+# us of CPU per transaction for SAMPLES samples of the run TAG (999 Hz, PROF_SECS s window)
+# us of CPU per transaction for SAMPLES samples of the profile TAG: their share of the server's
+# samples times the server's CPU per transaction measured from /proc in the same run
+us_per_txn() { # TAG SAMPLES
+    local backend
+    read -r _ backend _ <"$OUT/perf/$1.meta"
+    calc "$2 / $backend * $(cat "$OUT/perf/$1.server_us")"
+}
+PROFILED=()
+if [[ $PROFILE != none && $PERF_OK == 1 ]]; then
+    for p in "${PAIRS_RUN[@]}"; do
+        IFS='|' read -r name a b need prep plabel <<<"$p"
+        read -r mn md mx <<<"${PAIR_STATS[$name]}"
+        if [[ $PROFILE == all ]] || ! ge "$md" "$TARGET_RATIO"; then
+            log "profiling pair $name"
+            prep_run "$prep" pairs
+            profile_run "pair.$name.A" "$OUT/scripts/$a.pairs.sql" auto
+            prep_run "$prep" pairs
+            profile_run "pair.$name.B" "$OUT/scripts/$b.pairs.sql" auto
+            PROFILED+=("pair.$name|$name: A = ${a}, B = ${b}")
+        fi
+    done
+    # shellcheck disable=SC2086
+    read -r mn md mx <<<"$(mmm ${PREFIX_RATIOS[bw_generic]})"
+    if [[ $PROFILE == all ]] || ! ge "$md" "$TARGET_RATIO"; then
+        log "profiling prefix bw_generic vs const"
+        profile_run "prefix.A" "$OUT/scripts/prefix_bw.wide.sql" force_generic_plan -D "p=$WIDE_PK" -D "x=ORDER#"
+        profile_run "prefix.B" "$OUT/scripts/prefix_const.wide.sql" auto -D "p=$WIDE_PK" -D "x=ORDER#"
+        PROFILED+=("prefix|prefix: A = begins_with generic, B = constant prefix")
+    fi
+fi
+
+st_stop_server
+
+# ---------------------------------------------------------------------------------------
+# Plot
+# ---------------------------------------------------------------------------------------
+PLOT=$RESULTS_DIR/latency.png
+rm -f "$PLOT"
+if command -v gnuplot >/dev/null 2>&1; then
+    {
+        for n in $SIZES; do
+            line="$n"
+            for s in $LAT_SCRIPTS; do
+                read -r p50 p99 _ <<<"${LAT[$s.$n]}"
+                line+=" $p50 $p99"
+            done
+            echo "$line"
+        done
+    } >"$OUT/latency.dat"
+    gnuplot <<EOF || log "gnuplot failed: no plot"
+set terminal pngcairo size 1100,500 font ",10"
+set output '$PLOT'
+set multiplot layout 1,2 title "Latency vs table size (pgbench, 1 client, -M prepared; $START_DATE)"
+set logscale x
+set logscale y
+set xlabel 'items in the table'
+set ylabel 'latency per call (µs)'
+set format x '10^{%L}'
+set xrange [*:*]
+set grid
+set key top left
+set title 'get one item'
+plot '$OUT/latency.dat' using 1:2 with linespoints lw 2 pt 7 lc 1 title 'get\_item p50', \
+     '' using 1:3 with linespoints lw 2 pt 5 lc 1 dt 2 title 'get\_item p99', \
+     '' using 1:4 with linespoints lw 1 pt 6 lc 2 title 'SELECT p50', \
+     '' using 1:5 with linespoints lw 1 pt 4 lc 2 dt 2 title 'SELECT p99'
+set title 'query 30 items (begins\_with)'
+plot '$OUT/latency.dat' using 1:6 with linespoints lw 2 pt 7 lc 1 title 'query p50', \
+     '' using 1:7 with linespoints lw 2 pt 5 lc 1 dt 2 title 'query p99', \
+     '' using 1:8 with linespoints lw 1 pt 6 lc 2 title 'SELECT p50', \
+     '' using 1:9 with linespoints lw 1 pt 4 lc 2 dt 2 title 'SELECT p99'
+unset multiplot
+EOF
+fi
+
+# ---------------------------------------------------------------------------------------
+# REPORT.md
+# ---------------------------------------------------------------------------------------
+END_TIME=$(date +%s)
+ELAPSED=$((END_TIME - START_TIME))
+CMD="test/bench/run.sh"
+for v in $(env | grep -oE '^BENCH_[A-Z_]+' | sort); do CMD="$v=${!v} $CMD"; done
+CPU_MODEL=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+HYPERVISOR=$(lscpu 2>/dev/null | awk -F': *' '/^Hypervisor vendor/ { print $2 }')
+MEM_GIB=$(awk '/^MemTotal/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
+SIZE_FIRST=$(echo "$SIZES" | awk '{ print $1 }')
+SIZE_LAST=$(echo "$SIZES" | awk '{ print $NF }')
+# Reading of a profile: the measured difference, then how the call is built (the mechanism,
+# which holds for every version of src/ so far: the extension's C function runs its
+# statement through SPI inside the client's own statement).
+explain_profile() {
+    local tag=$1 fa ext spi
+    fa=$OUT/perf/$tag.A.syms
+    ext=$(awk '$1 ~ /^singletable_/ { s += $2 } END { print s + 0 }' "$fa")
+    spi=$(awk '$1 ~ /^SPI_(execute_plan|execute_plan_extended|cursor_open|cursor_fetch)$/ { s += $2 } END { print s + 0 }' "$fa")
+    if [[ $tag == pair.* ]]; then
+        echo "Measured: A uses $(fmt2 "$(calc "$(cat "$OUT/perf/$tag.A.server_us") - $(cat "$OUT/perf/$tag.B.server_us")")") µs more server CPU per"
+        echo "transaction than B. The extension's C function takes $(fmt2 "$(us_per_txn "$tag.A" "$ext")") µs of A's transaction, of"
+        echo "which $(fmt2 "$(us_per_txn "$tag.A" "$spi")") µs execute its statement through SPI (the rest is its own work:"
+        echo "argument and item checks, table lookup, building the result)."
+        echo
+    fi
+    case $tag in
+        pair.get) cat <<'EOF'
+How it is built: get_item is a function called by the client's statement
+`SELECT singletable.get_item(…)`; it resolves the table (`st_table_open`), checks the key
+arguments and runs its prepared `SELECT item FROM t WHERE pk = $1 AND sk = $2` through
+SPI. That is two executor start/run/end cycles per call (the client's statement and the
+inner one) where the hand-written statement has one; the index lookup itself
+(`index_getnext_slot`) costs the same on both sides.
+
+EOF
+            ;;
+        pair.put) cat <<'EOF'
+How it is built: put_item is called by the client's statement, validates the item
+(`st_item_prepare`: key attributes, DynamoDB's size and number rules) and runs its
+statement(s) through SPI, which lock the current item, write the new one and return the
+previous item to the client; the hand-written `INSERT … ON CONFLICT DO UPDATE` is a
+single statement whose conflict check (`ExecCheckIndexConstraints`) finds the row to update.
+
+EOF
+            ;;
+        pair.query30) cat <<'EOF'
+How it is built: singletable.query is a set-returning function (a Function Scan,
+`ExecMakeTableFunctionResult`, in the client's statement); its statement runs through
+SPI inside it and the rows are collected in a tuplestore (`tuplestore_putvalues`), which
+the Function Scan then reads back and sends. The hand-written SELECT sends the rows
+straight from its index scan; the index scan itself (`index_getnext_slot`) costs the same
+on both sides.
+
+EOF
+            ;;
+        prefix) cat <<'EOF'
+Both statements are the same index range scan (see the plans above); with a bind
+parameter the upper bound is computed once per execution, by
+`singletable.prefix_upper_bound($2)` when the scan starts.
+
+EOF
+            ;;
+    esac
+}
+mark() { if ge "$1" "$2"; then echo "met"; else echo "**missed**"; fi }
+mark_le() { if ge "$2" "$1"; then echo "met"; else echo "**missed**"; fi }
+bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 1073741824; else printf "%.0f MB", b / 1048576 }'; }
+csv_get() { # section name variant round metric -> value
+    awk -F, -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
+        '$1 == a && $2 == b && $3 == c && $4 == d && $5 == e { print $6; exit }' "$RES"
+}
+
+# targets
+declare -A TGT_TEXT TGT_STATE
+for name in get put query30; do
+    if [[ -n ${PAIR_STATS[$name]:-} ]]; then
+        read -r mn md mx <<<"${PAIR_STATS[$name]}"
+        TGT_STATE[$name]=$(mark "$md" "$TARGET_RATIO")
+        TGT_TEXT[$name]="median $(fmt2 "$md") (min $(fmt2 "$mn"), max $(fmt2 "$mx"))"
+    fi
+done
+# shellcheck disable=SC2086
+read -r bwmn bwmd bwmx <<<"$(mmm ${PREFIX_RATIOS[bw_generic]})"
+read -r g50a _ <<<"${LAT[get_ext.$SIZE_FIRST]}"
+read -r g50z _ <<<"${LAT[get_ext.$SIZE_LAST]}"
+read -r q50a _ <<<"${LAT[query_ext.$SIZE_FIRST]}"
+read -r q50z _ <<<"${LAT[query_ext.$SIZE_LAST]}"
+GET_GROWTH=$(calc "$g50z / $g50a")
+QUERY_GROWTH=$(calc "$q50z / $q50a")
+read -r _ _ _ rss0 anon0 _ ctx0 _ <<<"$(grep '^mem 0 ' "$OUT/memory.out")"
+read -r _ _ _ _ anon10 _ ctx10 _ <<<"$(grep "^mem $((MEM_CALLS / 10)) " "$OUT/memory.out")"
+read -r _ _ _ rss1 anon1 _ ctx1 _ <<<"$(grep "^mem $MEM_CALLS " "$OUT/memory.out")"
+ANON_GROWTH=$((anon1 - anon0))
+CTX_GROWTH_KB=$(((ctx1 - ctx0) / 1024))
+ANON_STEADY=$((anon1 - anon10))
+CTX_STEADY_KB=$(((ctx1 - ctx10) / 1024))
+if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=met; else MEM_STATE="**missed**"; fi
+
+{
+    echo "# singletable benchmark report"
+    echo
+    echo "Generated by \`test/bench/run.sh\` on $START_DATE in $((ELAPSED / 60)) min $((ELAPSED % 60)) s."
+    if [[ $QUICK == 1 ]]; then
+        echo "**Quick mode** (BENCH_QUICK=1): fewer and shorter runs, smaller tables; not the reference numbers."
+    fi
+    echo
+    echo "Command: \`$CMD\` (or \`make bench\`). Extension built from the $SRC_DESC."
+    echo
+    echo "## Targets"
+    echo
+    echo "| target | result | |"
+    echo "|---|---|---|"
+    echo "| get_item ≥ 0.9× hand-written SELECT (tps ratio) | ${TGT_TEXT[get]:-not run} | ${TGT_STATE[get]:-} |"
+    echo "| put_item ≥ 0.9× hand-written INSERT … ON CONFLICT | ${TGT_TEXT[put]:-not run} | ${TGT_STATE[put]:-} |"
+    echo "| query (30 items) ≥ 0.9× hand-written SELECT | ${TGT_TEXT[query30]:-not run} | ${TGT_STATE[query30]:-} |"
+    echo "| singletable.begins_with, bind parameter, generic plan ≥ 0.9× constant prefix | median $(fmt2 "$bwmd") (min $(fmt2 "$bwmn"), max $(fmt2 "$bwmx")) | $(mark "$bwmd" "$TARGET_RATIO") |"
+    echo "| get_item p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$GET_GROWTH")× ($g50a µs → $g50z µs) | $(mark_le "$GET_GROWTH" "$TARGET_P50_GROWTH") |"
+    echo "| query p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$QUERY_GROWTH")× ($q50a µs → $q50z µs) | $(mark_le "$QUERY_GROWTH" "$TARGET_P50_GROWTH") |"
+    echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
+    echo
+    echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
+    echo "round (A and B run back to back), min/median/max over $ROUNDS rounds; a target is met when"
+    echo "the median reaches it. Targets are reported as measured, never tuned to pass."
+    echo
+    echo "## Machine and server"
+    echo
+    echo "* CPU: $CPU_MODEL, $(nproc) cores${HYPERVISOR:+ (virtual machine, $HYPERVISOR)}; RAM $MEM_GIB GiB; kernel $(uname -r)"
+    echo "* $PG_VERSION; $("$PGBIN/pgbench" --version)"
+    echo "* The server runs from a private copy of the installation, started by test/lib.sh"
+    echo "  (initdb --locale=C.UTF-8, Unix socket only, data in /tmp)."
+    echo "* Data: $(bytes_h "$DATA_BYTES") in all benchmark tables and indexes, shared_buffers $(bytes_h "$SB_BYTES"):"
+    if ((DATA_BYTES < SB_BYTES)); then
+        echo "  **everything fits in shared_buffers** (and in RAM), and is loaded with pg_prewarm before measuring."
+    else
+        echo "  the data does **not** fit in shared_buffers (it fits in RAM: the OS page cache holds the rest)."
+    fi
+    echo
+    echo "| setting | why |"
+    echo "|---|---|"
+    for s in "${SETTINGS[@]}"; do echo "| \`${s%%|*}\` | ${s#*|} |"; done
+    echo "| everything else | PostgreSQL 15 defaults (plan_cache_mode = auto unless stated) |"
+    echo
+    echo "## Method"
+    echo
+    echo "* Tables are created with \`singletable.create_table\` and filled with one set-based"
+    echo "  \`INSERT … SELECT\` each ([sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql)): collections of 100"
+    echo "  items, \`pk\` = \`USER#<8 digits>\`, \`sk\` = \`ORDER#100\`…\`ORDER#129\` (the 30-item"
+    echo "  begins_with slice) and \`POST#130\`…\`POST#199\`; items of about $(fmt0 "$(csv_get disk "$DISK_T" singletable all avg_item_jsonb_bytes)") bytes of jsonb"
+    echo "  repeating their keys. Then VACUUM ANALYZE, CHECKPOINT, pg_prewarm."
+    echo "* pgbench custom scripts ([scripts/]($REPORT_LINKBASE/scripts/)), \`-M prepared\` (so \`:var\` are bind"
+    echo "  parameters), \`--random-seed=$SEED\` for every run (A and B read the same random keys),"
+    echo "  keys uniformly random over the whole table."
+    echo "* Pairs: $CLIENTS clients, $SECS s per run, $ROUNDS rounds of A then B on a table of $PAIR_ITEMS items;"
+    echo "  each pair starts after VACUUM ANALYZE and CHECKPOINT, and each write run is preceded by"
+    echo "  VACUUM and CHECKPOINT."
+    echo "* Latency: 1 client (on $(nproc) cores, 2 clients plus pgbench would add CPU queueing to the"
+    echo "  latency), $LAT_SECS s per run, $LAT_ROUNDS round(s) over all sizes in turn; p50/p99 are nearest-rank"
+    echo "  percentiles of all transactions of pgbench's per-transaction log (\`--log\`): time from"
+    echo "  sending the statement to receiving its result, client and Unix socket included."
+    if ((PINNED)); then
+        echo "  The server's backends and pgbench are pinned to one CPU (\`taskset\`) for these runs: on"
+        echo "  this VM an unpinned 1-client ping-pong takes either about 30 or about 90 µs per get"
+        echo "  depending on whether the idle vCPUs halt between messages, which would swamp the effect"
+        echo "  of the table size; pinned, a call costs its CPU path plus two context switches."
+    else
+        echo "  (taskset was not available: backends and pgbench were not pinned to one CPU, so the"
+        echo "  latencies include the wake-up latency of idle CPUs.)"
+    fi
+    read -r fmed fmax fn <<<"$(awk -F, '$1 == "cpu" && $5 == "foreign_cpu_share" { print $6 }' "$RES" |
+        sort -g | awk '{ v[NR] = $1 } END { printf "%.4f %.4f %d\n", v[int((NR + 1) / 2)], v[NR], NR }')"
+    noisy=$(awk -F, '$1 == "cpu" && $5 == "foreign_cpu_share" && $6 > 0.15 { n++; if (n <= 12) { printf "%s%s (%.0f%%)", sep, $2, $6 * 100; sep = ", " } }
+                      END { if (n > 12) printf ", and %d more", n - 12 }' "$RES")
+    steal=$(awk -F, '$1 == "cpu" && $5 == "steal_share" && $6 > m { m = $6 } END { printf "%.1f", m * 100 }' "$RES")
+    echo "* Other load: this is a shared $(nproc)-core machine. Before each run the runner waits (up to"
+    echo "  20 s) until the machine is idle, and measures the CPU used during the run by processes"
+    echo "  other than the server and pgbench: median $(awk -v x="$fmed" 'BEGIN { printf "%.1f", x * 100 }')%, max $(awk -v x="$fmax" 'BEGIN { printf "%.1f", x * 100 }')% of the machine's CPU over $fn runs"
+    echo "  (hypervisor steal at most $steal%; the accounting is exact to about ±10%, so values near"
+    echo "  zero or slightly negative mean an idle machine). Runs above 15%: ${noisy:-none}."
+    echo
+    echo "## Extension vs hand-written SQL"
+    echo
+    echo "| pair | A (extension) tps, median | B (hand-written) tps, median | A/B min | A/B median | A/B max | server CPU µs/txn A / B, median |"
+    echo "|---|---|---|---|---|---|---|"
+    for p in "${PAIRS_RUN[@]}"; do
+        IFS='|' read -r name a b need prep plabel <<<"$p"
+        read -r mn md mx <<<"${PAIR_STATS[$name]}"
+        read -r _ amd _ <<<"${PAIR_ATPS[$name]}"
+        read -r _ bmd _ <<<"${PAIR_BTPS[$name]}"
+        # shellcheck disable=SC2046
+        read -r _ acpu _ <<<"$(mmm $(awk -F, -v n="pair.$name.A." '$1 == "cpu" && index($2, n) == 1 && $5 == "server_cpu_us_per_txn" { print $6 }' "$RES"))"
+        # shellcheck disable=SC2046
+        read -r _ bcpu _ <<<"$(mmm $(awk -F, -v n="pair.$name.B." '$1 == "cpu" && index($2, n) == 1 && $5 == "server_cpu_us_per_txn" { print $6 }' "$RES"))"
+        echo "| $name: $plabel | $(fmt0 "$amd") | $(fmt0 "$bmd") | $(fmt2 "$mn") | **$(fmt2 "$md")** | $(fmt2 "$mx") | $(fmt2 "$acpu") / $(fmt2 "$bcpu") |"
+    done
+    echo
+    echo "* Server CPU per transaction: CPU time of the server's processes (backends and background"
+    echo "  processes) during the run divided by the transactions; unlike tps it hardly changes when"
+    echo "  other processes compete for the CPU."
+    echo "* put_item returns the item it replaced (it reads it with \`SELECT … FOR UPDATE\`, then"
+    echo "  runs \`UPDATE\`); the hand-written upsert returns nothing. Every put overwrites an"
+    echo "  existing item (random existing keys), so both sides do an update."
+    echo "* The query pair returns the same 30 rows (pk, sk, item) on both sides."
+    for s in "${PAIRS_SKIPPED[@]}"; do echo "* Skipped: $s."; done
+    echo "* Not run: the TODO hooks of issue #4 (commented-out entries of \`PAIRS\` in run.sh):"
+    echo "  $TODO_FEATURES."
+    echo
+    echo "## Prefix as a bind parameter (30 items inside a 100,000-item collection)"
+    echo
+    echo "Table \`wide\`: 1,000 collections of 100 items plus the collection \`$WIDE_PK\` of 100,000"
+    echo "items, 30 of which start with \`ORDER#\` (in the middle of the collection). \`:p\` and \`:x\`"
+    echo "are bind parameters (\`-D p=$WIDE_PK -D x=ORDER#\`); plan_cache_mode is set per run with"
+    echo "\`PGOPTIONS\`. $CLIENTS clients, $SECS s per run, $ROUNDS rounds of all variants in turn."
+    echo
+    echo "| variant | tps min | tps median | tps max | ÷ constant prefix, min / median / max |"
+    echo "|---|---|---|---|---|"
+    for v in "${PREFIX_VARIANTS[@]}"; do
+        IFS='|' read -r name script pcm label <<<"$v"
+        # shellcheck disable=SC2086
+        read -r tmn tmd tmx <<<"$(mmm ${PREFIX_TPS[$name]})"
+        # shellcheck disable=SC2086
+        read -r rmn rmd rmx <<<"$(mmm ${PREFIX_RATIOS[$name]})"
+        echo "| $label | $(fmt0 "$tmn") | $(fmt0 "$tmd") | $(fmt0 "$tmx") | $(fmt2 "$rmn") / **$(fmt2 "$rmd")** / $(fmt2 "$rmx") |"
+    done
+    echo
+    echo "For comparison, the issue quotes for plain PostgreSQL 15 (1 client, 10 matching items):"
+    echo "constant prefix 22,310 tps, starts_with with a bind parameter under auto 10,533 tps, forced"
+    echo "generic 54.6 tps. Under \`auto\`, PostgreSQL keeps custom plans (prefix known at plan time,"
+    echo "an index range) only while the generic plan looks more expensive; here the generic plan's"
+    echo "estimate for \`pk = \$1\` is the average collection (about 200 rows), so after five"
+    echo "executions \`auto\` switches to the generic plan, which reads the whole 100,000-item"
+    echo "collection through a filter: see the plans below."
+    echo
+    echo "<details><summary>Plans (EXPLAIN ANALYZE of each prepared statement after 5 executions)</summary>"
+    echo
+    cat "$PLANS"
+    echo "</details>"
+    echo
+    echo "## Latency vs table size"
+    echo
+    echo "![latency vs table size]($RESULTS_LINK/latency.png)"
+    echo
+    echo "| items | table + index | get_item p50 / p99 µs | SELECT item p50 / p99 µs | query 30 p50 / p99 µs | SELECT 30 rows p50 / p99 µs |"
+    echo "|---|---|---|---|---|---|"
+    for n in $SIZES; do
+        t=size_$(label "$n")
+        row="| $(label "$n") | $(bytes_h "$(csv_get disk "$t" singletable all total_bytes)")"
+        for s in $LAT_SCRIPTS; do
+            read -r p50 p99 _ <<<"${LAT[$s.$n]}"
+            row+=" | $p50 / $p99"
+        done
+        echo "$row |"
+    done
+    row="| $(label "$SIZE_LAST") ÷ $(label "$SIZE_FIRST") |"
+    for s in $LAT_SCRIPTS; do
+        read -r a50 a99 _ <<<"${LAT[$s.$SIZE_FIRST]}"
+        read -r z50 z99 _ <<<"${LAT[$s.$SIZE_LAST]}"
+        row+=" | $(fmt2 "$(calc "$z50 / $a50")") / $(fmt2 "$(calc "$z99 / $a99")")"
+    done
+    echo "$row |"
+    echo
+    echo "Each cell pools $LAT_ROUNDS × $LAT_SECS s of transactions ($(echo "${LAT[get_ext.$SIZE_FIRST]}" | awk '{ print $4 }') for get_item at $(label "$SIZE_FIRST"))."
+    echo
+    echo "## Memory"
+    echo
+    echo "One session (one backend) makes $MEM_CALLS extension calls — get_item, put_item and"
+    echo "query (30 items) in turn, keys spread over the \`pairs\` table — in statements of 10,000"
+    echo "calls each (\`bench_mixed_calls\` in sql/setup.sql), after 10,000 warm-up calls. The"
+    echo "backend reads its own /proc/self/status and pg_backend_memory_contexts between statements."
+    echo "RssShmem grows as the backend touches more shared_buffers pages, which is not its own"
+    echo "memory; RssAnon (private memory) and the memory contexts are what a leak would grow."
+    echo "Duration: $(fmt0 "$MEM_SECS") s."
+    echo
+    echo "| calls | VmRSS kB | RssAnon kB | RssShmem kB | memory contexts total kB | used kB |"
+    echo "|---|---|---|---|---|---|"
+    while read -r _ calls pid rss anon shmem ctx ctxused; do
+        echo "| $calls | $rss | $anon | $shmem | $((ctx / 1024)) | $((ctxused / 1024)) |"
+    done < <(grep '^mem ' "$OUT/memory.out")
+    echo
+    echo "Growth from 0 to $MEM_CALLS calls: VmRSS $(printf '%+d' $((rss1 - rss0))) kB, RssAnon"
+    echo "$(printf '%+d' "$ANON_GROWTH") kB, memory contexts $(printf '%+d' "$CTX_GROWTH_KB") kB; from $((MEM_CALLS / 10)) calls to the"
+    echo "end: RssAnon $(printf '%+d' "$ANON_STEADY") kB, memory contexts $(printf '%+d' "$CTX_STEADY_KB") kB. The target is judged on the"
+    echo "second figure: a leak grows with the number of calls, while a rise during the first calls"
+    echo "(caches filling, the allocator's high-water mark) happens once; both are shown."
+    echo
+    echo "## Disk per item"
+    echo
+    echo "| table | items | heap | index | TOAST+FSM+VM | total | bytes/item | avg item (jsonb) |"
+    echo "|---|---|---|---|---|---|---|---|"
+    disk_line() {
+        local t=$1 kind=$2 label=$3
+        echo "| $label | $(csv_get disk "$t" "$kind" all items) | $(bytes_h "$(csv_get disk "$t" "$kind" all heap_bytes)") | $(bytes_h "$(csv_get disk "$t" "$kind" all index_bytes)") | $(bytes_h "$(csv_get disk "$t" "$kind" all toast_fsm_vm_bytes)") | $(bytes_h "$(csv_get disk "$t" "$kind" all total_bytes)") | $(fmt0 "$(csv_get disk "$t" "$kind" all bytes_per_item)") | $(fmt0 "$(csv_get disk "$t" "$kind" all avg_item_jsonb_bytes)") |"
+    }
+    for n in $SIZES; do disk_line "size_$(label "$n")" singletable "singletable, $(label "$n")"; done
+    disk_line plain_same plain_same_rows "plain (pk, sk, item) table, same rows, $(label "$DISK_N")"
+    disk_line plain_nokeys plain_item_without_keys "plain table, item without pk/sk, $(label "$DISK_N")"
+    ext_bpi=$(csv_get disk "$DISK_T" singletable all bytes_per_item)
+    same_bpi=$(csv_get disk plain_same plain_same_rows all bytes_per_item)
+    nok_bpi=$(csv_get disk plain_nokeys plain_item_without_keys all bytes_per_item)
+    echo
+    echo "At $(label "$DISK_N") items: singletable ÷ plain table with the same rows = $(fmt2 "$(calc "$ext_bpi / $same_bpi")")"
+    echo "(a singletable table *is* a plain (pk, sk, item) table with a primary key: no extra column,"
+    echo "index or trigger); ÷ plain table whose items omit the key attributes = $(fmt2 "$(calc "$ext_bpi / $nok_bpi")")"
+    echo "(the cost of keeping the keys inside the item as well, as DynamoDB returns them)."
+    echo
+    echo "## Where the time goes"
+    echo
+    if ((${#PROFILED[@]} == 0)); then
+        if [[ $PERF_OK != 1 ]]; then
+            echo "perf is not usable on this machine: no profiles."
+        else
+            echo "No profile taken (BENCH_PROFILE=$PROFILE and no pair target missed)."
+        fi
+    else
+        echo "Profiles taken for: BENCH_PROFILE=$PROFILE (all = every pair and the prefix test)."
+        echo
+        echo "perf (cpu-clock sampling at 999 Hz of the whole machine, with call graphs) for $PROF_SECS s"
+        echo "in the middle of a $CLIENTS-client run of A and of B. Each row is the CPU time per transaction"
+        echo "spent inside that function (inclusive: with everything it calls, kernel included): the share"
+        echo "of the server's samples whose stack contains it, times the server's CPU time per"
+        echo "transaction measured from /proc over the same run. The PostgreSQL binary has no debug"
+        echo "symbols, so only exported functions can be named."
+        echo
+        for pr in "${PROFILED[@]}"; do
+            tag=${pr%%|*}
+            read -r atps aback aclient <"$OUT/perf/$tag.A.meta"
+            read -r btps bback bclient <"$OUT/perf/$tag.B.meta"
+            echo "### ${pr#*|}"
+            echo
+            echo "| function | A µs/txn | B µs/txn |"
+            echo "|---|---|---|"
+            echo "| all server CPU (from /proc) | $(fmt2 "$(us_per_txn "$tag.A" "$aback")") | $(fmt2 "$(us_per_txn "$tag.B" "$bback")") |"
+            echo "| pgbench client CPU | $(fmt2 "$(us_per_txn "$tag.A" "$aclient")") | $(fmt2 "$(us_per_txn "$tag.B" "$bclient")") |"
+            for f in $PROF_SYMS; do
+                sa=$(awk -v f="$f" '$1 == f { print $2 }' "$OUT/perf/$tag.A.syms")
+                sb=$(awk -v f="$f" '$1 == f { print $2 }' "$OUT/perf/$tag.B.syms")
+                [[ -z $sa && -z $sb ]] && continue
+                ua=$(us_per_txn "$tag.A" "${sa:-0}")
+                ub=$(us_per_txn "$tag.B" "${sb:-0}")
+                # leave out what is below 0.3 us on both sides
+                ge "$ua" 0.3 || ge "$ub" 0.3 || continue
+                echo "| \`$f\` | $(fmt2 "$ua") | $(fmt2 "$ub") |"
+            done
+            echo
+            echo "(throughput during the profile: A $(fmt0 "$atps") tps, B $(fmt0 "$btps") tps)"
+            echo
+            explain_profile "$tag"
+        done
+    fi
+    echo
+    echo "## Files"
+    echo
+    echo "* [run.sh]($REPORT_LINKBASE/run.sh) (the runner), [scripts/]($REPORT_LINKBASE/scripts/) (pgbench scripts;"
+    echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator)"
+    echo "* [$RESULTS_LINK/results.csv]($RESULTS_LINK/results.csv): every measurement"
+    echo "  (section,name,variant,round,metric,value); raw pgbench output in test/bench/out/raw/ (not committed)"
+} >"$REPORT"
+
+log "report: $REPORT"
+log "results: $RES${PLOT:+, $PLOT}"
+echo "bench: done in $((ELAPSED / 60)) min $((ELAPSED % 60)) s"
