@@ -128,6 +128,7 @@ st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical)
 {
 	ConvCtx		ctx = {what, NULL, 0};
 
+	*canonical = true;			/* cleared below when some part is not in stored form */
 	return jbv_to_val(v, &ctx, depth, canonical);
 }
 
