@@ -470,12 +470,3 @@ st_val_to_jsonb(const StVal *v, const char *const *b_keys)
 	}
 	return JsonbValueToJsonb(push_val(&st, WJB_VALUE, v, b_keys, 0));
 }
-
-/* v as JSON text in the stored encoding (for messages). */
-char *
-st_val_to_json_text(const StVal *v)
-{
-	Jsonb	   *jb = st_val_to_jsonb(v, NULL);
-
-	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
-}

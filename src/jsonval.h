@@ -19,6 +19,5 @@
 extern StVal *st_jsonb_to_val(Jsonb *jb, const char *what, bool *canonical);
 extern StVal *st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical);
 extern Jsonb *st_val_to_jsonb(const StVal *v, const char *const *b_keys);
-extern char *st_val_to_json_text(const StVal *v);
 
 #endif

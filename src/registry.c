@@ -365,7 +365,7 @@ check_key_name(text *t, const char *param)
 	return s;
 }
 
-/* Runs fn's statement as the registry's owner (see create_table). */
+/* Runs a statement on the registry as its owner (see create_table for why). */
 static void
 registry_execute_as_owner(const char *sql, int nargs, Oid *argtypes, Datum *values,
 						  const char *nulls)
