@@ -87,12 +87,13 @@ CREATE FUNCTION singletable.put_item(
     condition   pg_catalog.text DEFAULT NULL,
     names       pg_catalog.jsonb DEFAULT NULL,
     vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'NONE',
     return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_put_item';
-COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
-  'Writes a whole item (replacing any item with the same key) if the condition holds on the current item; returns the previous item or NULL';
+COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Writes a whole item (replacing any item with the same key) if the condition holds on the current item; returns the previous item with return_values => ''ALL_OLD'', else NULL';
 
 CREATE FUNCTION singletable.get_item(
     table_name  pg_catalog.text,
@@ -113,12 +114,13 @@ CREATE FUNCTION singletable.delete_item(
     condition   pg_catalog.text DEFAULT NULL,
     names       pg_catalog.jsonb DEFAULT NULL,
     vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'NONE',
     return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_delete_item';
-COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
-  'Deletes one item by its key if the condition holds; returns the deleted item or NULL';
+COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Deletes one item by its key if the condition holds; returns the deleted item with return_values => ''ALL_OLD'', else NULL';
 
 CREATE FUNCTION singletable.update_item(
     table_name  pg_catalog.text,

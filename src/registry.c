@@ -234,11 +234,20 @@ st_item_plan(StTable *tab, StPlanKind kind)
 			append_key_match(&buf, tab);
 			break;
 		case ST_PLAN_INSERT:
-			appendStringInfo(&buf, "INSERT INTO %s (%s", tab->qualname, quote_identifier(tab->pk_name));
-			if (tab->sk_name)
-				appendStringInfo(&buf, ", %s", quote_identifier(tab->sk_name));
-			appendStringInfo(&buf, ", " ITEM_COLUMN ") VALUES ($1%s, $3) ON CONFLICT DO NOTHING",
-							 tab->sk_name ? ", $2" : "");
+		case ST_PLAN_UPSERT:
+			{
+				const char *pk = quote_identifier(tab->pk_name);
+				const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
+
+				appendStringInfo(&buf, "INSERT INTO %s (%s%s%s, " ITEM_COLUMN ") VALUES ($1%s, $3)",
+								 tab->qualname, pk, sk ? ", " : "", sk ? sk : "", sk ? ", $2" : "");
+				if (kind == ST_PLAN_INSERT)
+					appendStringInfoString(&buf, " ON CONFLICT DO NOTHING");
+				else
+					appendStringInfo(&buf, " ON CONFLICT (%s%s%s) DO UPDATE SET " ITEM_COLUMN
+									 " = EXCLUDED." ITEM_COLUMN,
+									 pk, sk ? ", " : "", sk ? sk : "");
+			}
 			break;
 		case ST_PLAN_DELETE:
 			appendStringInfo(&buf, "DELETE FROM %s WHERE ", tab->qualname);

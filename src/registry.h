@@ -20,6 +20,7 @@ typedef enum StPlanKind
 	ST_PLAN_LOCK,				/* SELECT item WHERE key = FOR UPDATE */
 	ST_PLAN_UPDATE,				/* UPDATE SET item WHERE key = */
 	ST_PLAN_INSERT,				/* INSERT ... ON CONFLICT DO NOTHING */
+	ST_PLAN_UPSERT,				/* INSERT ... ON CONFLICT (key) DO UPDATE */
 	ST_PLAN_DELETE,				/* DELETE WHERE key = RETURNING item */
 	ST_NUM_ITEM_PLANS
 } StPlanKind;

@@ -175,9 +175,38 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool return_ol
 }
 
 /*
+ * return_values of put_item and delete_item: NONE (the default, as in
+ * DynamoDB) or ALL_OLD. Returns true for ALL_OLD.
+ */
+static bool
+parse_return_old(text *arg, const char *func)
+{
+	char	   *s;
+
+	if (arg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("return_values of %s must not be NULL", func)));
+	s = text_to_cstring(arg);
+	if (strcmp(s, "NONE") == 0)
+		return false;
+	if (strcmp(s, "ALL_OLD") == 0)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("return_values of %s must be NONE or ALL_OLD, not \"%s\"", func, s),
+			 errdetail("ReturnValues can only be ALL_OLD or NONE")));
+	return false;
+}
+
+/*
  * singletable.put_item(table_name, item, condition, names, vals,
- *                      return_values_on_condition_check_failure)
- *   -> the previous item or NULL.
+ *                      return_values, return_values_on_condition_check_failure)
+ *   -> the previous item (return_values ALL_OLD) or NULL.
+ *
+ * Without a condition and without ALL_OLD nothing needs the current item, and
+ * the write is one upsert statement (INSERT ... ON CONFLICT (key) DO UPDATE),
+ * atomic by itself. Otherwise the current item is locked and read first.
  */
 Datum
 singletable_put_item(PG_FUNCTION_ARGS)
@@ -188,7 +217,8 @@ singletable_put_item(PG_FUNCTION_ARGS)
 	Datum		values[3];
 	char		nulls[3] = {' ', ' ', ' '};
 	Jsonb	   *old = NULL;
-	bool		return_old = st_return_old_on_failure(ARG_TEXT(5));
+	bool		want_old = parse_return_old(ARG_TEXT(5), "put_item");
+	bool		return_old = st_return_old_on_failure(ARG_TEXT(6));
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
@@ -199,25 +229,30 @@ singletable_put_item(PG_FUNCTION_ARGS)
 	nulls[1] = tab->sk_name ? ' ' : 'n';
 	values[2] = JsonbPGetDatum(item.jsonb);
 
-	for (int attempt = 0;; attempt++)
+	if (cond == NULL && !want_old)
+		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT, 0);
+	else
 	{
-		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
-		old = first_item();
-		check_condition(tab, cond, old, return_old);
-		if (write_locked(tab, values, nulls, old != NULL, attempt))
-			break;
-		/* lost an insert race: the other item is committed now; lock and check it */
+		for (int attempt = 0;; attempt++)
+		{
+			run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
+			old = first_item();
+			check_condition(tab, cond, old, return_old);
+			if (write_locked(tab, values, nulls, old != NULL, attempt))
+				break;
+			/* lost an insert race: the other item is committed now; lock and check it */
+		}
 	}
 	SPI_finish();
-	if (old == NULL)
+	if (old == NULL || !want_old)
 		PG_RETURN_NULL();
 	PG_RETURN_JSONB_P(old);
 }
 
 /*
  * singletable.delete_item(table_name, pk, sk, condition, names, vals,
- *                         return_values_on_condition_check_failure)
- *   -> the deleted item or NULL.
+ *                         return_values, return_values_on_condition_check_failure)
+ *   -> the deleted item (return_values ALL_OLD) or NULL.
  */
 Datum
 singletable_delete_item(PG_FUNCTION_ARGS)
@@ -227,7 +262,8 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 	Datum		values[3];
 	char		nulls[3] = {' ', ' ', 'n'};
 	Jsonb	   *old;
-	bool		return_old = st_return_old_on_failure(ARG_TEXT(6));
+	bool		want_old = parse_return_old(ARG_TEXT(6), "delete_item");
+	bool		return_old = st_return_old_on_failure(ARG_TEXT(7));
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
@@ -251,7 +287,7 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 		}
 	}
 	run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING, 0);
-	old = first_item();
+	old = want_old ? first_item() : NULL;
 	SPI_finish();
 	if (old == NULL)
 		PG_RETURN_NULL();

@@ -278,7 +278,7 @@ DECLARE
     changed jsonb := existing || '{"changed": true}';
     fresh2 jsonb := fresh || '{"v": 2}';
 BEGIN
-    r := singletable.put_item(t, changed);
+    r := singletable.put_item(t, changed, return_values => 'ALL_OLD');
     IF r IS DISTINCT FROM existing THEN
         RETURN format('put_item over a restored item returned %s, not %s', r, existing);
     END IF;
@@ -290,11 +290,15 @@ BEGIN
     IF r IS NOT NULL THEN
         RETURN format('put_item of a new item returned %s, not NULL', r);
     END IF;
-    r := singletable.put_item(t, fresh2);
+    r := singletable.get_item(t, fresh_pk, fresh_sk);
+    IF r IS DISTINCT FROM fresh THEN
+        RETURN format('get_item after put_item of a new item returned %s, not %s', r, fresh);
+    END IF;
+    r := singletable.put_item(t, fresh2, return_values => 'ALL_OLD');
     IF r IS DISTINCT FROM fresh THEN
         RETURN format('second put_item of the new item returned %s, not %s', r, fresh);
     END IF;
-    r := singletable.delete_item(t, fresh_pk, fresh_sk);
+    r := singletable.delete_item(t, fresh_pk, fresh_sk, return_values => 'ALL_OLD');
     IF r IS DISTINCT FROM fresh2 THEN
         RETURN format('delete_item returned %s, not %s', r, fresh2);
     END IF;

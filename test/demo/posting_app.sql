@@ -36,7 +36,7 @@ RESET client_min_messages;
 SELECT singletable.create_table('posting_app');
 
 \echo
-\echo '=== Load the items (put_item results, the previous items, are not shown) ==='
+\echo '=== Load the items (put_item returns NULL unless asked for the previous item) ==='
 \o /dev/null
 -- user u_1001
 SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "PROFILE", "name": "Aiko Tanaka", "email": "aiko@example.com", "plan": "pro", "timezone": "Asia/Tokyo", "createdAt": "2026-01-12T08:30:00Z"}');
@@ -92,8 +92,9 @@ ANALYZE posting_app;
 SELECT count(*) AS items FROM posting_app;
 
 \echo
-\echo '--- put_item replaces the whole item and returns the previous one (NULL when it is new)'
-SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Chen Wei", "email": "chen@example.com", "plan": "pro", "timezone": "America/Toronto", "createdAt": "2026-04-18T15:20:00Z"}') AS previous;
+\echo '--- put_item replaces the whole item; return_values => ''ALL_OLD'' returns the previous one (NULL when it is new)'
+SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1003", "sk": "PROFILE", "name": "Chen Wei", "email": "chen@example.com", "plan": "pro", "timezone": "America/Toronto", "createdAt": "2026-04-18T15:20:00Z"}',
+                            return_values => 'ALL_OLD') AS previous;
 
 \echo
 \echo '=== Access patterns: each one is one Query, i.e. one btree range of one item collection ==='

@@ -77,9 +77,9 @@ SELECT pg_temp.c('size(s) = :v', '{":v": 5}') AS size_s, pg_temp.c('size(u) = :v
 -- a condition on a write is checked against the current item, atomically with it
 SELECT singletable.put_item('cx', '{"pk": "p", "sk": "new", "v": 1}', condition => 'attribute_not_exists(pk)');
 SELECT singletable.put_item('cx', '{"pk": "p", "sk": "new", "v": 2}', condition => 'attribute_not_exists(pk)');
-SELECT singletable.put_item('cx', '{"pk": "p", "sk": "new", "v": 2}', condition => 'v = :one', vals => '{":one": 1}');
+SELECT singletable.put_item('cx', '{"pk": "p", "sk": "new", "v": 2}', condition => 'v = :one', vals => '{":one": 1}', return_values => 'ALL_OLD');
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :one', vals => '{":one": 1}');
-SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :two', vals => '{":two": 2}');
+SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :two', vals => '{":two": 2}', return_values => 'ALL_OLD');
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'attribute_not_exists(pk)') IS NULL AS deleting_nothing;
 -- the failure is SQLSTATE 23S01; with ALL_OLD its DETAIL is the current item as JSON
 SET client_min_messages = notice;

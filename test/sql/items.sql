@@ -8,18 +8,23 @@ SELECT singletable.create_table('items_b', partition_key_type => 'B', sort_key_t
 SELECT singletable.create_table('items_pk', sort_key => NULL);
 
 -- tests
--- put returns the previous item (NULL for a new key), get reads it back
+-- put returns NULL by default (return_values => 'NONE', as in DynamoDB), get reads it back
 SELECT singletable.put_item('items_s', '{"pk": "USER#1", "sk": "PROFILE", "name": "Ada", "tags": ["a", "b"], "active": true, "nick": null, "addr": {"city": "Tokyo"}}');
 SELECT singletable.get_item('items_s', 'USER#1', 'PROFILE');
 -- put replaces the whole item: attributes not in the new item are gone
-SELECT singletable.put_item('items_s', '{"pk": "USER#1", "sk": "PROFILE", "name": "Ada L."}');
+SELECT singletable.put_item('items_s', '{"pk": "USER#1", "sk": "PROFILE", "name": "Ada L."}', return_values => 'ALL_OLD');
 SELECT singletable.get_item('items_s', 'USER#1', 'PROFILE');
+-- return_values => 'ALL_OLD' on a new key returns NULL; 'NONE' on an existing one too
+SELECT singletable.put_item('items_s', '{"pk": "USER#1", "sk": "RV"}', return_values => 'ALL_OLD') IS NULL AS new_key_no_old;
+SELECT singletable.put_item('items_s', '{"pk": "USER#1", "sk": "RV", "v": 1}', return_values => 'NONE') IS NULL AS none_returns_null;
+SELECT singletable.delete_item('items_s', 'USER#1', 'RV', return_values => 'NONE') IS NULL AS none_returns_null;
+SELECT singletable.get_item('items_s', 'USER#1', 'RV') IS NULL AS deleted;
 -- absent items
 SELECT singletable.get_item('items_s', 'USER#1', 'NOPE') IS NULL AS absent;
 SELECT singletable.get_item('items_s', 'USER#2', 'PROFILE') IS NULL AS absent;
 -- delete returns the deleted item, then NULL
-SELECT singletable.delete_item('items_s', 'USER#1', 'PROFILE');
-SELECT singletable.delete_item('items_s', 'USER#1', 'PROFILE') IS NULL AS already_gone;
+SELECT singletable.delete_item('items_s', 'USER#1', 'PROFILE', return_values => 'ALL_OLD');
+SELECT singletable.delete_item('items_s', 'USER#1', 'PROFILE', return_values => 'ALL_OLD') IS NULL AS already_gone;
 SELECT count(*) FROM items_s;
 
 -- keys are compared by bytes: case, accents and emoji are distinct keys
@@ -29,7 +34,7 @@ SELECT pk, convert_to(pk, 'UTF8') AS bytes FROM items_s ORDER BY pk;
 
 -- N keys: canonical form, 1000 and 1e3 and 1000.0 are the same key
 SELECT singletable.put_item('items_n', '{"pk": 1e3, "sk": 1.10, "v": "first"}');
-SELECT singletable.put_item('items_n', '{"pk": 1000.0, "sk": 1.1, "v": "second"}');
+SELECT singletable.put_item('items_n', '{"pk": 1000.0, "sk": 1.1, "v": "second"}', return_values => 'ALL_OLD');
 SELECT singletable.get_item('items_n', '1000', '1.1');
 SELECT singletable.get_item('items_n', '+1E+3', '11e-1');
 SELECT singletable.get_item('items_n', '0001000.000', '1.100');
@@ -52,13 +57,13 @@ SELECT singletable.put_item('items_b', jsonb_build_object('pk', 'AQI=', 'sk', v)
   FROM unnest(ARRAY['AA==', 'fw==', 'gA==', '/w==', '//8=', 'AAA=']) v;
 SELECT encode(sk, 'hex') AS sk_hex, item->>'sk' AS sk_base64 FROM items_b ORDER BY sk;
 SELECT singletable.get_item('items_b', 'AQI=', '/w==');
-SELECT singletable.delete_item('items_b', 'AQI=', 'AAA=');
+SELECT singletable.delete_item('items_b', 'AQI=', 'AAA=', return_values => 'ALL_OLD');
 
 -- partition-key-only tables take no sort key
 SELECT singletable.put_item('items_pk', '{"pk": "only", "v": 1}');
-SELECT singletable.put_item('items_pk', '{"pk": "only", "v": 2}');
+SELECT singletable.put_item('items_pk', '{"pk": "only", "v": 2}', return_values => 'ALL_OLD');
 SELECT singletable.get_item('items_pk', 'only');
-SELECT singletable.delete_item('items_pk', 'only');
+SELECT singletable.delete_item('items_pk', 'only', return_values => 'ALL_OLD');
 
 -- the largest keys DynamoDB allows, incompressible (random hex), alone and together
 CREATE FUNCTION pg_temp.rnd(n int) RETURNS text LANGUAGE sql AS
@@ -81,14 +86,14 @@ SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 
 SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', repeat('x', 409600 - 6)));
 -- lists and maps: 3 bytes each plus 1 per element / name + 1 per entry
 -- d = [ "x"*N ] -> 1 + 3 + 1 + N ; total 6 + 1 + 3 + 1 + N
-SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_array(repeat('x', 409600 - 11)))) IS NOT NULL AS list_at_limit_ok;
+SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_array(repeat('x', 409600 - 11))), return_values => 'ALL_OLD') IS NOT NULL AS list_at_limit_ok;
 SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_array(repeat('x', 409600 - 10))));
 -- d = {"k": "x"*N} -> 1 + 3 + 1 + 1 + N ; total 6 + 1 + 3 + 2 + N
-SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_object('k', repeat('x', 409600 - 12)))) IS NOT NULL AS map_at_limit_ok;
+SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_object('k', repeat('x', 409600 - 12))), return_values => 'ALL_OLD') IS NOT NULL AS map_at_limit_ok;
 SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'd', jsonb_build_object('k', repeat('x', 409600 - 11))));
 -- a number's size: 1 + ceil(digits / 2) (+1 when pairs straddle the point, +1 when negative)
 -- 12345 (3 bytes) + "d" (1) + keys (6) + s = 409600
-SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'n', 12345, 'd', repeat('x', 409600 - 6 - 4 - 2))) IS NOT NULL AS number_size_ok;
+SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'n', 12345, 'd', repeat('x', 409600 - 6 - 4 - 2)), return_values => 'ALL_OLD') IS NOT NULL AS number_size_ok;
 SELECT singletable.put_item('items_s', jsonb_build_object('pk', 's', 'sk', 's', 'n', -12345, 'd', repeat('x', 409600 - 6 - 4 - 2)));
 
 -- nesting: 31 maps around a value are accepted, 32 are not
@@ -98,6 +103,12 @@ SELECT singletable.put_item('items_s', jsonb_build_object('pk', 'deep', 'sk', '3
   (SELECT repeat('[', 32) || '1' || repeat(']', 32))::jsonb));
 
 -- invalid input: every error names the table, attribute or limit, and writes nothing
+-- return_values of put and delete: NONE or ALL_OLD only (DynamoDB's rule), never NULL
+SELECT singletable.put_item('items_s', '{"pk": "rv", "sk": "rv"}', return_values => 'ALL_NEW');
+SELECT singletable.put_item('items_s', '{"pk": "rv", "sk": "rv"}', return_values => NULL);
+SELECT singletable.delete_item('items_s', 'rv', 'rv', return_values => 'UPDATED_OLD');
+SELECT singletable.delete_item('items_s', 'rv', 'rv', return_values => NULL);
+SELECT singletable.get_item('items_s', 'rv', 'rv') IS NULL AS nothing_written;
 SELECT count(*) AS before FROM items_s \gset
 SELECT singletable.put_item('items_s', NULL);
 SELECT singletable.put_item(NULL, '{"pk": "a", "sk": "b"}');

@@ -91,9 +91,9 @@ EXPLAIN (COSTS OFF) EXECUTE user_items('USER#u_1001', 'POST#');
 EXECUTE user_items('USER#u_1001', 'INTEG#X#');
 RESET plan_cache_mode;
 
--- writes of the app: a post is edited (put returns the old version), a draft deleted
-SELECT singletable.put_item('posting', '{"pk": "USER#u_1002", "sk": "POST#p_0102", "title": "What we learned (v2)", "status": "draft"}') ->> 'title' AS previous_title;
-SELECT singletable.delete_item('posting', 'USER#u_1002', 'POST#p_0102') ->> 'title' AS deleted_title;
+-- writes of the app: a post is edited (put returns the old version with ALL_OLD), a draft deleted
+SELECT singletable.put_item('posting', '{"pk": "USER#u_1002", "sk": "POST#p_0102", "title": "What we learned (v2)", "status": "draft"}', return_values => 'ALL_OLD') ->> 'title' AS previous_title;
+SELECT singletable.delete_item('posting', 'USER#u_1002', 'POST#p_0102', return_values => 'ALL_OLD') ->> 'title' AS deleted_title;
 SELECT sk FROM singletable.query('posting', 'USER#u_1002', 'begins_with', 'POST#');
 
 -- expressions in the app's writes and reads

@@ -46,7 +46,7 @@ SELECT singletable.put_item('ty', jsonb_build_object('pk', 's', 'sk', 't', 'ss',
 -- B and NS as key-condition-free values in conditions: equality by value
 SELECT singletable.put_item('ty', '{"pk": "all", "sk": "types"}',
   condition => 'b = :b AND ns = :ns AND ss = :ss AND n = :n',
-  vals => '{":b": {"$B": "AQID"}, ":ns": {"$NS": [3.50, 2, 10]}, ":ss": {"$SS": ["apple", "pear"]}, ":n": 1.5}') IS NOT NULL AS equal_by_value;
+  vals => '{":b": {"$B": "AQID"}, ":ns": {"$NS": [3.50, 2, 10]}, ":ss": {"$SS": ["apple", "pear"]}, ":n": 1.5}', return_values => 'ALL_OLD') IS NOT NULL AS equal_by_value;
 
 -- invalid input: set rules, malformed tagged values; nothing is written
 SELECT singletable.put_item('ty', '{"pk": "bad", "sk": "1", "s": {"$SS": []}}');
