@@ -141,6 +141,16 @@ COMMENT ON FUNCTION singletable.update_item(pg_catalog.text, pg_catalog.text, pg
 ------------------------------------------------------------------------------
 -- Query
 ------------------------------------------------------------------------------
+-- The row type of query's result. A named composite type rather than
+-- RETURNS TABLE: the executor then takes the result descriptor from the type
+-- cache instead of rebuilding it from pg_proc's argument arrays on every call.
+CREATE TYPE singletable.item_row AS (
+    pk      pg_catalog.text,
+    sk      pg_catalog.text,
+    item    pg_catalog.jsonb);
+COMMENT ON TYPE singletable.item_row IS
+  'A row of singletable.query: the item''s keys as text (N as decimal text, B as base64) and the item';
+
 CREATE FUNCTION singletable.query(
     table_name          pg_catalog.text,
     pk                  pg_catalog.text,
@@ -154,7 +164,7 @@ CREATE FUNCTION singletable.query(
     projection          pg_catalog.text DEFAULT NULL,
     names               pg_catalog.jsonb DEFAULT NULL,
     vals                pg_catalog.jsonb DEFAULT NULL)
-RETURNS TABLE(pk pg_catalog.text, sk pg_catalog.text, item pg_catalog.jsonb)
+RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 AS 'MODULE_PATHNAME', 'singletable_query';
 COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb) IS
