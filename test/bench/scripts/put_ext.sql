@@ -1,4 +1,4 @@
--- put: singletable.put_item overwriting one random existing item (returns the previous item)
+-- put: singletable.put_item overwriting one random existing item (return_values NONE: returns NULL)
 \set c 10000000 + random(0, @NCOLL@ - 1)
 \set j random(100, 199)
 \set v random(0, 99999)
