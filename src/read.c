@@ -381,7 +381,10 @@ typedef struct QueryReceiver
 	QueryArgs  *qa;
 	ReturnSetInfo *rsinfo;
 	text	   *pk_text;
-	MemoryContext rowcxt;		/* reset after every row */
+	MemoryContext rowcxt;		/* reset after every row; created by the
+								 * first row that allocates */
+	bool		row_allocs;		/* every row allocates (filter, projection,
+								 * N or B sort key) */
 	MemoryContext callcxt;		/* lives for the call: the page marker's key */
 	uint64		evaluated;
 	bool		last_returned;
@@ -402,7 +405,16 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 
 	CHECK_FOR_INTERRUPTS();
 	slot_getallattrs(slot);
-	old = MemoryContextSwitchTo(r->rowcxt);
+
+	/*
+	 * A row of an S-keyed table without filter or projection allocates only
+	 * when its item must be detoasted; skip the context for the others.
+	 */
+	if (r->rowcxt == NULL &&
+		(r->row_allocs || VARATT_IS_EXTENDED(DatumGetPointer(slot->tts_values[1]))))
+		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
+										  ALLOCSET_DEFAULT_SIZES);
+	old = r->rowcxt ? MemoryContextSwitchTo(r->rowcxt) : CurrentMemoryContext;
 	r->evaluated++;
 	out[0] = PointerGetDatum(r->pk_text);
 	sk = slot->tts_values[0];
@@ -424,7 +436,8 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		r->last_sk = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
 	}
 	MemoryContextSwitchTo(old);
-	MemoryContextReset(r->rowcxt);
+	if (r->rowcxt)
+		MemoryContextReset(r->rowcxt);
 	return true;
 }
 
@@ -462,7 +475,8 @@ singletable_query(PG_FUNCTION_ARGS)
 	Oid			argtypes[ST_QUERY_NARGS];
 	int			rc;
 
-	InitMaterializedSRF(fcinfo, 0);
+	/* the result type is singletable.item_row, which callers pass as expectedDesc */
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
 	parse_query_args(fcinfo, tab, &qa);
@@ -480,8 +494,7 @@ singletable_query(PG_FUNCTION_ARGS)
 	recv.rsinfo = rsinfo;
 	recv.pk_text = cstring_to_text(qa.pk_display);
 	recv.callcxt = CurrentMemoryContext;
-	recv.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "singletable query rows",
-										ALLOCSET_DEFAULT_SIZES);
+	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
 
 	memset(&options, 0, sizeof(options));
 	options.params = query_params(&qa, argtypes);

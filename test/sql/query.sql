@@ -64,6 +64,10 @@ SELECT encode(decode(sk, 'base64'), 'hex') AS hex FROM singletable.query('q_b', 
 -- partition-key-only table: the query returns the one item
 SELECT * FROM singletable.query('q_pk', 'one');
 
+-- the result is a singletable.item_row: query can also be called in a select list
+SELECT singletable.query('q_s', 'C', 'begins_with', 'B#');
+SELECT (singletable.query('q_n', 'N', '>', '2')).sk;
+SELECT pg_typeof(r) FROM singletable.query('q_pk', 'one') AS r;
 -- pagination: max_items and exclusive_start_sk, forwards and backwards
 SELECT sk FROM singletable.query('q_s', 'C', max_items => 3);
 SELECT sk FROM singletable.query('q_s', 'C', max_items => 3, exclusive_start_sk => 'A#3');
