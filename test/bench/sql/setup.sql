@@ -62,12 +62,13 @@ END;
 CREATE FUNCTION bench_mixed_calls(t text, ncoll int, first bigint, n int) RETURNS bigint
 LANGUAGE sql VOLATILE
 BEGIN ATOMIC
-    SELECT count(CASE g % 3
+    -- coalesce: put_item returns NULL (return_values NONE), and every call must be counted
+    SELECT count(coalesce(CASE g % 3
                    WHEN 0 THEN singletable.get_item(t, 'USER#' || k.c::text, bench_sk(k.j))
                    WHEN 1 THEN singletable.put_item(t, bench_item(k.c, k.j, (g % 100000)::int))
                    ELSE to_jsonb((SELECT count(*) FROM singletable.query(t, 'USER#' || k.c::text,
                                                                         'begins_with', 'ORDER#')))
-                 END)
+                 END, 'null'::jsonb))
       FROM generate_series(first, first + n - 1) AS g,
            LATERAL (SELECT (10000000 + (g * 2654435761) % ncoll)::int AS c,
                            (100 + (g * 40503) % 100)::int AS j) AS k;
