@@ -83,11 +83,9 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	StTable    *tab;
 	Datum		values[3];
 	char		nulls[3] = {' ', ' ', 'n'};
-	Datum		result = (Datum) 0;
-	bool		isnull = true;
-	int			rc;
+	Jsonb	   *item;
 	StExprEnv  *env;
-	StProjection *proj;
+	StProjection *proj = NULL;
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
@@ -96,28 +94,25 @@ singletable_get_item(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("names can only be given with a projection"),
 				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
-	proj = parse_projection_arg(tab, ARG_TEXT(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4), &env);
-	st_expr_check_unused(env);
+	if (!PG_ARGISNULL(3))
+	{
+		proj = parse_projection_arg(tab, ARG_TEXT(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4), &env);
+		st_expr_check_unused(env);
+	}
 	st_key_args(tab, fcinfo, 1, values, nulls);
 	values[2] = (Datum) 0;
-	rc = SPI_execute_plan(st_item_plan(tab, ST_PLAN_GET), values, nulls, true, 1);
-	if (rc != SPI_OK_SELECT)
-		elog(ERROR, "singletable get failed: %s", SPI_result_code_string(rc));
-	if (SPI_processed > 0)
+	/* the item comes back in this function's memory, outliving SPI_finish */
+	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+	if (item && proj)
 	{
-		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		/* detoasted in SPI memory, then copied out of it to outlive SPI_finish */
-		if (!isnull)
-			result = PointerGetDatum(PG_DETOAST_DATUM(result));
-		if (!isnull && proj)
-			result = project_item(tab, proj, st_attr_names(NULL, proj), DatumGetJsonbP(result));
-		if (!isnull)
-			result = SPI_datumTransfer(result, false, -1);
+		/* projected in SPI memory, the result copied out of it */
+		item = DatumGetJsonbP(SPI_datumTransfer(project_item(tab, proj, st_attr_names(NULL, proj), item),
+												false, -1));
 	}
 	SPI_finish();
-	if (isnull)
+	if (item == NULL)
 		PG_RETURN_NULL();
-	PG_RETURN_DATUM(result);
+	PG_RETURN_JSONB_P(item);
 }
 
 /* Converts one sort-key argument, naming the argument in errors. */

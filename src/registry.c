@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
@@ -206,6 +207,14 @@ append_key_match(StringInfo buf, StTable *tab)
  * The prepared statement of one single-item operation. Parameters are always
  * $1 pk, $2 sk (unused without a sort key), $3 item.
  */
+static void
+item_argtypes(StTable *tab, Oid *argtypes)
+{
+	argtypes[0] = st_key_type_oid(tab->pk_type);
+	argtypes[1] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
+	argtypes[2] = JSONBOID;
+}
+
 SPIPlanPtr
 st_item_plan(StTable *tab, StPlanKind kind)
 {
@@ -215,9 +224,7 @@ st_item_plan(StTable *tab, StPlanKind kind)
 	if (tab->item_plans[kind])
 		return tab->item_plans[kind];
 
-	argtypes[0] = st_key_type_oid(tab->pk_type);
-	argtypes[1] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
-	argtypes[2] = JSONBOID;
+	item_argtypes(tab, argtypes);
 
 	initStringInfo(&buf);
 	switch (kind)
@@ -260,6 +267,86 @@ st_item_plan(StTable *tab, StPlanKind kind)
 	tab->item_plans[kind] = prepare_kept(buf.data, 3, argtypes, 0);
 	pfree(buf.data);
 	return tab->item_plans[kind];
+}
+
+/*
+ * Where st_item_fetch puts the item of the first row: copied into the memory
+ * of the SPI caller (SPI_palloc) straight from the executor's slot, so that
+ * it outlives SPI_finish without SPI's tuple table and a second copy.
+ */
+typedef struct ItemReceiver
+{
+	DestReceiver pub;
+	Jsonb	   *item;
+} ItemReceiver;
+
+static bool
+item_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	ItemReceiver *r = (ItemReceiver *) self;
+	bool		isnull;
+	Datum		d = slot_getattr(slot, 1, &isnull);
+
+	if (!isnull && r->item == NULL)
+	{
+		/* expanded in executor memory only when stored compressed, external or short */
+		struct varlena *v = PG_DETOAST_DATUM(d);
+
+		r->item = (Jsonb *) SPI_palloc(VARSIZE(v));
+		memcpy(r->item, v, VARSIZE(v));
+	}
+	return true;
+}
+
+static void
+item_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+item_noop(DestReceiver *self)
+{
+}
+
+/*
+ * Runs the kept statement kind (one that returns the item column, at most
+ * one row: GET, LOCK, DELETE) with parameters values/nulls and returns the
+ * item it returned, in the SPI caller's memory, or NULL.
+ */
+Jsonb *
+st_item_fetch(StTable *tab, StPlanKind kind, Datum *values, const char *nulls, bool read_only)
+{
+	ItemReceiver recv;
+	SPIExecuteOptions options;
+	ParamListInfo params = makeParamList(3);
+	Oid			argtypes[3];
+	int			rc;
+
+	item_argtypes(tab, argtypes);
+	for (int i = 0; i < 3; i++)
+	{
+		params->params[i].value = values[i];
+		params->params[i].isnull = (nulls[i] == 'n');
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = argtypes[i];
+	}
+	memset(&recv, 0, sizeof(recv));
+	recv.pub.receiveSlot = item_receive;
+	recv.pub.rStartup = item_startup;
+	recv.pub.rShutdown = item_noop;
+	recv.pub.rDestroy = item_noop;
+	recv.pub.mydest = DestNone;
+	memset(&options, 0, sizeof(options));
+	options.params = params;
+	options.read_only = read_only;
+	/* a key matches at most one row; a DELETE must not be cut short anyway */
+	options.tcount = (kind == ST_PLAN_DELETE) ? 0 : 1;
+	options.dest = (DestReceiver *) &recv;
+	rc = SPI_execute_plan_extended(st_item_plan(tab, kind), &options);
+	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
+	if (rc < 0)
+		elog(ERROR, "singletable statement failed: %s", SPI_result_code_string(rc));
+	return recv.item;
 }
 
 /* Parameter types of the Query statements ($1 pk, $2/$3 bounds, $4 start, $5 limit). */

@@ -10,6 +10,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "storage/lockdefs.h"
+#include "utils/jsonb.h"
 
 #include "keys.h"
 
@@ -60,6 +61,8 @@ typedef struct StTable
 extern void st_registry_init(void);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode);
 extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
+extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
+							 const char *nulls, bool read_only);
 extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern void st_query_argtypes(StTable *tab, Oid *argtypes);

@@ -46,26 +46,6 @@ run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected, long c
 }
 
 /*
- * The jsonb in column 1 of the first result row, or NULL. It is detoasted
- * (a stored datum may be compressed, external or have a short header) in SPI
- * memory and then copied out of it, so it outlives SPI_finish.
- */
-static Jsonb *
-first_item(void)
-{
-	Datum		d;
-	bool		isnull;
-
-	if (SPI_processed == 0)
-		return NULL;
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	if (isnull)
-		return NULL;
-	d = PointerGetDatum(PG_DETOAST_DATUM(d));
-	return DatumGetJsonbP(SPI_datumTransfer(d, false, -1));
-}
-
-/*
  * Converts the key arguments (pk at position pkarg, sk after it) of
  * get/delete/update to the column datums values[0..1] and nulls[0..1].
  */
@@ -235,8 +215,7 @@ singletable_put_item(PG_FUNCTION_ARGS)
 	{
 		for (int attempt = 0;; attempt++)
 		{
-			run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
-			old = first_item();
+			old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 			check_condition(tab, cond, old, return_old);
 			if (write_locked(tab, values, nulls, old != NULL, attempt))
 				break;
@@ -277,8 +256,7 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 		 * against none and nothing is deleted, even if a concurrent session
 		 * inserts the key meanwhile: that item was not what was checked.
 		 */
-		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
-		old = first_item();
+		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 		check_condition(tab, cond, old, return_old);
 		if (old == NULL)
 		{
@@ -286,8 +264,13 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		}
 	}
-	run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING, 0);
-	old = want_old ? first_item() : NULL;
+	if (want_old)
+		old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
+	else
+	{
+		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING, 0);
+		old = NULL;
+	}
 	SPI_finish();
 	if (old == NULL)
 		PG_RETURN_NULL();
@@ -388,8 +371,7 @@ singletable_update_item(PG_FUNCTION_ARGS)
 	{
 		bool		creates = false;
 
-		run_plan(st_item_plan(tab, ST_PLAN_LOCK), values, nulls, SPI_OK_SELECT, 1);
-		old = first_item();
+		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 		check_condition(tab, cond, old, return_old);
 		oldval = st_item_attrs(tab, old, NULL);
 		if (old == NULL)
