@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/bench/run.sh: the benchmark suite of singletable (issue #4). As root on Debian 12:
 #
-#   make bench                      # = test/bench/run.sh: the full run, about 25 minutes
+#   make bench                      # = test/bench/run.sh: the full run, about 30 minutes
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #
@@ -73,7 +73,7 @@ if [[ $QUICK == 1 ]]; then
     REPORT_LINKBASE=../..   # REPORT.md's links to test/bench/ files
     RESULTS_LINK=.          # ... and to the results directory
 else
-    ROUNDS=${BENCH_ROUNDS:-5}
+    ROUNDS=${BENCH_ROUNDS:-8}
     SECS=${BENCH_SECONDS:-10}
     LAT_ROUNDS=${BENCH_LAT_ROUNDS:-3}
     LAT_SECS=${BENCH_LAT_SECONDS:-10}
@@ -504,10 +504,18 @@ for p in "${PAIRS[@]}"; do
     sql "CHECKPOINT" >/dev/null
     ratios=() atps=() btps=()
     for ((r = 1; r <= ROUNDS; r++)); do
-        prep_run "$prep" pairs
-        ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
-        prep_run "$prep" pairs
-        tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+        # A first in odd rounds, B first in even ones: no side always runs second
+        if ((r % 2)); then
+            prep_run "$prep" pairs
+            ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
+            prep_run "$prep" pairs
+            tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+        else
+            prep_run "$prep" pairs
+            tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+            prep_run "$prep" pairs
+            ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
+        fi
         ratio=$(calc "$ta / $tb")
         log "pair $name round $r/$ROUNDS: A $(fmt0 "$ta") tps, B $(fmt0 "$tb") tps, A/B $(fmt2 "$ratio")"
         res pair "$name" A "$r" tps "$ta"
@@ -901,7 +909,7 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
     echo
     echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
-    echo "round (A and B run back to back), min/median/max over $ROUNDS rounds; a target is met when"
+    echo "round (A and B run back to back, A first in odd rounds and B first in even ones), min/median/max over $ROUNDS rounds; a target is met when"
     echo "the median reaches it. Targets are reported as measured, never tuned to pass."
     echo
     echo "## Machine and server"
@@ -932,7 +940,7 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo "* pgbench custom scripts ([scripts/]($REPORT_LINKBASE/scripts/)), \`-M prepared\` (so \`:var\` are bind"
     echo "  parameters), \`--random-seed=$SEED\` for every run (A and B read the same random keys),"
     echo "  keys uniformly random over the whole table."
-    echo "* Pairs: $CLIENTS clients, $SECS s per run, $ROUNDS rounds of A then B on a table of $PAIR_ITEMS items;"
+    echo "* Pairs: $CLIENTS clients, $SECS s per run, $ROUNDS rounds of A and B on a table of $PAIR_ITEMS items;"
     echo "  each pair starts after VACUUM ANALYZE and CHECKPOINT, and each write run is preceded by"
     echo "  VACUUM and CHECKPOINT."
     echo "* Latency: 1 client (on $(nproc) cores, 2 clients plus pgbench would add CPU queueing to the"
