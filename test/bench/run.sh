@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/bench/run.sh: the benchmark suite of singletable (issue #4). As root on Debian 12:
 #
-#   make bench                      # = test/bench/run.sh: the full run, about 30 minutes
+#   make bench                      # = test/bench/run.sh: the full run, about 35 minutes
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #
