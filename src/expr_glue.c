@@ -257,23 +257,32 @@ st_item_attrs(StTable *tab, Jsonb *item, const StAttrNames *names)
 	return r;
 }
 
-/* Parses return_values_on_condition_check_failure: NONE or ALL_OLD. */
+/*
+ * Parses an argument that is NONE or ALL_OLD (what names it in the error);
+ * true for ALL_OLD. detail, if not NULL, is DynamoDB's text for the error.
+ */
 bool
-st_return_old_on_failure(text *arg)
+st_parse_none_or_all_old(text *arg, const char *what, const char *detail)
 {
-	char	   *s;
+	char	   *s = text_to_cstring(arg);
 
-	if (arg == NULL)
-		return false;
-	s = text_to_cstring(arg);
 	if (strcmp(s, "NONE") == 0)
 		return false;
 	if (strcmp(s, "ALL_OLD") == 0)
 		return true;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("return_values_on_condition_check_failure must be NONE or ALL_OLD, not \"%s\"", s)));
+			 errmsg("%s must be NONE or ALL_OLD, not \"%s\"", what, s),
+			 detail ? errdetail("%s", detail) : 0));
 	return false;
+}
+
+/* Parses return_values_on_condition_check_failure (NULL means NONE). */
+bool
+st_return_old_on_failure(text *arg)
+{
+	return arg != NULL &&
+		st_parse_none_or_all_old(arg, "return_values_on_condition_check_failure", NULL);
 }
 
 /*

@@ -25,6 +25,7 @@ extern StExprEnv *st_env_build(StTable *tab, Jsonb *names, Jsonb *vals);
 extern StAttrNames *st_attr_names(const StNode *cond, const StProjection *proj);
 extern StVal *st_item_attrs(StTable *tab, Jsonb *item, const StAttrNames *names);
 extern void st_condition_failed(StTable *tab, Jsonb *current, bool return_old);
+extern bool st_parse_none_or_all_old(text *arg, const char *what, const char *detail);
 extern bool st_return_old_on_failure(text *arg);
 
 #endif

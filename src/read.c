@@ -324,22 +324,6 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 	}
 }
 
-/* The statement parameters of a Query, as SPI passes them (values are constants). */
-static ParamListInfo
-query_params(QueryArgs *qa, Oid *argtypes)
-{
-	ParamListInfo params = makeParamList(ST_QUERY_NARGS);
-
-	for (int i = 0; i < ST_QUERY_NARGS; i++)
-	{
-		params->params[i].value = qa->values[i];
-		params->params[i].isnull = (qa->nulls[i] == 'n');
-		params->params[i].pflags = PARAM_FLAG_CONST;
-		params->params[i].ptype = argtypes[i];
-	}
-	return params;
-}
-
 /* The filter, projection, names and vals arguments of query (positions 8..11). */
 static void
 parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
@@ -492,7 +476,7 @@ singletable_query(PG_FUNCTION_ARGS)
 	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
 
 	memset(&options, 0, sizeof(options));
-	options.params = query_params(&qa, argtypes);
+	options.params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 	options.read_only = true;
 	options.dest = (DestReceiver *) &recv;
 	rc = SPI_execute_plan_extended(st_query_plan(tab, qa.op, qa.forward, qa.has_start), &options);
@@ -548,7 +532,7 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 	plan = st_query_plan(tab, qa.op, qa.forward, qa.has_start);
 	src = linitial(SPI_plan_get_plan_sources(plan));
 
-	params = query_params(&qa, argtypes);
+	params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 
 	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
 	es = NewExplainState();

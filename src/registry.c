@@ -269,6 +269,22 @@ st_item_plan(StTable *tab, StPlanKind kind)
 	return tab->item_plans[kind];
 }
 
+/* Statement parameters as SPI_execute_plan_extended takes them (values are constants). */
+ParamListInfo
+st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes)
+{
+	ParamListInfo params = makeParamList(n);
+
+	for (int i = 0; i < n; i++)
+	{
+		params->params[i].value = values[i];
+		params->params[i].isnull = (nulls[i] == 'n');
+		params->params[i].pflags = PARAM_FLAG_CONST;
+		params->params[i].ptype = argtypes[i];
+	}
+	return params;
+}
+
 /*
  * Where st_item_fetch puts the item of the first row: copied into the memory
  * of the SPI caller (SPI_palloc) straight from the executor's slot, so that
@@ -318,18 +334,10 @@ st_item_fetch(StTable *tab, StPlanKind kind, Datum *values, const char *nulls, b
 {
 	ItemReceiver recv;
 	SPIExecuteOptions options;
-	ParamListInfo params = makeParamList(3);
 	Oid			argtypes[3];
 	int			rc;
 
 	item_argtypes(tab, argtypes);
-	for (int i = 0; i < 3; i++)
-	{
-		params->params[i].value = values[i];
-		params->params[i].isnull = (nulls[i] == 'n');
-		params->params[i].pflags = PARAM_FLAG_CONST;
-		params->params[i].ptype = argtypes[i];
-	}
 	memset(&recv, 0, sizeof(recv));
 	recv.pub.receiveSlot = item_receive;
 	recv.pub.rStartup = item_startup;
@@ -337,7 +345,7 @@ st_item_fetch(StTable *tab, StPlanKind kind, Datum *values, const char *nulls, b
 	recv.pub.rDestroy = item_noop;
 	recv.pub.mydest = DestNone;
 	memset(&options, 0, sizeof(options));
-	options.params = params;
+	options.params = st_param_list(3, values, nulls, argtypes);
 	options.read_only = read_only;
 	/* a key matches at most one row; a DELETE must not be cut short anyway */
 	options.tcount = (kind == ST_PLAN_DELETE) ? 0 : 1;

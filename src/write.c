@@ -161,22 +161,12 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool return_ol
 static bool
 parse_return_old(text *arg, const char *func)
 {
-	char	   *s;
-
 	if (arg == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("return_values of %s must not be NULL", func)));
-	s = text_to_cstring(arg);
-	if (strcmp(s, "NONE") == 0)
-		return false;
-	if (strcmp(s, "ALL_OLD") == 0)
-		return true;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("return_values of %s must be NONE or ALL_OLD, not \"%s\"", func, s),
-			 errdetail("ReturnValues can only be ALL_OLD or NONE")));
-	return false;
+	return st_parse_none_or_all_old(arg, psprintf("return_values of %s", func),
+									"ReturnValues can only be ALL_OLD or NONE");
 }
 
 /*
