@@ -420,21 +420,6 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 	return true;
 }
 
-static void
-query_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
-{
-}
-
-static void
-query_shutdown(DestReceiver *self)
-{
-}
-
-static void
-query_destroy(DestReceiver *self)
-{
-}
-
 /*
  * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
  *                   max_items, exclusive_start_sk, filter, projection, names,
@@ -463,11 +448,7 @@ singletable_query(PG_FUNCTION_ARGS)
 	st_query_argtypes(tab, argtypes);
 
 	memset(&recv, 0, sizeof(recv));
-	recv.pub.receiveSlot = query_receive;
-	recv.pub.rStartup = query_startup;
-	recv.pub.rShutdown = query_shutdown;
-	recv.pub.rDestroy = query_destroy;
-	recv.pub.mydest = DestNone;
+	st_dest_init(&recv.pub, query_receive);
 	recv.tab = tab;
 	recv.qa = &qa;
 	recv.rsinfo = rsinfo;

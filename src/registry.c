@@ -315,13 +315,28 @@ item_receive(TupleTableSlot *slot, DestReceiver *self)
 }
 
 static void
-item_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+dest_startup_noop(DestReceiver *self, int operation, TupleDesc typeinfo)
 {
 }
 
 static void
-item_noop(DestReceiver *self)
+dest_noop(DestReceiver *self)
 {
+}
+
+/*
+ * Sets up a receiver that only receives rows (no startup, shutdown or
+ * destroy work; it lives on the caller's stack). mydest is DestNone, so SPI
+ * reports a SELECT into it as SPI_OK_UTILITY and keeps no tuple table.
+ */
+void
+st_dest_init(DestReceiver *dest, bool (*receive) (TupleTableSlot *slot, DestReceiver *self))
+{
+	dest->receiveSlot = receive;
+	dest->rStartup = dest_startup_noop;
+	dest->rShutdown = dest_noop;
+	dest->rDestroy = dest_noop;
+	dest->mydest = DestNone;
 }
 
 /*
@@ -339,11 +354,7 @@ st_item_fetch(StTable *tab, StPlanKind kind, Datum *values, const char *nulls, b
 
 	item_argtypes(tab, argtypes);
 	memset(&recv, 0, sizeof(recv));
-	recv.pub.receiveSlot = item_receive;
-	recv.pub.rStartup = item_startup;
-	recv.pub.rShutdown = item_noop;
-	recv.pub.rDestroy = item_noop;
-	recv.pub.mydest = DestNone;
+	st_dest_init(&recv.pub, item_receive);
 	memset(&options, 0, sizeof(options));
 	options.params = st_param_list(3, values, nulls, argtypes);
 	options.read_only = read_only;

@@ -62,6 +62,8 @@ extern void st_registry_init(void);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode);
 extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
 extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
+extern void st_dest_init(DestReceiver *dest,
+						 bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
 extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
 							 const char *nulls, bool read_only);
 extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);

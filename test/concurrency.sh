@@ -32,22 +32,6 @@ COUNTER_TX=250      # (a) transactions per client
 OPTIMISTIC_TX=100   # (b) transactions per client
 CREATE_TX=200       # (c) transactions per client
 
-# expect DESC EXPECTED SQL: runs SQL in the test database; ok when its output is EXPECTED.
-expect() {
-    local desc=$1 expected=$2 sql=$3 out
-    if ! out=$(q "$DB" <<<"$sql" 2>&1); then
-        not_ok "$desc"
-        diag "failed:" "$out"
-        return
-    fi
-    if [[ $out != "$expected" ]]; then
-        not_ok "$desc"
-        diag "expected:" "$expected" "got:" "$out"
-        return
-    fi
-    ok "$desc"
-}
-
 # bench DESC NAME TX [PGBENCH_OPTION...]: runs the pgbench script $WORK/NAME.sql with
 # CLIENTS clients x TX transactions each; ok when pgbench succeeds and reports every
 # transaction processed.
@@ -137,7 +121,7 @@ cat >"$WORK/counter.sql" <<'EOF'
 SELECT singletable.update_item('c', 'ctr', 'x', 'ADD n :one', vals => '{":one": 1}');
 EOF
 bench "counter: $CLIENTS clients x $COUNTER_TX concurrent ADD increments, no error" counter "$COUNTER_TX"
-expect "counter: one item with n = $((CLIENTS * COUNTER_TX)) exactly" \
+expect "$DB" "counter: one item with n = $((CLIENTS * COUNTER_TX)) exactly" \
     "1|{\"n\": $((CLIENTS * COUNTER_TX)), \"pk\": \"ctr\", \"sk\": \"x\"}" \
     "SELECT count(*), min(item::text) FROM c WHERE pk = 'ctr'"
 
@@ -166,7 +150,7 @@ $$;
 EOF
 bench "optimistic locking: $CLIENTS clients x $OPTIMISTIC_TX read-then-conditional-update transactions, no error" \
     optimistic "$OPTIMISTIC_TX"
-expect "optimistic locking: final v = logged successes = $((CLIENTS * OPTIMISTIC_TX))" \
+expect "$DB" "optimistic locking: final v = logged successes = $((CLIENTS * OPTIMISTIC_TX))" \
     "$((CLIENTS * OPTIMISTIC_TX))|$((CLIENTS * OPTIMISTIC_TX))" \
     "SELECT singletable.get_item('opt', 'opt', 'x')->>'v', (SELECT count(*) FROM opt_log)"
 if out=$(q "$DB" <<<"SELECT coalesce(sum(retries), 0) FROM opt_log" 2>&1); then
@@ -187,15 +171,15 @@ SELECT try_create(:k, :client_id);
 EOF
 bench "create-only put: $CLIENTS clients x $CREATE_TX attempts on overlapping keys, no error but 23S01" \
     create "$CREATE_TX" -D i=0
-expect "create-only put: every attempt logged once" \
+expect "$DB" "create-only put: every attempt logged once" \
     "$((CLIENTS * CREATE_TX))|$((CLIENTS * CREATE_TX))" \
     "SELECT count(*), count(DISTINCT attempt) FROM create_log"
-expect "create-only put: successes = distinct keys created = items" \
+expect "$DB" "create-only put: successes = distinct keys created = items" \
     "t" \
     "SELECT (SELECT count(*) FROM create_log WHERE created)
             = (SELECT count(DISTINCT k) FROM create_log)
         AND (SELECT count(DISTINCT k) FROM create_log) = (SELECT count(*) FROM uniq)"
-expect "create-only put: each item is the one its single successful put wrote" \
+expect "$DB" "create-only put: each item is the one its single successful put wrote" \
     "0" \
     "SELECT count(*) FROM uniq u
        FULL JOIN (SELECT * FROM create_log WHERE created) l ON l.k = u.pk

@@ -56,22 +56,6 @@ same() {
     ok "$desc"
 }
 
-# expect DESC EXPECTED SQL: runs SQL in the restored database; ok when its output is EXPECTED.
-expect() {
-    local desc=$1 expected=$2 sql=$3 out
-    if ! out=$(q "$DST" <<<"$sql" 2>&1); then
-        not_ok "$desc"
-        diag "failed in the restored database:" "$out"
-        return
-    fi
-    if [[ $out != "$expected" ]]; then
-        not_ok "$desc"
-        diag "expected:" "$expected" "got:" "$out"
-        return
-    fi
-    ok "$desc"
-}
-
 #
 # The source database
 #
@@ -323,7 +307,7 @@ check_writes() {
         diag "could not read the item to overwrite from the source database:" "$existing"
         return
     fi
-    expect "put_item, get_item and delete_item work on $t in the restored database" "ok" \
+    expect "$DST" "put_item, get_item and delete_item work on $t in the restored database" "ok" \
         "$CHECK_WRITES_FN
 SELECT pg_temp.check_writes($tl, '$pk', $sk, '${existing//\'/\'\'}', '$fresh', '$fresh_pk', $fresh_sk)"
 }
@@ -336,7 +320,7 @@ check_writes 'app."Orders"' acme "'10'" '{"tenant": "zeta", "order id": 1}' zeta
 check_writes dr_renamed P "'a'" '{"pk": "Q", "sk": "a"}' Q "'a'"
 check_writes app.dr_moved M "'2'" '{"pk": "M", "sk": 3}' M "'3'"
 
-expect "create_table and put_item of a new table work in the restored database" \
+expect "$DST" "create_table and put_item of a new table work in the restored database" \
     "app.new_table
 t
 t|1" \
@@ -345,7 +329,7 @@ t|1" \
      SELECT singletable.get_item('app.new_table', 'x', 'AQ==') = '{\"pk\": \"x\", \"sk\": \"AQ==\"}',
             (SELECT count(*) FROM singletable.tables WHERE table_name = 'app.new_table'::regclass)"
 
-expect "drop_table and DROP TABLE of restored tables remove their registry rows" \
+expect "$DST" "drop_table and DROP TABLE of restored tables remove their registry rows" \
     "0" \
     "DO \$\$ BEGIN PERFORM singletable.drop_table('dr_pk'); END \$\$;
      DROP TABLE dr_renamed;

@@ -51,6 +51,22 @@ bail() {
     exit 1
 }
 
+# expect DB DESC EXPECTED SQL: runs SQL in database DB; ok when its output is EXPECTED.
+expect() {
+    local db=$1 desc=$2 expected=$3 sql=$4 out
+    if ! out=$(q "$db" <<<"$sql" 2>&1); then
+        not_ok "$desc"
+        diag "failed in database $db:" "$out"
+        return
+    fi
+    if [[ $out != "$expected" ]]; then
+        not_ok "$desc"
+        diag "expected:" "$expected" "got:" "$out"
+        return
+    fi
+    ok "$desc"
+}
+
 # q DB: runs the SQL on stdin in database DB, unaligned and without headers; stops at the
 # first error.
 q() {
