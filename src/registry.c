@@ -203,10 +203,7 @@ append_key_match(StringInfo buf, StTable *tab)
 		appendStringInfo(buf, " AND %s OPERATOR(pg_catalog.=) $2", quote_identifier(tab->sk_name));
 }
 
-/*
- * The prepared statement of one single-item operation. Parameters are always
- * $1 pk, $2 sk (unused without a sort key), $3 item.
- */
+/* Parameter types of the single-item statements: $1 pk, $2 sk (text when unused), $3 item. */
 static void
 item_argtypes(StTable *tab, Oid *argtypes)
 {
@@ -215,6 +212,10 @@ item_argtypes(StTable *tab, Oid *argtypes)
 	argtypes[2] = JSONBOID;
 }
 
+/*
+ * The prepared statement of one single-item operation. Parameters are always
+ * $1 pk, $2 sk (unused without a sort key), $3 item.
+ */
 SPIPlanPtr
 st_item_plan(StTable *tab, StPlanKind kind)
 {

@@ -1,8 +1,10 @@
 /*
  * write.c — put_item, delete_item and update_item.
  *
- * Every write is a read-check-write under a row lock: the current item is
- * read with SELECT ... FOR UPDATE (which waits for a concurrent writer and
+ * Without a condition, a write is one statement: INSERT ... ON CONFLICT (key)
+ * DO UPDATE for a put (unless it returns the old item), DELETE ... RETURNING
+ * for a delete. Every other write is a read-check-write under a row lock:
+ * the current item is read with SELECT ... FOR UPDATE (which waits for a concurrent writer and
  * then returns the latest committed version), the condition is evaluated on
  * it, and the write follows in the same transaction. When the item does not
  * exist and a concurrent session inserts the same key first, the INSERT ...
