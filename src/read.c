@@ -1,66 +1,52 @@
 /*
- * read.c — get_item, query and explain_query.
+ * read.c — the read operations: get, query and the explanation of a query
+ * (see ops.h).
  *
  * A Query's key condition becomes bounds on the primary key (pk, sk): the
  * statement is "pk = $1 AND sk <op> $2 [AND sk <op> $3]", begins_with being
  * [prefix, successor(prefix)), so the btree reads only the matching items.
+ * A start key (DynamoDB's ExclusiveStartKey) is validated as DynamoDB does
+ * and narrows the range further ($4).
  */
 #include "postgres.h"
 
 #include "catalog/pg_type_d.h"
 #include "commands/explain.h"
-#include "nodes/params.h"
-#include "utils/plancache.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
-#include "tcop/dest.h"
-#include "fmgr.h"
-#include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/params.h"
+#include "tcop/dest.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/tuplestore.h"
+#include "utils/plancache.h"
 
+#include "errors.h"
 #include "expr_glue.h"
+#include "item.h"
 #include "jsonval.h"
-#include "registry.h"
+#include "ops.h"
 
-PG_FUNCTION_INFO_V1(singletable_get_item);
-PG_FUNCTION_INFO_V1(singletable_query);
-PG_FUNCTION_INFO_V1(singletable_explain_query);
+/* The sk_op names of StSkOp (RANGE is begins_with) */
+static const char *const sk_op_names[ST_NUM_SK_OPS] = {
+	NULL, "=", "<", "<=", ">", ">=", "between", "begins_with"
+};
 
-/* A Query's arguments, validated and converted to statement parameters */
+/* A Query's request, validated and converted to statement parameters */
 typedef struct QueryArgs
 {
 	StSkOp		op;
-	bool		forward;
 	bool		has_start;
 	char	   *pk_display;		/* canonical pk text, returned on every row */
 	StNode	   *filter;			/* FilterExpression, or NULL */
 	StProjection *projection;	/* ProjectionExpression, or NULL */
 	StAttrNames *filter_attrs;	/* attributes the filter reads */
 	StAttrNames *projection_attrs;	/* attributes the projection reads */
-	int32		max_items;		/* 0: no limit */
 	Datum		values[ST_QUERY_NARGS];
 	char		nulls[ST_QUERY_NARGS];
 } QueryArgs;
-
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-
-/* Parses an optional projection with its names; NULL without one. */
-static StProjection *
-parse_projection_arg(StTable *tab, text *projection, Jsonb *names, StExprEnv **envp)
-{
-	StExprEnv  *env = st_env_build(tab, names, NULL);
-	StProjection *proj = NULL;
-
-	if (projection)
-		proj = st_parse_projection(text_to_cstring(projection), env);
-	*envp = env;
-	return proj;
-}
 
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj). */
 static Datum
@@ -76,31 +62,39 @@ project_item(StTable *tab, const StProjection *proj, const StAttrNames *names, J
 	return JsonbPGetDatum(st_val_to_jsonb(v, b_keys));
 }
 
-/* singletable.get_item(table_name, pk, sk, projection, names) -> item or NULL. */
-Datum
-singletable_get_item(PG_FUNCTION_ARGS)
+/* GetItem: the item, projected, in the caller's memory; NULL when absent. */
+Jsonb *
+st_op_get(const StGetRequest *req)
 {
 	StTable    *tab;
+	StKey		pk,
+				sk;
 	Datum		values[3];
-	char		nulls[3] = {' ', ' ', 'n'};
+	char		nulls[3] = {' ', 'n', 'n'};
 	Jsonb	   *item;
-	StExprEnv  *env;
 	StProjection *proj = NULL;
 
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
-	if (PG_ARGISNULL(3) && !PG_ARGISNULL(4))
+	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	if (req->projection == NULL && req->names != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("names can only be given with a projection"),
-				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
-	if (!PG_ARGISNULL(3))
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	if (req->projection)
 	{
-		proj = parse_projection_arg(tab, ARG_TEXT(3), PG_ARGISNULL(4) ? NULL : PG_GETARG_JSONB_P(4), &env);
+		StExprEnv  *env = st_env_build(tab, req->names, NULL);
+
+		proj = st_parse_projection(req->projection, env);
 		st_expr_check_unused(env);
 	}
-	st_key_args(tab, fcinfo, 1, values, nulls);
-	values[2] = (Datum) 0;
+	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	values[0] = pk.datum;
+	if (tab->sk_name)
+	{
+		values[1] = sk.datum;
+		nulls[1] = ' ';
+	}
 	/* the item comes back in this function's memory, outliving SPI_finish */
 	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
 	if (item && proj)
@@ -110,23 +104,20 @@ singletable_get_item(PG_FUNCTION_ARGS)
 												false, -1));
 	}
 	SPI_finish();
-	if (item == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_JSONB_P(item);
+	return item;
 }
 
-/* Converts one sort-key argument, naming the argument in errors. */
+/* Converts one sort-key operand, naming the attribute in errors. */
 static StKey
-sk_arg(StTable *tab, text *t)
+sk_arg(StTable *tab, const StKeyText *t)
 {
 	StKey		k;
 
-	st_key_from_text(tab->sk_type, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), tab->sk_name,
-					 tab->relname, true, &k);
+	st_key_from_text(tab->sk_type, t->data, t->len, tab->sk_name, tab->relname, true, &k);
 	return k;
 }
 
-/* Whether a start key lies within the key condition (DynamoDB requires it). */
+/* Whether a start key's sort key lies within the key condition (DynamoDB requires it). */
 static bool
 start_in_range(StTable *tab, QueryArgs *qa, Datum start)
 {
@@ -136,7 +127,7 @@ start_in_range(StTable *tab, QueryArgs *qa, Datum start)
 
 	if (qa->op != ST_SK_NONE)
 		c1 = st_key_compare(t, start, qa->values[1]);
-	if (qa->op == ST_SK_BETWEEN || (qa->op == ST_SK_RANGE))
+	if ((qa->op == ST_SK_BETWEEN || qa->op == ST_SK_RANGE) && qa->nulls[2] == ' ')
 		c2 = st_key_compare(t, start, qa->values[2]);
 	switch (qa->op)
 	{
@@ -155,133 +146,200 @@ start_in_range(StTable *tab, QueryArgs *qa, Datum start)
 		case ST_SK_BETWEEN:
 			return c1 >= 0 && c2 <= 0;
 		case ST_SK_RANGE:
-			return c1 >= 0 && c2 < 0;
+			return c1 >= 0 && (qa->nulls[2] != ' ' || c2 < 0);
 		default:
 			return false;
 	}
 }
 
+/* The error of a start key that does not name exactly the table's key. */
+static void
+start_key_invalid(StTable *tab, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("exclusive_start_key of a query on table \"%s\" %s", tab->relname, why),
+			 st_errdetail_dynamodb("The provided starting key is invalid: The provided key element does not match the schema"),
+			 tab->sk_name
+			 ? errhint("A start key is an object with exactly the key attributes \"%s\" and \"%s\".",
+					   tab->pk_name, tab->sk_name)
+			 : errhint("A start key is an object with exactly the key attribute \"%s\".", tab->pk_name)));
+}
+
 /*
- * Validates the Query arguments (table_name is argument 0 and already open):
- * pk, sk_op, sk_value, sk_value2, forward, max_items, exclusive_start_sk.
+ * One key attribute of a start key map as text, checked against the key's
+ * type (S a string, N a number, B binary or base64 text).
+ */
+static StKeyText
+start_key_attr(StTable *tab, StVal *map, const char *name, StKeyType kt)
+{
+	StVal	   *v = st_val_map_get(map, name, strlen(name));
+	StKeyText	r;
+
+	if (v == NULL)
+		start_key_invalid(tab, psprintf("lacks key attribute \"%s\"", name));
+	if (!((kt == ST_KEY_S && v->type == SV_S) || (kt == ST_KEY_N && v->type == SV_N) ||
+		  (kt == ST_KEY_B && (v->type == SV_B || v->type == SV_S))))
+		start_key_invalid(tab, psprintf("has key attribute \"%s\" of type %s instead of %c",
+										name, st_val_type_name(v->type), (char) kt));
+	if (kt == ST_KEY_B && v->type == SV_B)
+		r.data = st_base64_encode(v->u.str.data, v->u.str.len, &r.len);
+	else
+	{
+		r.data = v->u.str.data;
+		r.len = v->u.str.len;
+	}
+	return r;
+}
+
+/*
+ * Validates a start key as DynamoDB validates ExclusiveStartKey and sets
+ * $4: it names exactly the key attributes with their types, lies in the
+ * queried partition, and its sort key lies within the key condition.
  */
 static void
-parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
+parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 {
-	text	   *pk = ARG_TEXT(1);
-	text	   *op = ARG_TEXT(2);
-	text	   *v1 = ARG_TEXT(3);
-	text	   *v2 = ARG_TEXT(4);
-	text	   *start = ARG_TEXT(7);
+	StKeyText	sk;
 	StKey		k;
-	char	   *opname;
+
+	if (req->start_key == NULL && req->start_sk.data == NULL)
+		return;
+	if (req->start_key != NULL && req->start_sk.data != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("exclusive_start_sk and exclusive_start_key cannot both be given")));
+	if (tab->sk_name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table \"%s\" has no sort key, so a query cannot be continued from a start key",
+						tab->relname),
+				 st_errdetail_dynamodb("The query can return at most one row and cannot be restarted")));
+	if (req->start_key != NULL)
+	{
+		bool		canonical;
+		StVal	   *map;
+		StKeyText	pk;
+
+		if (!JB_ROOT_IS_OBJECT(req->start_key) || JB_ROOT_IS_SCALAR(req->start_key))
+			start_key_invalid(tab, "is not a JSON object");
+		/* a key has two attributes: refuse anything larger before converting it */
+		if (JB_ROOT_COUNT(req->start_key) != 2)
+			start_key_invalid(tab, psprintf("has %u attributes, not the 2 key attributes",
+											JB_ROOT_COUNT(req->start_key)));
+		map = st_jsonb_to_val(req->start_key, "exclusive_start_key", &canonical);
+		pk = start_key_attr(tab, map, tab->pk_name, tab->pk_type);
+		sk = start_key_attr(tab, map, tab->sk_name, tab->sk_type);
+		st_key_from_text(tab->pk_type, pk.data, pk.len, tab->pk_name, tab->relname, false, &k);
+		if (strcmp(k.display, qa->pk_display) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("exclusive_start_key of a query on table \"%s\" lies in another partition than the query",
+							tab->relname),
+					 st_errdetail_dynamodb("The provided starting key is outside query boundaries based on provided conditions")));
+	}
+	else
+		sk = req->start_sk;
+	k = sk_arg(tab, &sk);
+	if (!start_in_range(tab, qa, k.datum))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("start key \"%s\" is outside the sort key condition", k.display),
+				 st_errdetail_dynamodb("The provided starting key does not match the range key predicate")));
+	qa->values[3] = k.datum;
+	qa->nulls[3] = ' ';
+	qa->has_start = true;
+}
+
+/*
+ * Validates the key condition, limit and start key of a Query and converts
+ * them to the parameters of its statement.
+ */
+static void
+parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+{
+	StKey		k;
 
 	memset(qa, 0, sizeof(*qa));
 	for (int i = 0; i < ST_QUERY_NARGS; i++)
 		qa->nulls[i] = 'n';
 
-	if (pk == NULL)
+	if (req->pk.data == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("partition key \"%s\" of table \"%s\" must not be NULL in a query",
 						tab->pk_name, tab->relname),
-				 errdetail("Query condition missed key schema element: %s", tab->pk_name)));
-	st_key_from_text(tab->pk_type, VARDATA_ANY(pk), VARSIZE_ANY_EXHDR(pk), tab->pk_name,
-					 tab->relname, false, &k);
+				 st_errdetail_dynamodb("Query condition missed key schema element: %s", tab->pk_name)));
+	st_key_from_text(tab->pk_type, req->pk.data, req->pk.len, tab->pk_name, tab->relname, false, &k);
 	qa->values[0] = k.datum;
 	qa->nulls[0] = ' ';
 	qa->pk_display = k.display;
 
-	qa->forward = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
-	if (!PG_ARGISNULL(6))
+	if (req->max_items < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_items must be at least 1, not %d", req->max_items)));
+	if (req->max_items > 0)
 	{
-		int32		max_items = PG_GETARG_INT32(6);
-
-		if (max_items < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("max_items must be at least 1, not %d", max_items)));
-		qa->values[4] = Int64GetDatum((int64) max_items);
+		qa->values[4] = Int64GetDatum((int64) req->max_items);
 		qa->nulls[4] = ' ';
-		qa->max_items = max_items;
 	}
 
-	if (op == NULL)
+	qa->op = req->op;
+	if (req->op == ST_SK_NONE)
 	{
-		if (v1 != NULL || v2 != NULL)
+		if (req->sk1.data != NULL || req->sk2.data != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sk_value given without sk_op"),
 					 errhint("Name the sort key condition: =, <, <=, >, >=, between or begins_with.")));
-		qa->op = ST_SK_NONE;
 	}
 	else
 	{
-		opname = text_to_cstring(op);
 		if (tab->sk_name == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("table \"%s\" has no sort key, so a query cannot have a sort key condition",
 							tab->relname),
-					 errdetail("Query key condition not supported")));
-		if (strcmp(opname, "=") == 0)
-			qa->op = ST_SK_EQ;
-		else if (strcmp(opname, "<") == 0)
-			qa->op = ST_SK_LT;
-		else if (strcmp(opname, "<=") == 0)
-			qa->op = ST_SK_LE;
-		else if (strcmp(opname, ">") == 0)
-			qa->op = ST_SK_GT;
-		else if (strcmp(opname, ">=") == 0)
-			qa->op = ST_SK_GE;
-		else if (pg_strcasecmp(opname, "between") == 0)
-			qa->op = ST_SK_BETWEEN;
-		else if (strcmp(opname, "begins_with") == 0)
-			qa->op = ST_SK_RANGE;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown sort key operator \"%s\"", opname),
-					 errhint("sk_op is one of =, <, <=, >, >=, between, begins_with.")));
-
-		if (v1 == NULL)
+					 st_errdetail_dynamodb("Query key condition not supported")));
+		if (req->sk1.data == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("sk_value must not be NULL for sort key operator \"%s\"", opname)));
-		if (qa->op == ST_SK_RANGE && tab->sk_type == ST_KEY_N)
+					 errmsg("sk_value must not be NULL for sort key operator \"%s\"", sk_op_names[req->op])));
+		if (req->op == ST_SK_RANGE && tab->sk_type == ST_KEY_N)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("begins_with cannot be used on sort key \"%s\" of table \"%s\", which is of type N",
 							tab->sk_name, tab->relname),
-					 errdetail("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")));
-		if (qa->op == ST_SK_BETWEEN && v2 == NULL)
+					 st_errdetail_dynamodb("Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N")));
+		if (req->op == ST_SK_BETWEEN && req->sk2.data == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("sk_value2 must not be NULL for sort key operator \"between\""),
 					 errhint("between takes the inclusive bounds sk_value and sk_value2.")));
-		if (qa->op != ST_SK_BETWEEN && v2 != NULL)
+		if (req->op != ST_SK_BETWEEN && req->sk2.data != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("sk_value2 is only used with sort key operator \"between\", not \"%s\"",
-							opname)));
+							sk_op_names[req->op])));
 
-		k = sk_arg(tab, v1);
+		k = sk_arg(tab, &req->sk1);
 		qa->values[1] = k.datum;
 		qa->nulls[1] = ' ';
-		if (qa->op == ST_SK_BETWEEN)
+		if (req->op == ST_SK_BETWEEN)
 		{
-			StKey		k2 = sk_arg(tab, v2);
+			StKey		k2 = sk_arg(tab, &req->sk2);
 
 			if (st_key_compare(tab->sk_type, k2.datum, k.datum) < 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("between bounds of sort key \"%s\" are reversed: \"%s\" is lower than \"%s\"",
 								tab->sk_name, k2.display, k.display),
-						 errdetail("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound")));
+						 st_errdetail_dynamodb("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound")));
 			qa->values[2] = k2.datum;
 			qa->nulls[2] = ' ';
 		}
-		else if (qa->op == ST_SK_RANGE)
+		else if (req->op == ST_SK_RANGE)
 		{
 			struct varlena *p = DatumGetByteaPP(k.datum);
 			int			len;
@@ -290,9 +348,7 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 			succ = (tab->sk_type == ST_KEY_S)
 				? st_prefix_successor_utf8(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &len)
 				: st_prefix_successor_bytes(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &len);
-			if (succ == NULL)
-				qa->op = ST_SK_GE;	/* every key >= the prefix starts with it */
-			else
+			if (succ != NULL)
 			{
 				bytea	   *b = palloc(VARHDRSZ + len);
 
@@ -303,62 +359,46 @@ parse_query_args(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 			}
 		}
 	}
+	parse_start_key(tab, req, qa);
 
-	if (start != NULL)
-	{
-		if (tab->sk_name == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("table \"%s\" has no sort key, so a query cannot continue from exclusive_start_sk",
-							tab->relname),
-					 errdetail("The query can return at most one row and cannot be restarted")));
-		k = sk_arg(tab, start);
-		if (!start_in_range(tab, qa, k.datum))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("exclusive_start_sk \"%s\" is outside the sort key condition", k.display),
-					 errdetail("The provided starting key does not match the range key predicate")));
-		qa->values[3] = k.datum;
-		qa->nulls[3] = ' ';
-		qa->has_start = true;
-	}
+	/* every key >= the prefix starts with it: the range has no upper bound */
+	if (qa->op == ST_SK_RANGE && qa->nulls[2] != ' ')
+		qa->op = ST_SK_GE;
 }
 
-/* The filter, projection, names and vals arguments of query (positions 8..11). */
+/* The filter, projection, names and vals of a Query. */
 static void
-parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
+parse_query_expressions(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 {
-	text	   *filter = ARG_TEXT(8);
-	text	   *projection = ARG_TEXT(9);
-	Jsonb	   *names = PG_ARGISNULL(10) ? NULL : PG_GETARG_JSONB_P(10);
-	Jsonb	   *vals = PG_ARGISNULL(11) ? NULL : PG_GETARG_JSONB_P(11);
 	StExprEnv  *env;
 
-	if (filter == NULL && projection == NULL && (names || vals))
+	if (req->filter == NULL && req->projection == NULL && (req->names || req->vals))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("names and vals can only be given with an expression"),
-				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
-	env = st_env_build(tab, names, vals);
-	if (filter)
-		qa->filter = st_parse_condition(text_to_cstring(filter), SE_FILTER, env);
-	if (projection)
-		qa->projection = st_parse_projection(text_to_cstring(projection), env);
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	env = st_env_build(tab, req->names, req->vals);
+	if (req->filter)
+		qa->filter = st_parse_condition(req->filter, SE_FILTER, env);
+	if (req->projection)
+		qa->projection = st_parse_projection(req->projection, env);
 	st_expr_check_unused(env);
 	qa->filter_attrs = st_attr_names(qa->filter, NULL);
 	qa->projection_attrs = st_attr_names(NULL, qa->projection);
 }
 
 /*
- * Where the rows of a Query go: straight from the executor into the result
- * tuplestore, through this receiver (no intermediate SPI tuple table).
+ * Where the rows of a Query go: straight from the executor to the caller's
+ * row function, through this receiver (no intermediate SPI tuple table).
  */
 typedef struct QueryReceiver
 {
 	DestReceiver pub;
 	StTable    *tab;
 	QueryArgs  *qa;
-	ReturnSetInfo *rsinfo;
+	int32		max_items;
+	StQueryRowFn row;
+	void	   *row_arg;
 	text	   *pk_text;
 	MemoryContext rowcxt;		/* reset after every row; created by the
 								 * first row that allocates */
@@ -366,20 +406,19 @@ typedef struct QueryReceiver
 								 * N or B sort key) */
 	MemoryContext callcxt;		/* lives for the call: the page marker's key */
 	uint64		evaluated;
-	bool		last_returned;
-	Datum		last_sk;		/* key of the max_items-th item, with a filter */
+	text	   *last_sk;		/* key of the max_items-th item, with a filter */
 } QueryReceiver;
 
-/* Converts one (sk, item) row, applies filter and projection, stores it. */
+/* Converts one (sk, item) row, applies filter and projection, passes it on. */
 static bool
 query_receive(TupleTableSlot *slot, DestReceiver *self)
 {
 	QueryReceiver *r = (QueryReceiver *) self;
 	QueryArgs  *qa = r->qa;
 	StTable    *tab = r->tab;
-	Datum		out[3];
-	bool		outnull[3] = {false, false, false};
-	Datum		sk;
+	text	   *sk = NULL;
+	Jsonb	   *item;
+	bool		returned;
 	MemoryContext old;
 
 	CHECK_FOR_INTERRUPTS();
@@ -395,24 +434,20 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 										  ALLOCSET_DEFAULT_SIZES);
 	old = r->rowcxt ? MemoryContextSwitchTo(r->rowcxt) : CurrentMemoryContext;
 	r->evaluated++;
-	out[0] = PointerGetDatum(r->pk_text);
-	sk = slot->tts_values[0];
-	if (slot->tts_isnull[0] || tab->sk_name == NULL)
-		outnull[1] = true;
-	else
-		out[1] = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
-	/* detoasted: the stored row must not point into the table's TOAST */
-	out[2] = PointerGetDatum(PG_DETOAST_DATUM(slot->tts_values[1]));
-	r->last_returned = qa->filter == NULL ||
-		st_eval_condition(qa->filter, st_item_attrs(tab, DatumGetJsonbP(out[2]), qa->filter_attrs));
-	if (r->last_returned && qa->projection)
-		out[2] = project_item(tab, qa->projection, qa->projection_attrs, DatumGetJsonbP(out[2]));
-	if (r->last_returned)
-		tuplestore_putvalues(r->rsinfo->setResult, r->rsinfo->setDesc, out, outnull);
-	if (qa->filter && qa->max_items > 0 && r->evaluated == (uint64) qa->max_items && tab->sk_name)
+	if (!slot->tts_isnull[0] && tab->sk_name != NULL)
+		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
+	/* detoasted: a stored row must not point into the table's TOAST */
+	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
+	returned = qa->filter == NULL ||
+		st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs));
+	if (returned && qa->projection)
+		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
+	if (returned)
+		r->row(r->row_arg, r->pk_text, sk, item);
+	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items && tab->sk_name)
 	{
 		MemoryContextSwitchTo(r->callcxt);
-		r->last_sk = PointerGetDatum(st_key_datum_to_text(tab->sk_type, sk));
+		r->last_sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
 	}
 	MemoryContextSwitchTo(old);
 	if (r->rowcxt)
@@ -421,17 +456,16 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 }
 
 /*
- * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
- *                   max_items, exclusive_start_sk, filter, projection, names,
- *                   vals) -> (pk, sk, item)
- *
- * Runs the cached statement for this condition shape; its rows go from the
- * executor through query_receive into the result tuplestore.
+ * Query: runs the kept statement of this condition shape; its rows go from
+ * the executor through query_receive to row(). With a filter, a page that
+ * stopped at max_items evaluated items ends with a marker (item NULL)
+ * carrying the last evaluated sort key: DynamoDB's LastEvaluatedKey.
+ * Without a filter every evaluated item is passed on, and the last one's key
+ * is the start key of the next page.
  */
-Datum
-singletable_query(PG_FUNCTION_ARGS)
+void
+st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StTable    *tab;
 	QueryArgs	qa;
 	QueryReceiver recv;
@@ -439,19 +473,19 @@ singletable_query(PG_FUNCTION_ARGS)
 	Oid			argtypes[ST_QUERY_NARGS];
 	int			rc;
 
-	/* the result type is singletable.item_row, which callers pass as expectedDesc */
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
-	parse_query_args(fcinfo, tab, &qa);
-	parse_query_expressions(fcinfo, tab, &qa);
+	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	parse_query_keys(tab, req, &qa);
+	parse_query_expressions(tab, req, &qa);
 	st_query_argtypes(tab, argtypes);
 
 	memset(&recv, 0, sizeof(recv));
 	st_dest_init(&recv.pub, query_receive);
 	recv.tab = tab;
 	recv.qa = &qa;
-	recv.rsinfo = rsinfo;
+	recv.max_items = req->max_items;
+	recv.row = row;
+	recv.row_arg = arg;
 	recv.pk_text = cstring_to_text(qa.pk_display);
 	recv.callcxt = CurrentMemoryContext;
 	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
@@ -460,59 +494,41 @@ singletable_query(PG_FUNCTION_ARGS)
 	options.params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 	options.read_only = true;
 	options.dest = (DestReceiver *) &recv;
-	rc = SPI_execute_plan_extended(st_query_plan(tab, qa.op, qa.forward, qa.has_start), &options);
+	rc = SPI_execute_plan_extended(st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
-
-	/*
-	 * With a filter, a page that stopped at max_items evaluated items ends
-	 * with a marker row (item NULL) carrying the last evaluated sort key:
-	 * DynamoDB's LastEvaluatedKey, to pass as exclusive_start_sk. Without a
-	 * filter every evaluated item is returned and the last row is the key.
-	 */
-	if (recv.last_sk != (Datum) 0)
-	{
-		Datum		out[3] = {PointerGetDatum(recv.pk_text), recv.last_sk, (Datum) 0};
-		bool		outnull[3] = {false, false, true};
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, out, outnull);
-	}
+	if (recv.last_sk != NULL)
+		row(arg, recv.pk_text, recv.last_sk, NULL);
 	SPI_finish();
-	return (Datum) 0;
 }
 
 /*
- * singletable.explain_query(same arguments as query, with_analyze) -> plan lines.
- *
- * Explains the plan singletable.query itself runs: the same kept statement,
- * its plan taken from the plan cache with the same parameters, so the
- * session's plan_cache_mode decides between a custom and a generic plan
- * exactly as it does for query. With with_analyze the plan is executed.
+ * The plan st_op_query runs for this request, as EXPLAIN text: the same
+ * kept statement, its plan taken from the plan cache with the same
+ * parameters, so the session's plan_cache_mode decides between a custom and
+ * a generic plan exactly as it does for the query. With analyze the plan is
+ * executed. Filter and projection do not change the plan and are ignored.
  */
-Datum
-singletable_explain_query(PG_FUNCTION_ARGS)
+char *
+st_op_explain_query(const StQueryRequest *req, bool analyze)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	StTable    *tab;
 	QueryArgs	qa;
 	Oid			argtypes[ST_QUERY_NARGS];
-	bool		analyze = !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
 	SPIPlanPtr	plan;
 	CachedPlanSource *src;
 	CachedPlan *cplan;
 	ParamListInfo params;
 	ExplainState *es;
-	char	   *line;
+	char	   *result;
 
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
-	parse_query_args(fcinfo, tab, &qa);
+	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	parse_query_keys(tab, req, &qa);
 	st_query_argtypes(tab, argtypes);
-	plan = st_query_plan(tab, qa.op, qa.forward, qa.has_start);
+	plan = st_query_plan(tab, qa.op, req->forward, qa.has_start);
 	src = linitial(SPI_plan_get_plan_sources(plan));
-
 	params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 
 	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
@@ -527,19 +543,23 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 				   src->query_string, params, NULL, NULL, NULL);
 	ExplainEndOutput(es);
 	ReleaseCachedPlan(cplan, CurrentResourceOwner);
-
-	/* one row per line, without the trailing newline */
-	line = es->str->data;
-	while (*line)
-	{
-		char	   *nl = strchr(line, '\n');
-		int			len = nl ? nl - line : strlen(line);
-		Datum		d = PointerGetDatum(cstring_to_text_with_len(line, len));
-		bool		isnull = false;
-
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
-		line += len + (nl ? 1 : 0);
-	}
+	result = SPI_palloc(es->str->len + 1);
+	memcpy(result, es->str->data, es->str->len + 1);
 	SPI_finish();
-	return (Datum) 0;
+	return result;
+}
+
+/* Parses a sort-key operator of a Query: =, <, <=, >, >=, between, begins_with. */
+StSkOp
+st_parse_sk_op(const char *s)
+{
+	for (int op = ST_SK_EQ; op < ST_NUM_SK_OPS; op++)
+		if (op == ST_SK_BETWEEN ? pg_strcasecmp(s, sk_op_names[op]) == 0
+			: strcmp(s, sk_op_names[op]) == 0)
+			return (StSkOp) op;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown sort key operator \"%s\"", s),
+			 errhint("sk_op is one of =, <, <=, >, >=, between, begins_with.")));
+	return ST_SK_NONE;
 }

@@ -109,7 +109,7 @@ name_to_rangevar(text *name)
  * cached description. Must be called inside SPI_connect.
  */
 StTable *
-st_table_open(text *name, LOCKMODE lockmode)
+st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 {
 	RangeVar   *rv = name_to_rangevar(name);
 	Oid			relid = RangeVarGetRelid(rv, lockmode, true);
@@ -617,7 +617,7 @@ singletable_drop_table(PG_FUNCTION_ARGS)
 	char	   *sql;
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock);
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock, 0);
 	sql = psprintf("DROP TABLE %s", tab->qualname);
 	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "DROP TABLE failed");
@@ -643,7 +643,7 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 	bool		isnull;
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock);
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock, ACL_SELECT);
 	pkt[0] = (char) tab->pk_type;
 	skt[0] = (char) tab->sk_type;
 	values[0] = ObjectIdGetDatum(tab->relid);

@@ -9,6 +9,7 @@
 
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "nodes/parsenodes.h"
 #include "storage/lockdefs.h"
 #include "utils/jsonb.h"
 
@@ -59,7 +60,7 @@ typedef struct StTable
 } StTable;
 
 extern void st_registry_init(void);
-extern StTable *st_table_open(text *name, LOCKMODE lockmode);
+extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
 extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
 extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
 extern void st_dest_init(DestReceiver *dest,
@@ -69,9 +70,5 @@ extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
 extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern void st_query_argtypes(StTable *tab, Oid *argtypes);
-extern void st_key_args(StTable *tab, FunctionCallInfo fcinfo, int pkarg,
-						Datum *values, char *nulls);
-extern void st_key_args_full(StTable *tab, FunctionCallInfo fcinfo, int pkarg,
-							 StKey *pk, StKey *sk);
 
 #endif

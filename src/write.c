@@ -1,143 +1,181 @@
 /*
- * write.c — put_item, delete_item and update_item.
+ * write.c — the write operations: put, delete and update (see ops.h).
  *
  * Without a condition, a write is one statement: INSERT ... ON CONFLICT (key)
  * DO UPDATE for a put (unless it returns the old item), DELETE ... RETURNING
  * for a delete. Every other write is a read-check-write under a row lock:
- * the current item is read with SELECT ... FOR UPDATE (which waits for a concurrent writer and
- * then returns the latest committed version), the condition is evaluated on
- * it, and the write follows in the same transaction. When the item does not
- * exist and a concurrent session inserts the same key first, the INSERT ...
- * ON CONFLICT DO NOTHING reports no row and the whole sequence runs again,
- * now against that item. So a condition is always checked against the item
- * the write replaces. Under READ COMMITTED this never fails spuriously; under
- * REPEATABLE READ or SERIALIZABLE a concurrent change raises PostgreSQL's
- * serialization failure (40001), which the caller retries.
+ * the current item is read with SELECT ... FOR UPDATE (which waits for a
+ * concurrent writer and then returns the latest committed version), the
+ * condition is evaluated on it, and the write follows in the same
+ * transaction. When the item does not exist and a concurrent session inserts
+ * the same key first, the INSERT ... ON CONFLICT DO NOTHING reports no row and
+ * the whole sequence runs again, now against that item. So a condition is
+ * always checked against the item the write replaces. Under READ COMMITTED
+ * this never fails spuriously; under REPEATABLE READ or SERIALIZABLE a
+ * concurrent change raises PostgreSQL's serialization failure (40001), which
+ * the caller retries.
  *
- * Writes go through SPI with plans cached per table (registry.c), so that an
- * item table stays a plain table (Citus can distribute it).
+ * A statement that should have written a row and reports none did not write:
+ * a BEFORE trigger of the user returned NULL, or row-level security hides the
+ * row that holds the key. Either is reported as an error, never as success,
+ * and never retried forever.
+ *
+ * Writes go through SPI with plans cached per table (statements.c), so that
+ * an item table stays a plain table (Citus can distribute it).
  */
 #include "postgres.h"
 
 #include "executor/spi.h"
-#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
 
+#include "errors.h"
 #include "expr_glue.h"
 #include "item.h"
 #include "jsonval.h"
-#include "registry.h"
+#include "ops.h"
 
-PG_FUNCTION_INFO_V1(singletable_put_item);
-PG_FUNCTION_INFO_V1(singletable_delete_item);
-PG_FUNCTION_INFO_V1(singletable_update_item);
-
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-#define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
+/* Insert races lost in a row before a write gives up with 40001 */
 #define MAX_WRITE_ATTEMPTS 100
+
+/* The item of the last failed condition that asked for it, and whose it is */
+static Jsonb *failure_item = NULL;
+static Oid	failure_item_user = InvalidOid;
+
+/* Forgets the item of an earlier failed condition (each write starts so). */
+void
+st_condition_failure_reset(void)
+{
+	if (failure_item)
+		pfree(failure_item);
+	failure_item = NULL;
+	failure_item_user = InvalidOid;
+}
+
+/*
+ * The current item of the last write of this session whose condition failed
+ * with return_old_on_failure, or NULL (also when that item did not exist).
+ * Only the role that made the write can read it.
+ */
+Jsonb *
+st_condition_failure_item(void)
+{
+	if (failure_item == NULL || failure_item_user != GetUserId())
+		return NULL;
+	return (Jsonb *) pnstrdup((char *) failure_item, VARSIZE(failure_item));
+}
+
+/*
+ * Raises ConditionalCheckFailed (SQLSTATE 23S01). With keep, the current
+ * item is kept for st_condition_failure_item() in this backend's memory: the
+ * error itself carries no item content, since errors reach the server log.
+ */
+static void
+condition_failed(StTable *tab, Jsonb *current, bool keep)
+{
+	if (keep && current)
+	{
+		failure_item = MemoryContextAlloc(TopMemoryContext, VARSIZE(current));
+		memcpy(failure_item, current, VARSIZE(current));
+		failure_item_user = GetUserId();
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_CONDITIONAL_CHECK_FAILED),
+			 errmsg("conditional check failed for an item of table \"%s\"", tab->relname),
+			 st_errdetail_dynamodb("The conditional request failed"),
+			 keep ? errhint("singletable.condition_check_failure_item() returns the current item.") : 0));
+}
+
+/* Evaluates cond on the locked current item; raises ConditionalCheckFailed. */
+static void
+check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep)
+{
+	if (cond == NULL)
+		return;
+	if (!st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL))))
+		condition_failed(tab, current, keep);
+}
 
 /* Executes a kept plan and checks its result code. */
 static void
-run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected, long count)
+run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
 {
-	int			rc = SPI_execute_plan(plan, values, nulls, false, count);
+	int			rc = SPI_execute_plan(plan, values, nulls, false, 0);
 
 	if (rc != expected)
 		elog(ERROR, "singletable statement failed: %s", SPI_result_code_string(rc));
 }
 
 /*
- * Converts the key arguments (pk at position pkarg, sk after it) of
- * get/delete/update to the column datums values[0..1] and nulls[0..1].
+ * The error for a statement that wrote no row although the item was there
+ * to write: a BEFORE row trigger returned NULL. what is "insert", "update".
  */
-void
-st_key_args(StTable *tab, FunctionCallInfo fcinfo, int pkarg, Datum *values, char *nulls)
+static void
+write_skipped_by_trigger(StTable *tab, const char *what)
 {
-	StKey		pk,
-				sk;
-
-	st_key_args_full(tab, fcinfo, pkarg, &pk, &sk);
-	values[0] = pk.datum;
-	nulls[0] = ' ';
-	values[1] = tab->sk_name ? sk.datum : (Datum) 0;
-	nulls[1] = tab->sk_name ? ' ' : 'n';
+	ereport(ERROR,
+			(errcode(ERRCODE_TRIGGERED_ACTION_EXCEPTION),
+			 errmsg("a trigger on table \"%s\" skipped the %s of an item", tab->relname, what),
+			 errdetail("The statement wrote no row, so the item was not written."),
+			 errhint("A BEFORE row trigger on an item-collection table must not return NULL.")));
 }
 
-/* st_key_args, returning the keys themselves. */
-void
-st_key_args_full(StTable *tab, FunctionCallInfo fcinfo, int pkarg, StKey *pk, StKey *sk)
+/*
+ * An INSERT ... ON CONFLICT DO NOTHING wrote nothing again although the key
+ * was just found free. Without row-level security and triggers that is a
+ * lost race (the caller retries); otherwise it is not going to clear.
+ */
+static void
+check_insert_not_written(StTable *tab)
 {
-	text	   *t;
+	Relation	rel = RelationIdGetRelation(tab->relid);
+	bool		insert_triggers;
+	bool		rls;
 
-	if (PG_ARGISNULL(pkarg))
+	if (!RelationIsValid(rel))
+		elog(ERROR, "could not open relation with OID %u", tab->relid);
+	insert_triggers = rel->trigdesc && rel->trigdesc->trig_insert_before_row;
+	RelationClose(rel);
+	rls = check_enable_rls(tab->relid, InvalidOid, true) == RLS_ENABLED;
+	if (rls)
 		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("partition key \"%s\" of table \"%s\" must not be NULL",
-						tab->pk_name, tab->relname)));
-	t = PG_GETARG_TEXT_PP(pkarg);
-	st_key_from_text(tab->pk_type, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), tab->pk_name,
-					 tab->relname, false, pk);
-	if (tab->sk_name == NULL)
-	{
-		if (!PG_ARGISNULL(pkarg + 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("table \"%s\" has no sort key, but a sort key value was given",
-							tab->relname),
-					 errdetail("The provided key element does not match the schema")));
-		return;
-	}
-	if (PG_ARGISNULL(pkarg + 1))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sort key \"%s\" of table \"%s\" is missing", tab->sk_name, tab->relname),
-				 errdetail("The provided key element does not match the schema")));
-	t = PG_GETARG_TEXT_PP(pkarg + 1);
-	st_key_from_text(tab->sk_type, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), tab->sk_name,
-					 tab->relname, true, sk);
-	st_key_check_combined(pk, sk, tab->relname);
-}
-
-/* The parsed condition of a write, or NULL; names/vals checked for use. */
-static StNode *
-parse_write_condition(StTable *tab, text *condition, Jsonb *names, Jsonb *vals, StExprEnv **envp)
-{
-	StExprEnv  *env;
-	StNode	   *cond = NULL;
-
-	if (condition == NULL && (names || vals))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("names and vals can only be given with an expression"),
-				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
-	env = st_env_build(tab, names, vals);
-	if (condition)
-		cond = st_parse_condition(text_to_cstring(condition), SE_CONDITION, env);
-	if (envp)
-		*envp = env;
-	else
-		st_expr_check_unused(env);
-	return cond;
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("could not write an item to table \"%s\": its key is taken by a row that row-level security hides from role \"%s\"%s",
+						tab->relname, GetUserNameFromId(GetUserId(), false),
+						insert_triggers ? ", or a trigger skipped the insert" : ""),
+				 errhint("The role needs a SELECT and UPDATE policy that shows it every row it may overwrite.")));
+	if (insert_triggers)
+		write_skipped_by_trigger(tab, "insert");
 }
 
 /*
  * Writes the item in values[] after its current version was locked: UPDATE
  * when there was one, else INSERT ... ON CONFLICT DO NOTHING. Returns false
  * when the INSERT lost a race with a concurrent insert of the same key (the
- * caller then locks and checks that item); gives up after many attempts.
+ * caller then locks and checks that item).
  */
 static bool
 write_locked(StTable *tab, Datum *values, const char *nulls, bool exists, int attempt)
 {
 	if (exists)
 	{
-		run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE, 0);
+		run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE);
+		if (SPI_processed == 0)
+			write_skipped_by_trigger(tab, "update");
 		return true;
 	}
-	run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT, 0);
+	run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT);
 	if (SPI_processed > 0)
 		return true;
+	/* a lost race is over once the winner committed: the next read sees it */
+	if (attempt >= 1)
+		check_insert_not_written(tab);
 	if (attempt >= MAX_WRITE_ATTEMPTS)
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -146,101 +184,162 @@ write_locked(StTable *tab, Datum *values, const char *nulls, bool exists, int at
 	return false;
 }
 
-/* Evaluates cond on the locked current item; raises ConditionalCheckFailed. */
-static void
-check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool return_old)
-{
-	if (cond == NULL)
-		return;
-	if (!st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL))))
-		st_condition_failed(tab, current, return_old);
-}
-
 /*
- * return_values of put_item and delete_item: NONE (the default, as in
- * DynamoDB) or ALL_OLD. Returns true for ALL_OLD.
+ * Converts the key of a request to column values: pk, and sk exactly when
+ * the table has a sort key. Errors name the attribute and the table.
  */
-static bool
-parse_return_old(text *arg, const char *func)
+void
+st_request_keys(StTable *tab, const StKeyText *pk, const StKeyText *sk, StKey *pkk, StKey *skk)
 {
-	if (arg == NULL)
+	if (pk->data == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("return_values of %s must not be NULL", func)));
-	return st_parse_none_or_all_old(arg, psprintf("return_values of %s", func),
-									"ReturnValues can only be ALL_OLD or NONE");
+				 errmsg("partition key \"%s\" of table \"%s\" must not be NULL",
+						tab->pk_name, tab->relname)));
+	st_key_from_text(tab->pk_type, pk->data, pk->len, tab->pk_name, tab->relname, false, pkk);
+	if (tab->sk_name == NULL)
+	{
+		if (sk->data != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("table \"%s\" has no sort key, but a sort key value was given",
+							tab->relname),
+					 st_errdetail_dynamodb("The provided key element does not match the schema")));
+		return;
+	}
+	if (sk->data == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sort key \"%s\" of table \"%s\" is missing", tab->sk_name, tab->relname),
+				 st_errdetail_dynamodb("The provided key element does not match the schema")));
+	st_key_from_text(tab->sk_type, sk->data, sk->len, tab->sk_name, tab->relname, true, skk);
+	st_key_check_combined(pkk, skk, tab->relname);
+}
+
+/* The statement parameters $1 pk, $2 sk (NULL without a sort key), $3 item (NULL). */
+static void
+key_params(StTable *tab, const StKey *pk, const StKey *sk, Datum *values, char *nulls)
+{
+	values[0] = pk->datum;
+	nulls[0] = ' ';
+	values[1] = tab->sk_name ? sk->datum : (Datum) 0;
+	nulls[1] = tab->sk_name ? ' ' : 'n';
+	values[2] = (Datum) 0;
+	nulls[2] = 'n';
+}
+
+/* The parsed condition of a write, or NULL; names/vals checked for use. */
+static StNode *
+parse_write_condition(StTable *tab, const StExprText *expr)
+{
+	StExprEnv  *env;
+	StNode	   *cond = NULL;
+
+	if (expr->condition == NULL && (expr->names || expr->vals))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names and vals can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	env = st_env_build(tab, expr->names, expr->vals);
+	if (expr->condition)
+		cond = st_parse_condition(expr->condition, SE_CONDITION, env);
+	st_expr_check_unused(env);
+	return cond;
+}
+
+/* Rejects ReturnValues other than NONE and ALL_OLD (put and delete). */
+static void
+check_none_or_all_old(StReturnValues rv, const char *op)
+{
+	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("return_values of %s must be NONE or ALL_OLD", op),
+				 st_errdetail_dynamodb("ReturnValues can only be ALL_OLD or NONE")));
+}
+
+/* Copies a result out of SPI's memory into the caller's. */
+static Jsonb *
+result_out(Jsonb *j)
+{
+	if (j == NULL)
+		return NULL;
+	return DatumGetJsonbP(SPI_datumTransfer(JsonbPGetDatum(j), false, -1));
 }
 
 /*
- * singletable.put_item(table_name, item, condition, names, vals,
- *                      return_values, return_values_on_condition_check_failure)
- *   -> the previous item (return_values ALL_OLD) or NULL.
- *
- * Without a condition and without ALL_OLD nothing needs the current item, and
- * the write is one upsert statement (INSERT ... ON CONFLICT (key) DO UPDATE),
- * atomic by itself. Otherwise the current item is locked and read first.
+ * PutItem. Without a condition and without ALL_OLD nothing needs the current
+ * item, and the write is one upsert statement, atomic by itself. Otherwise
+ * the current item is locked and read first. Returns the previous item for
+ * ALL_OLD, else NULL.
  */
-Datum
-singletable_put_item(PG_FUNCTION_ARGS)
+Jsonb *
+st_op_put(const StPutRequest *req)
 {
+	bool		want_old = req->return_values == ST_RV_ALL_OLD;
+	bool		locked = req->expr.condition != NULL || want_old;
 	StTable    *tab;
 	StItem		item;
 	StNode	   *cond;
 	Datum		values[3];
-	char		nulls[3] = {' ', ' ', ' '};
+	char		nulls[3];
 	Jsonb	   *old = NULL;
-	bool		want_old = parse_return_old(ARG_TEXT(5), "put_item");
-	bool		return_old = st_return_old_on_failure(ARG_TEXT(6));
 
+	check_none_or_all_old(req->return_values, "put_item");
+	st_condition_failure_reset();
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
-	cond = parse_write_condition(tab, ARG_TEXT(2), ARG_JSONB(3), ARG_JSONB(4), NULL);
-	st_item_prepare(tab, ARG_JSONB(1), &item);
-	values[0] = item.pk.datum;
-	values[1] = tab->sk_name ? item.sk.datum : (Datum) 0;
-	nulls[1] = tab->sk_name ? ' ' : 'n';
+	tab = st_table_open(req->table_name, RowExclusiveLock,
+						ACL_INSERT | ACL_UPDATE | (locked ? ACL_SELECT : 0));
+	cond = parse_write_condition(tab, &req->expr);
+	st_item_prepare(tab, req->item, &item);
+	key_params(tab, &item.pk, &item.sk, values, nulls);
 	values[2] = JsonbPGetDatum(item.jsonb);
+	nulls[2] = ' ';
 
-	if (cond == NULL && !want_old)
-		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT, 0);
+	if (!locked)
+	{
+		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT);
+		if (SPI_processed == 0)
+			write_skipped_by_trigger(tab, "insert or update");
+	}
 	else
 	{
 		for (int attempt = 0;; attempt++)
 		{
 			old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-			check_condition(tab, cond, old, return_old);
+			check_condition(tab, cond, old, req->return_old_on_failure);
 			if (write_locked(tab, values, nulls, old != NULL, attempt))
 				break;
 			/* lost an insert race: the other item is committed now; lock and check it */
+			CHECK_FOR_INTERRUPTS();
 		}
 	}
+	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
-	if (old == NULL || !want_old)
-		PG_RETURN_NULL();
-	PG_RETURN_JSONB_P(old);
+	return old;
 }
 
-/*
- * singletable.delete_item(table_name, pk, sk, condition, names, vals,
- *                         return_values, return_values_on_condition_check_failure)
- *   -> the deleted item (return_values ALL_OLD) or NULL.
- */
-Datum
-singletable_delete_item(PG_FUNCTION_ARGS)
+/* DeleteItem. Returns the deleted item for ALL_OLD, else NULL. */
+Jsonb *
+st_op_delete(const StDeleteRequest *req)
 {
+	bool		want_old = req->return_values == ST_RV_ALL_OLD;
 	StTable    *tab;
 	StNode	   *cond;
+	StKey		pk,
+				sk;
 	Datum		values[3];
-	char		nulls[3] = {' ', ' ', 'n'};
-	Jsonb	   *old;
-	bool		want_old = parse_return_old(ARG_TEXT(6), "delete_item");
-	bool		return_old = st_return_old_on_failure(ARG_TEXT(7));
+	char		nulls[3];
+	Jsonb	   *old = NULL;
 
+	check_none_or_all_old(req->return_values, "delete_item");
+	st_condition_failure_reset();
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
-	cond = parse_write_condition(tab, ARG_TEXT(3), ARG_JSONB(4), ARG_JSONB(5), NULL);
-	st_key_args(tab, fcinfo, 1, values, nulls);
-	values[2] = (Datum) 0;
+	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_DELETE | ACL_SELECT |
+						(req->expr.condition ? ACL_UPDATE : 0));
+	cond = parse_write_condition(tab, &req->expr);
+	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	key_params(tab, &pk, &sk, values, nulls);
 	if (cond)
 	{
 		/*
@@ -249,64 +348,27 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 		 * inserts the key meanwhile: that item was not what was checked.
 		 */
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-		check_condition(tab, cond, old, return_old);
+		check_condition(tab, cond, old, req->return_old_on_failure);
 		if (old == NULL)
 		{
 			SPI_finish();
-			PG_RETURN_NULL();
+			return NULL;
 		}
 	}
 	if (want_old)
-		old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
+		old = result_out(st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false));
 	else
 	{
-		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING, 0);
+		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
 		old = NULL;
 	}
 	SPI_finish();
-	if (old == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_JSONB_P(old);
-}
-
-typedef enum ReturnValues
-{
-	RV_NONE,
-	RV_ALL_OLD,
-	RV_UPDATED_OLD,
-	RV_ALL_NEW,
-	RV_UPDATED_NEW
-} ReturnValues;
-
-static ReturnValues
-parse_return_values(text *arg)
-{
-	char	   *s;
-
-	if (arg == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("return_values must not be NULL")));
-	s = text_to_cstring(arg);
-	if (strcmp(s, "NONE") == 0)
-		return RV_NONE;
-	if (strcmp(s, "ALL_OLD") == 0)
-		return RV_ALL_OLD;
-	if (strcmp(s, "UPDATED_OLD") == 0)
-		return RV_UPDATED_OLD;
-	if (strcmp(s, "ALL_NEW") == 0)
-		return RV_ALL_NEW;
-	if (strcmp(s, "UPDATED_NEW") == 0)
-		return RV_UPDATED_NEW;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("return_values must be one of NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW, not \"%s\"", s)));
-	return RV_NONE;
+	return old;
 }
 
 /* The UPDATED_* projection of an item on the update's paths, or NULL when empty. */
 static Jsonb *
-updated_part(StTable *tab, const StUpdate *upd, StVal *item)
+updated_part(const StUpdate *upd, StVal *item)
 {
 	StVal	   *p = st_project(st_update_paths(upd), item);
 
@@ -316,55 +378,50 @@ updated_part(StTable *tab, const StUpdate *upd, StVal *item)
 }
 
 /*
- * singletable.update_item(table_name, pk, sk, update, condition, names, vals,
- *                         return_values, return_values_on_condition_check_failure)
- *
- * DynamoDB's UpdateItem: an absent item is created from its key and the
- * results of SET and ADD (an update made only of REMOVE and DELETE creates
- * nothing). Key attributes cannot be updated.
+ * UpdateItem: an absent item is created from its key and the results of SET
+ * and ADD (an update made only of REMOVE and DELETE creates nothing). Key
+ * attributes cannot be updated. Returns what return_values asks for.
  */
-Datum
-singletable_update_item(PG_FUNCTION_ARGS)
+Jsonb *
+st_op_update(const StUpdateRequest *req)
 {
 	StTable    *tab;
 	StExprEnv  *env;
 	StUpdate   *upd;
-	StNode	   *cond;
+	StNode	   *cond = NULL;
 	StKey		pk,
 				sk;
 	Datum		values[3];
-	char		nulls[3] = {' ', ' ', ' '};
+	char		nulls[3];
 	Jsonb	   *old = NULL;
 	StVal	   *oldval = NULL,
 			   *newval = NULL;
 	StItem		item;
 	bool		written = false;
-	ReturnValues rv = parse_return_values(ARG_TEXT(7));
-	bool		return_old = st_return_old_on_failure(ARG_TEXT(8));
 	Jsonb	   *result = NULL;
 
-	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
-	if (PG_ARGISNULL(3))
+	st_condition_failure_reset();
+	if (req->update == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("update must not be NULL"),
 				 errhint("Write an update expression such as SET #n = :v.")));
-	env = st_env_build(tab, ARG_JSONB(5), ARG_JSONB(6));
-	upd = st_parse_update(text_to_cstring(PG_GETARG_TEXT_PP(3)), env);
-	cond = PG_ARGISNULL(4) ? NULL : st_parse_condition(text_to_cstring(PG_GETARG_TEXT_PP(4)), SE_CONDITION, env);
+	SPI_connect();
+	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
+	env = st_env_build(tab, req->expr.names, req->expr.vals);
+	upd = st_parse_update(req->update, env);
+	if (req->expr.condition)
+		cond = st_parse_condition(req->expr.condition, SE_CONDITION, env);
 	st_expr_check_unused(env);
-	st_key_args_full(tab, fcinfo, 1, &pk, &sk);
-	values[0] = pk.datum;
-	values[1] = tab->sk_name ? sk.datum : (Datum) 0;
-	nulls[1] = tab->sk_name ? ' ' : 'n';
+	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	key_params(tab, &pk, &sk, values, nulls);
 
 	for (int attempt = 0;; attempt++)
 	{
 		bool		creates = false;
 
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-		check_condition(tab, cond, old, return_old);
+		check_condition(tab, cond, old, req->return_old_on_failure);
 		oldval = st_item_attrs(tab, old, NULL);
 		if (old == NULL)
 		{
@@ -381,34 +438,60 @@ singletable_update_item(PG_FUNCTION_ARGS)
 		newval = st_apply_update(upd, oldval);
 		st_item_from_val(tab, newval, NULL, true, &item);
 		values[2] = JsonbPGetDatum(item.jsonb);
+		nulls[2] = ' ';
 		if (write_locked(tab, values, nulls, old != NULL, attempt))
 		{
 			written = true;
 			break;
 		}
+		CHECK_FOR_INTERRUPTS();
 	}
 
-	switch (rv)
+	switch (req->return_values)
 	{
-		case RV_NONE:
+		case ST_RV_NONE:
 			break;
-		case RV_ALL_OLD:
+		case ST_RV_ALL_OLD:
 			result = old;
 			break;
-		case RV_ALL_NEW:
+		case ST_RV_ALL_NEW:
 			result = written ? item.jsonb : NULL;
 			break;
-		case RV_UPDATED_OLD:
-			result = old ? updated_part(tab, upd, st_item_attrs(tab, old, NULL)) : NULL;
+		case ST_RV_UPDATED_OLD:
+			result = old ? updated_part(upd, st_item_attrs(tab, old, NULL)) : NULL;
 			break;
-		case RV_UPDATED_NEW:
-			result = written ? updated_part(tab, upd, newval) : NULL;
+		case ST_RV_UPDATED_NEW:
+			result = written ? updated_part(upd, newval) : NULL;
 			break;
 	}
-	if (result)
-		result = DatumGetJsonbP(SPI_datumTransfer(JsonbPGetDatum(result), false, -1));
+	result = result_out(result);
 	SPI_finish();
-	if (result == NULL)
-		PG_RETURN_NULL();
-	PG_RETURN_JSONB_P(result);
+	return result;
+}
+
+/*
+ * Parses DynamoDB's ReturnValues of operation op. put_or_delete allows only NONE and ALL_OLD,
+ * with DynamoDB's message for the others.
+ */
+StReturnValues
+st_parse_return_values(const char *s, const char *op, bool put_or_delete)
+{
+	static const char *const names[] = {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"};
+
+	for (int i = 0; i < lengthof(names); i++)
+		if (strcmp(s, names[i]) == 0)
+		{
+			if (put_or_delete && i > ST_RV_ALL_OLD)
+				break;
+			return (StReturnValues) i;
+		}
+	if (put_or_delete)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("return_values of %s must be NONE or ALL_OLD, not \"%s\"", op, s),
+				 st_errdetail_dynamodb("ReturnValues can only be ALL_OLD or NONE")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("return_values of %s must be one of NONE, ALL_OLD, UPDATED_OLD, ALL_NEW, UPDATED_NEW, not \"%s\"", op, s)));
+	return ST_RV_NONE;
 }

@@ -1,0 +1,45 @@
+/*
+ * errors.h — the one error contract of singletable.
+ *
+ * Every error the extension raises has a specific SQLSTATE, and every
+ * SQLSTATE it raises maps to exactly one DynamoDB exception
+ * (st_dynamodb_exception). Where DynamoDB has a message for the error, the
+ * DETAIL is a small JSON object, DynamoDB's own error body:
+ *
+ *     {"__type": "com.amazon.coral.validate#ValidationException",
+ *      "message": "One or more parameter values were invalid: ..."}
+ *
+ * so that a SQL caller, the JSON API and the gateway get the exception and
+ * DynamoDB's text without parsing prose. errmsg stays in PostgreSQL's style
+ * (lower case, names the table, attribute or limit). Raise such an error with
+ *
+ *     ereport(ERROR, (errcode(ERRCODE_...), errmsg("..."),
+ *                     st_errdetail_dynamodb("DynamoDB's message %s", ...)));
+ *
+ * st_errdetail_dynamodb reads the SQLSTATE already set by errcode(), so the
+ * exception in DETAIL always agrees with the SQLSTATE. The table below is
+ * the one place that pairs them; README's SQLSTATE table documents it.
+ *
+ * Include after postgres.h.
+ */
+#ifndef SINGLETABLE_ERRORS_H
+#define SINGLETABLE_ERRORS_H
+
+/* ConditionalCheckFailedException: class 23 (integrity constraint violation), subclass S01 */
+#define ERRCODE_ST_CONDITIONAL_CHECK_FAILED MAKE_SQLSTATE('2','3','S','0','1')
+
+/* DynamoDB's error types, as they appear in "__type" on the wire */
+#define ST_EXC_VALIDATION		"com.amazon.coral.validate#ValidationException"
+#define ST_EXC_NS				"com.amazonaws.dynamodb.v20120810#"
+#define ST_EXC_CONDITION		ST_EXC_NS "ConditionalCheckFailedException"
+#define ST_EXC_NOT_FOUND		ST_EXC_NS "ResourceNotFoundException"
+#define ST_EXC_IN_USE			ST_EXC_NS "ResourceInUseException"
+#define ST_EXC_CONFLICT			ST_EXC_NS "TransactionConflictException"
+#define ST_EXC_ACCESS_DENIED	"com.amazon.coral.service#AccessDeniedException"
+#define ST_EXC_THROTTLING		"com.amazon.coral.availability#ThrottlingException"
+#define ST_EXC_INTERNAL			ST_EXC_NS "InternalServerError"
+
+extern const char *st_dynamodb_exception(int sqlerrcode);
+extern int	st_errdetail_dynamodb(const char *fmt,...) pg_attribute_printf(1, 2);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * ops.h — the operations layer: DynamoDB's item operations as C functions.
+ *
+ * Each operation takes a request struct and no FunctionCallInfo. It
+ * validates the request, opens the table with the rights it needs (checked
+ * before any lock is taken), runs its statements in its own SPI connection
+ * and returns its result in the caller's memory context. The SQL functions
+ * (src/sql_items.c) are thin wrappers that fill a request from their
+ * arguments; batches, transactions, the JSON API and the TTL worker call the
+ * same functions.
+ *
+ * Errors follow src/errors.h. A failed condition raises 23S01; when the
+ * request asked for the item on a failed condition (return_old_on_failure),
+ * that item is kept in this backend and read with st_condition_failure_item()
+ * (SQL: singletable.condition_check_failure_item()) — never in the error
+ * text, which reaches the server log.
+ *
+ * Include after postgres.h.
+ */
+#ifndef SINGLETABLE_OPS_H
+#define SINGLETABLE_OPS_H
+
+#include "utils/jsonb.h"
+
+#include "registry.h"
+
+/* A key value as text (S as is, N as decimal text, B as base64); data NULL = not given */
+typedef struct StKeyText
+{
+	const char *data;
+	int			len;
+} StKeyText;
+
+/* DynamoDB's ReturnValues */
+typedef enum StReturnValues
+{
+	ST_RV_NONE,
+	ST_RV_ALL_OLD,
+	ST_RV_UPDATED_OLD,
+	ST_RV_ALL_NEW,
+	ST_RV_UPDATED_NEW
+} StReturnValues;
+
+/* Expressions and their placeholders; NULL members are absent */
+typedef struct StExprText
+{
+	const char *condition;		/* ConditionExpression (writes) */
+	Jsonb	   *names;			/* ExpressionAttributeNames {"#n": "name"} */
+	Jsonb	   *vals;			/* ExpressionAttributeValues {":v": value} */
+} StExprText;
+
+typedef struct StPutRequest
+{
+	text	   *table_name;
+	Jsonb	   *item;
+	StExprText	expr;
+	StReturnValues return_values;	/* NONE or ALL_OLD */
+	bool		return_old_on_failure;
+} StPutRequest;
+
+typedef struct StGetRequest
+{
+	text	   *table_name;
+	StKeyText	pk;
+	StKeyText	sk;
+	const char *projection;
+	Jsonb	   *names;
+} StGetRequest;
+
+typedef struct StDeleteRequest
+{
+	text	   *table_name;
+	StKeyText	pk;
+	StKeyText	sk;
+	StExprText	expr;
+	StReturnValues return_values;	/* NONE or ALL_OLD */
+	bool		return_old_on_failure;
+} StDeleteRequest;
+
+typedef struct StUpdateRequest
+{
+	text	   *table_name;
+	StKeyText	pk;
+	StKeyText	sk;
+	const char *update;			/* UpdateExpression */
+	StExprText	expr;
+	StReturnValues return_values;
+	bool		return_old_on_failure;
+} StUpdateRequest;
+
+typedef struct StQueryRequest
+{
+	text	   *table_name;
+	StKeyText	pk;
+	StSkOp		op;
+	StKeyText	sk1;			/* the operand of op; the lower bound of BETWEEN */
+	StKeyText	sk2;			/* the upper bound of BETWEEN */
+	bool		forward;		/* ScanIndexForward */
+	int32		max_items;		/* Limit; 0: none */
+	StKeyText	start_sk;		/* the sort key of the start key, alone */
+	Jsonb	   *start_key;		/* ExclusiveStartKey as a key map {pk: .., sk: ..} */
+	const char *filter;
+	const char *projection;
+	Jsonb	   *names;
+	Jsonb	   *vals;
+} StQueryRequest;
+
+/*
+ * Receives one row of a Query: the keys as text (sk NULL on a table
+ * without sort key) and the item, projected; item NULL marks the end of a
+ * page that stopped at max_items with a filter (sk is then
+ * LastEvaluatedKey's sort key). Called in a short-lived memory context.
+ */
+typedef void (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item);
+
+/* Results: the attributes return_values asked for (or the item), or NULL */
+extern Jsonb *st_op_put(const StPutRequest *req);
+extern Jsonb *st_op_get(const StGetRequest *req);
+extern Jsonb *st_op_delete(const StDeleteRequest *req);
+extern Jsonb *st_op_update(const StUpdateRequest *req);
+extern void st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg);
+extern char *st_op_explain_query(const StQueryRequest *req, bool analyze);
+
+/* Parsing of enumerated arguments shared by every caller */
+extern StReturnValues st_parse_return_values(const char *s, const char *op, bool put_or_delete);
+extern StSkOp st_parse_sk_op(const char *s);
+
+/* Internal to the operations layer: a request's key as column values */
+extern void st_request_keys(StTable *tab, const StKeyText *pk, const StKeyText *sk,
+							StKey *pkk, StKey *skk);
+
+/* The item kept by the last failed condition that asked for it (or NULL) */
+extern Jsonb *st_condition_failure_item(void);
+extern void st_condition_failure_reset(void);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * sql_items.c — the SQL functions of items and Query: thin wrappers that
+ * turn their arguments into a request of the operations layer (ops.h) and
+ * its result into a SQL value. Nothing here reads a table.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/tuplestore.h"
+
+#include "errors.h"
+#include "ops.h"
+
+PG_FUNCTION_INFO_V1(singletable_put_item);
+PG_FUNCTION_INFO_V1(singletable_get_item);
+PG_FUNCTION_INFO_V1(singletable_delete_item);
+PG_FUNCTION_INFO_V1(singletable_update_item);
+PG_FUNCTION_INFO_V1(singletable_query);
+PG_FUNCTION_INFO_V1(singletable_explain_query);
+PG_FUNCTION_INFO_V1(singletable_condition_check_failure_item);
+
+#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
+#define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
+#define ARG_CSTRING(n) (PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
+
+/* A key argument (NULL: not given). */
+static StKeyText
+key_arg(FunctionCallInfo fcinfo, int n)
+{
+	StKeyText	k = {NULL, 0};
+
+	if (!PG_ARGISNULL(n))
+	{
+		text	   *t = PG_GETARG_TEXT_PP(n);
+
+		k.data = VARDATA_ANY(t);
+		k.len = VARSIZE_ANY_EXHDR(t);
+	}
+	return k;
+}
+
+/* The table_name argument, which must be given. */
+static text *
+table_arg(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("table_name must not be NULL")));
+	return PG_GETARG_TEXT_PP(0);
+}
+
+/* A return_values argument (name says which), NOT NULL. */
+static StReturnValues
+return_values_arg(FunctionCallInfo fcinfo, int n, const char *func, bool put_or_delete)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("return_values of %s must not be NULL", func)));
+	return st_parse_return_values(text_to_cstring(PG_GETARG_TEXT_PP(n)), func, put_or_delete);
+}
+
+/* return_values_on_condition_check_failure: NONE (or NULL) or ALL_OLD. */
+static bool
+return_old_on_failure_arg(FunctionCallInfo fcinfo, int n)
+{
+	char	   *s;
+
+	if (PG_ARGISNULL(n))
+		return false;
+	s = text_to_cstring(PG_GETARG_TEXT_PP(n));
+	if (strcmp(s, "NONE") == 0)
+		return false;
+	if (strcmp(s, "ALL_OLD") == 0)
+		return true;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("return_values_on_condition_check_failure must be NONE or ALL_OLD, not \"%s\"", s)));
+	return false;
+}
+
+#define RETURN_JSONB_OR_NULL(j) \
+	do { Jsonb *j_ = (j); if (j_ == NULL) PG_RETURN_NULL(); PG_RETURN_JSONB_P(j_); } while (0)
+
+/*
+ * singletable.put_item(table_name, item, condition, names, vals,
+ *                      return_values, return_values_on_condition_check_failure)
+ */
+Datum
+singletable_put_item(PG_FUNCTION_ARGS)
+{
+	StPutRequest req;
+
+	req.table_name = table_arg(fcinfo);
+	req.return_values = return_values_arg(fcinfo, 5, "put_item", true);
+	req.return_old_on_failure = return_old_on_failure_arg(fcinfo, 6);
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("item must not be NULL")));
+	req.item = PG_GETARG_JSONB_P(1);
+	req.expr.condition = ARG_CSTRING(2);
+	req.expr.names = ARG_JSONB(3);
+	req.expr.vals = ARG_JSONB(4);
+	RETURN_JSONB_OR_NULL(st_op_put(&req));
+}
+
+/* singletable.get_item(table_name, pk, sk, projection, names) */
+Datum
+singletable_get_item(PG_FUNCTION_ARGS)
+{
+	StGetRequest req;
+
+	req.table_name = table_arg(fcinfo);
+	req.pk = key_arg(fcinfo, 1);
+	req.sk = key_arg(fcinfo, 2);
+	req.projection = ARG_CSTRING(3);
+	req.names = ARG_JSONB(4);
+	RETURN_JSONB_OR_NULL(st_op_get(&req));
+}
+
+/*
+ * singletable.delete_item(table_name, pk, sk, condition, names, vals,
+ *                         return_values, return_values_on_condition_check_failure)
+ */
+Datum
+singletable_delete_item(PG_FUNCTION_ARGS)
+{
+	StDeleteRequest req;
+
+	req.table_name = table_arg(fcinfo);
+	req.return_values = return_values_arg(fcinfo, 6, "delete_item", true);
+	req.return_old_on_failure = return_old_on_failure_arg(fcinfo, 7);
+	req.pk = key_arg(fcinfo, 1);
+	req.sk = key_arg(fcinfo, 2);
+	req.expr.condition = ARG_CSTRING(3);
+	req.expr.names = ARG_JSONB(4);
+	req.expr.vals = ARG_JSONB(5);
+	RETURN_JSONB_OR_NULL(st_op_delete(&req));
+}
+
+/*
+ * singletable.update_item(table_name, pk, sk, update, condition, names, vals,
+ *                         return_values, return_values_on_condition_check_failure)
+ */
+Datum
+singletable_update_item(PG_FUNCTION_ARGS)
+{
+	StUpdateRequest req;
+
+	req.table_name = table_arg(fcinfo);
+	req.return_values = return_values_arg(fcinfo, 7, "update_item", false);
+	req.return_old_on_failure = return_old_on_failure_arg(fcinfo, 8);
+	req.pk = key_arg(fcinfo, 1);
+	req.sk = key_arg(fcinfo, 2);
+	req.update = ARG_CSTRING(3);
+	req.expr.condition = ARG_CSTRING(4);
+	req.expr.names = ARG_JSONB(5);
+	req.expr.vals = ARG_JSONB(6);
+	RETURN_JSONB_OR_NULL(st_op_update(&req));
+}
+
+/* The arguments shared by query and explain_query (0..7). */
+static void
+query_request(FunctionCallInfo fcinfo, StQueryRequest *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->table_name = table_arg(fcinfo);
+	req->pk = key_arg(fcinfo, 1);
+	req->op = PG_ARGISNULL(2) ? ST_SK_NONE : st_parse_sk_op(text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	req->sk1 = key_arg(fcinfo, 3);
+	req->sk2 = key_arg(fcinfo, 4);
+	req->forward = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
+	if (!PG_ARGISNULL(6))
+	{
+		req->max_items = PG_GETARG_INT32(6);
+		if (req->max_items < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_items must be at least 1, not %d", req->max_items)));
+	}
+	req->start_sk = key_arg(fcinfo, 7);
+}
+
+/* Stores one row of a Query in the function's result. */
+static void
+store_row(void *arg, text *pk, text *sk, Jsonb *item)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
+	Datum		values[3] = {PointerGetDatum(pk), PointerGetDatum(sk), PointerGetDatum(item)};
+	bool		nulls[3] = {false, sk == NULL, item == NULL};
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+/*
+ * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
+ *                   max_items, exclusive_start_sk, filter, projection, names,
+ *                   vals [, exclusive_start_key]) -> SETOF item_row
+ *
+ * The rows are materialized in the result tuplestore (PostgreSQL reads a
+ * set-returning function in FROM to its end anyway): max_items, not an
+ * outer LIMIT, is what bounds the work. Before the 0.2.0 install script the
+ * function has 12 arguments.
+ */
+Datum
+singletable_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StQueryRequest req;
+
+	/* the result type is singletable.item_row, which callers pass as expectedDesc */
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	query_request(fcinfo, &req);
+	req.filter = ARG_CSTRING(8);
+	req.projection = ARG_CSTRING(9);
+	req.names = ARG_JSONB(10);
+	req.vals = ARG_JSONB(11);
+	if (PG_NARGS() > 12)
+		req.start_key = ARG_JSONB(12);
+	st_op_query(&req, store_row, rsinfo);
+	return (Datum) 0;
+}
+
+/*
+ * singletable.explain_query(same key arguments as query, with_analyze)
+ *   -> one row per line of the plan
+ */
+Datum
+singletable_explain_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StQueryRequest req;
+	char	   *line;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	query_request(fcinfo, &req);
+	line = st_op_explain_query(&req, !PG_ARGISNULL(8) && PG_GETARG_BOOL(8));
+	while (*line)
+	{
+		char	   *nl = strchr(line, '\n');
+		int			len = nl ? nl - line : strlen(line);
+		Datum		d = PointerGetDatum(cstring_to_text_with_len(line, len));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+		line += len + (nl ? 1 : 0);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * singletable.condition_check_failure_item() -> jsonb: the current item of
+ * the last write of this session whose condition failed with
+ * return_values_on_condition_check_failure => 'ALL_OLD' (DynamoDB's Item of
+ * ConditionalCheckFailedException), or NULL. Read it after the error, e.g.
+ * in an EXCEPTION block or after ROLLBACK TO SAVEPOINT.
+ */
+Datum
+singletable_condition_check_failure_item(PG_FUNCTION_ARGS)
+{
+	RETURN_JSONB_OR_NULL(st_condition_failure_item());
+}
