@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# test/log_privacy.sh: no item content reaches the server log.
+#
+# Errors are written to the server log (log_min_error_statement = error logs the
+# statement too), so an error must never carry an item. This suite makes writes fail in
+# every way that involves an existing item — a failed condition with and without
+# return_values_on_condition_check_failure => 'ALL_OLD' on put, update and delete — with
+# items holding a unique marker in an attribute value, then checks that the marker is in
+# the table and the failure item can be read back in the session, but appears nowhere in
+# the server log. The statements themselves name only keys and placeholders: the marker
+# is written by a statement that succeeds.
+#
+# Prints TAP lines; needs the server log file: $ST_DIR/server.log (test/lib.sh).
+set -uo pipefail
+
+# shellcheck source=test/tap.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+DB=singletable_log_privacy
+LOG=$ST_DIR/server.log
+MARKER="secret-$(date +%s)-$$-PII"
+
+"$PGBIN/psql" -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" -c "CREATE DATABASE $DB" >/dev/null \
+    || bail "could not create database $DB"
+q "$DB" <<SQL >/dev/null || bail "setup failed"
+CREATE EXTENSION singletable;
+SELECT singletable.create_table('people');
+SELECT singletable.put_item('people', jsonb_build_object('pk', 'USER#1', 'sk', 'PROFILE', 'ssn', '$MARKER'));
+SQL
+
+if [[ ! -r $LOG ]]; then
+    bail "server log $LOG is not readable"
+fi
+before=$(wc -c <"$LOG")
+
+# each failing call, run in an EXCEPTION block that returns the failure item
+out=$(q "$DB" <<'SQL' 2>&1
+CREATE FUNCTION try(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE sql;
+  RETURN 'no error';
+EXCEPTION WHEN SQLSTATE '23S01' THEN
+  RETURN coalesce(singletable.condition_check_failure_item()->>'ssn', 'no item');
+END $$;
+SELECT try($q$SELECT singletable.put_item('people', '{"pk": "USER#1", "sk": "PROFILE"}', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')$q$);
+SELECT try($q$SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET a = :v', 'attribute_not_exists(pk)', vals => '{":v": 1}', return_values_on_condition_check_failure => 'ALL_OLD')$q$);
+SELECT try($q$SELECT singletable.delete_item('people', 'USER#1', 'PROFILE', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')$q$);
+SELECT try($q$SELECT singletable.delete_item('people', 'USER#1', 'PROFILE', 'attribute_not_exists(pk)')$q$);
+SQL
+)
+expected=$(printf '%s\n%s\n%s\n%s' "$MARKER" "$MARKER" "$MARKER" "no item")
+if [[ $out == "$expected" ]]; then
+    ok "failed conditions return the current item through condition_check_failure_item()"
+else
+    not_ok "failed conditions return the current item through condition_check_failure_item()"
+    diag "expected:" "$expected" "got:" "$out"
+fi
+
+# the same failures, not caught: the errors go to the log with their statements
+for sql in \
+    "SELECT singletable.put_item('people', '{\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')" \
+    "SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET a = :v', 'attribute_not_exists(pk)', vals => '{\":v\": 1}', return_values_on_condition_check_failure => 'ALL_OLD')" \
+    "SELECT singletable.delete_item('people', 'USER#1', 'PROFILE', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')"; do
+    if "$PGBIN/psql" -X -q -d "$DB" -c "$sql" >/dev/null 2>"$WORK/err"; then
+        not_ok "uncaught failed condition raises an error"
+    elif grep -q "23S01\|conditional check failed" "$WORK/err" && ! grep -q "$MARKER" "$WORK/err"; then
+        ok "uncaught failed condition: error without item content ($(head -c 60 <<<"$sql")...)"
+    else
+        not_ok "uncaught failed condition: error without item content"
+        diag "client got:" "$(cat "$WORK/err")"
+    fi
+done
+
+# make sure the log has everything written so far
+"$PGBIN/psql" -X -q -d "$DB" -c "SELECT pg_catalog.pg_sleep(0)" >/dev/null
+logged=$(tail -c +"$((before + 1))" "$LOG")
+if grep -q "conditional check failed" <<<"$logged"; then
+    ok "the failed conditions are in the server log"
+else
+    not_ok "the failed conditions are in the server log"
+    diag "the log did not get the errors; the check below would prove nothing"
+fi
+if grep -q -- "$MARKER" <<<"$logged"; then
+    not_ok "no item content in the server log"
+    grep -- "$MARKER" <<<"$logged" | head -5 | diag
+else
+    ok "no item content in the server log"
+fi
+
+"$PGBIN/psql" -X -q -d postgres -c "DROP DATABASE $DB" >/dev/null
+echo "1..$N"
+((FAILURES == 0))
