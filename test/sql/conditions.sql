@@ -81,7 +81,8 @@ SELECT singletable.put_item('cx', '{"pk": "p", "sk": "new", "v": 2}', condition 
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :one', vals => '{":one": 1}');
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'v = :two', vals => '{":two": 2}', return_values => 'ALL_OLD');
 SELECT singletable.delete_item('cx', 'p', 'new', condition => 'attribute_not_exists(pk)') IS NULL AS deleting_nothing;
--- the failure is SQLSTATE 23S01; with ALL_OLD its DETAIL is the current item as JSON
+-- the failure is SQLSTATE 23S01 with DynamoDB's error body in DETAIL; with ALL_OLD the
+-- current item is read after the error with condition_check_failure_item()
 SET client_min_messages = notice;
 DO $$
 DECLARE st text; msg text; det text;
@@ -91,7 +92,8 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
   RAISE NOTICE 'SQLSTATE %: %', st, msg;
-  RAISE NOTICE 'current item: %', det::jsonb -> 'm';
+  RAISE NOTICE 'DETAIL: %', det;
+  RAISE NOTICE 'current item: %', singletable.condition_check_failure_item() -> 'm';
 END $$;
 DO $$
 DECLARE st text; det text;
@@ -100,7 +102,7 @@ BEGIN
                                   return_values_on_condition_check_failure => 'ALL_OLD');
 EXCEPTION WHEN OTHERS THEN
   GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, det = PG_EXCEPTION_DETAIL;
-  RAISE NOTICE 'SQLSTATE %, no current item: %', st, det;
+  RAISE NOTICE 'SQLSTATE %, no current item: %', st, singletable.condition_check_failure_item();
 END $$;
 DO $$
 BEGIN

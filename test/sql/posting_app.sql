@@ -103,11 +103,13 @@ SELECT singletable.update_item('posting', 'USER#u_1001', 'POST#p_0018',
   names => '{"#s": "status"}',
   vals => '{":approved": "approved", ":draft": "draft", ":at": "2026-06-27T08:00:00Z", ":gpk": "STATUS#approved"}',
   return_values => 'UPDATED_NEW');
--- approving it again fails: it is no longer a draft (SQLSTATE 23S01, the current item in DETAIL)
+-- approving it again fails: it is no longer a draft (SQLSTATE 23S01); the item it was
+-- checked against is read after the error
 SELECT singletable.update_item('posting', 'USER#u_1001', 'POST#p_0018',
   'SET #s = :approved', condition => '#s = :draft', names => '{"#s": "status"}',
   vals => '{":approved": "approved", ":draft": "draft"}',
   return_values_on_condition_check_failure => 'ALL_OLD');
+SELECT singletable.condition_check_failure_item();
 -- view counters (VIEWS is reserved): ADD creates the counter, SET ... + increments it
 SELECT singletable.update_item('posting', 'POST#p_0017', 'METRICS#2026-06-23T11:12Z', 'ADD #v :n',
   names => '{"#v": "views"}', vals => '{":n": 20}', return_values => 'UPDATED_NEW');
