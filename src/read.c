@@ -341,7 +341,7 @@ parse_query_expressions(FunctionCallInfo fcinfo, StTable *tab, QueryArgs *qa)
 				 errdetail("ExpressionAttributeNames can only be specified when using expressions")));
 	env = st_env_build(tab, names, vals);
 	if (filter)
-		qa->filter = st_parse_condition(text_to_cstring(filter), SE_FILTER, env);
+		qa->filter = st_parse_condition(text_to_cstring(filter), SE_QUERY_FILTER, env);
 	if (projection)
 		qa->projection = st_parse_projection(text_to_cstring(projection), env);
 	st_expr_check_unused(env);
