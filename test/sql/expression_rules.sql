@@ -111,3 +111,6 @@ EXCEPTION WHEN numeric_value_out_of_range THEN
 END $$;
 SET client_min_messages = warning;
 SELECT singletable.get_item('xr', 'p', 'item') ? 'big' AS nothing_written;
+
+-- cleanup
+SELECT singletable.drop_table(t) FROM unnest(ARRAY['xr', 'xr_pk']) t;
