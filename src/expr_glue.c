@@ -43,6 +43,9 @@ st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
 		case ST_ERR_LIMIT:
 			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
 			break;
+		case ST_ERR_NUMBER_RANGE:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
 		default:
 			code = ERRCODE_INVALID_PARAMETER_VALUE;
 			break;

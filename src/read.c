@@ -379,7 +379,7 @@ parse_query_expressions(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
 	env = st_env_build(tab, req->names, req->vals);
 	if (req->filter)
-		qa->filter = st_parse_condition(req->filter, SE_FILTER, env);
+		qa->filter = st_parse_condition(req->filter, SE_QUERY_FILTER, env);
 	if (req->projection)
 		qa->projection = st_parse_projection(req->projection, env);
 	st_expr_check_unused(env);

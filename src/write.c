@@ -430,7 +430,11 @@ st_op_update(const StUpdateRequest *req)
 				if (upd->actions[i].kind == SU_SET || upd->actions[i].kind == SU_ADD)
 					creates = true;
 			if (!creates && upd->n > 0)
+			{
+				/* nothing is written, but a path that cannot exist is an error */
+				(void) st_apply_update(upd, oldval);
 				break;
+			}
 			st_val_map_put(oldval, tab->pk_name, strlen(tab->pk_name), st_key_to_val(tab->pk_type, &pk));
 			if (tab->sk_name)
 				st_val_map_put(oldval, tab->sk_name, strlen(tab->sk_name), st_key_to_val(tab->sk_type, &sk));

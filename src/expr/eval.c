@@ -5,7 +5,8 @@
  * different types never compare true; a missing attribute makes every
  * comparison false except <>, which is true; <, <=, >, >= and BETWEEN are
  * defined for S, N and B only; size() of N, BOOL or NULL from the item makes
- * its comparison false. There is no SQL three-valued logic here.
+ * its comparison false; size() of an S counts UTF-16 code units, of a B
+ * bytes. There is no SQL three-valued logic here.
  */
 #include "st_base.h"
 
@@ -45,6 +46,28 @@ st_path_get(const StVal *item, const StPath *path)
 	return (StVal *) cur;
 }
 
+/*
+ * The length of UTF-8 text in UTF-16 code units, which is what DynamoDB's
+ * size() counts for an S: one per character, two for a character outside
+ * the Basic Multilingual Plane (code point 0x10000 and up, a 4-byte UTF-8
+ * sequence, a surrogate pair in UTF-16). Counts lead bytes, so it needs no
+ * decoding: continuation bytes (10xxxxxx) count nothing.
+ */
+static int64
+utf16_length(const char *s, int len)
+{
+	int64		n = 0;
+
+	for (int i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1;
+	}
+	return n;
+}
+
 /* The number n as a canonical N value. */
 static StVal *
 make_count(int64 n)
@@ -75,6 +98,8 @@ eval_operand(const StNode *n, const StVal *item, const StVal **out)
 				switch (v->type)
 				{
 					case SV_S:
+						*out = make_count(utf16_length(v->u.str.data, v->u.str.len));
+						return OP_VALUE;
 					case SV_B:
 						*out = make_count(v->u.str.len);
 						return OP_VALUE;

@@ -113,7 +113,9 @@ typedef enum StExprErrorKind
 	ST_ERR_SYNTAX,				/* malformed expression: syntax_error */
 	ST_ERR_VALIDATION,			/* well-formed but invalid: invalid_parameter_value */
 	ST_ERR_LIMIT,				/* a DynamoDB limit: program_limit_exceeded */
-	ST_ERR_RUNTIME				/* invalid for this item: invalid_parameter_value */
+	ST_ERR_RUNTIME,				/* invalid for this item: invalid_parameter_value */
+	ST_ERR_NUMBER_RANGE			/* arithmetic left DynamoDB's number range:
+								 * numeric_value_out_of_range */
 } StExprErrorKind;
 
 /*
@@ -233,15 +235,25 @@ typedef struct StExprEnv
 	const char **value_keys;	/* ":v" */
 	const StVal **values;
 	bool	   *value_used;
-	/* the table's key attributes, which updates must not touch */
+	/*
+	 * the table's key attributes (key_names[1] NULL without a sort key):
+	 * updates must not touch them, no path may go into them, and a query's
+	 * filter must not read them
+	 */
 	const char *key_names[2];
 } StExprEnv;
 
-/* which expression is being parsed, for messages ("Invalid UpdateExpression: ...") */
+/*
+ * Which expression is being parsed, for messages ("Invalid UpdateExpression:
+ * ...") and for the rules that depend on it. SE_QUERY_FILTER is the filter
+ * of a Query, which DynamoDB forbids to read key attributes; SE_FILTER (a
+ * Scan's filter) may read them.
+ */
 typedef enum StExprKind
 {
 	SE_CONDITION,
 	SE_FILTER,
+	SE_QUERY_FILTER,
 	SE_UPDATE,
 	SE_PROJECTION
 } StExprKind;

@@ -67,6 +67,7 @@ st_expr_kind_name(StExprKind kind)
 		case SE_CONDITION:
 			return "ConditionExpression";
 		case SE_FILTER:
+		case SE_QUERY_FILTER:
 			return "FilterExpression";
 		case SE_UPDATE:
 			return "UpdateExpression";
@@ -84,6 +85,7 @@ kind_label(StExprKind kind)
 		case SE_CONDITION:
 			return "condition";
 		case SE_FILTER:
+		case SE_QUERY_FILTER:
 			return "filter";
 		case SE_UPDATE:
 			return "update";
@@ -332,6 +334,40 @@ resolve_name(Parser *p, StPathElem *el)
 				  kind_label(p->kind), p->tok.len, p->tok.text, p->tok.pos + 1);
 }
 
+/* The key attribute that path starts with, or NULL. */
+static const char *
+path_key(Parser *p, const StPath *path)
+{
+	for (int k = 0; k < 2; k++)
+	{
+		const char *key = p->env->key_names[k];
+
+		if (key && !path->elems[0].is_index && path->elems[0].namelen == (int) strlen(key) &&
+			memcmp(path->elems[0].name, key, path->elems[0].namelen) == 0)
+			return key;
+	}
+	return NULL;
+}
+
+/*
+ * Key attributes are scalars, so DynamoDB rejects any path that goes into
+ * one (pk.x, sk[0]) in every kind of expression. Its message has no
+ * "Invalid ...Expression:" prefix. A query's filter reports any use of a key
+ * instead (check_query_filter), as DynamoDB does.
+ */
+static void
+check_key_path(Parser *p, const StPath *path)
+{
+	const char *key;
+
+	if (path->n < 2 || p->kind == SE_QUERY_FILTER || (key = path_key(p, path)) == NULL)
+		return;
+	st_expr_error(ST_ERR_VALIDATION,
+				  psprintf("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s", key),
+				  "invalid %s expression at position %d: key attribute \"%s\" is a scalar; it has no nested paths",
+				  kind_label(p->kind), path->pos + 1, key);
+}
+
 /* Parses a document path: name ( .name | [index] )* */
 static StPath *
 parse_path(Parser *p)
@@ -400,6 +436,7 @@ parse_path(Parser *p)
 						  "document path at position %d of %s expression is more than %d levels deep",
 						  path->pos + 1, kind_label(p->kind), ST_MAX_DEPTH);
 	}
+	check_key_path(p, path);
 	return path;
 }
 
@@ -707,9 +744,14 @@ parse_bool_function(Parser *p)
 	{
 		StNode	   *arg;
 
-		/* size(a) starts with a name too, but is not a path */
-		if (i == 0 && ((p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH) ||
-					   (at_call(p) && tok_is_function(p, "size"))))
+		/*
+		 * The first operand is a path; begins_with and contains also take a
+		 * :value there, as DynamoDB does. size(a) starts with a name too, but
+		 * is not a path.
+		 */
+		if (i == 0 && !(p->tok.kind == T_VALUEPH && (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)) &&
+			((p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH) ||
+			 (at_call(p) && tok_is_function(p, "size"))))
 			invalid(p, p->tok.pos,
 					psprintf("Operator or function requires a document path; operator or function: %s", fn),
 					psprintf("the first argument of %s must be a document path", fn));
@@ -769,13 +811,15 @@ parse_bool_function(Parser *p)
 							 t->value->u.str.len, t->value->u.str.data),
 					psprintf("unknown attribute type \"%.*s\"", t->value->u.str.len, t->value->u.str.data));
 	}
-	if (kind == SN_BEGINS_WITH && n->args[1]->kind == SN_VALUE &&
-		n->args[1]->value->type != SV_S && n->args[1]->value->type != SV_B)
-		invalid(p, n->args[1]->pos,
-				psprintf("Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
-						 literal_type(n->args[1])),
-				psprintf("begins_with takes a string or binary prefix, %s is of type %s",
-						 n->args[1]->value_name, literal_type(n->args[1])));
+	/* begins_with works on S and B: a literal of another type is an error (either operand) */
+	for (int i = 0; kind == SN_BEGINS_WITH && i < 2; i++)
+		if (n->args[i]->kind == SN_VALUE &&
+			n->args[i]->value->type != SV_S && n->args[i]->value->type != SV_B)
+			invalid(p, n->args[i]->pos,
+					psprintf("Incorrect operand type for operator or function; operator or function: begins_with, operand type: %s",
+							 literal_type(n->args[i])),
+					psprintf("begins_with takes strings or binaries, %s is of type %s",
+							 n->args[i]->value_name, literal_type(n->args[i])));
 	if (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)
 		check_distinct(p, n, fn);
 	return n;
@@ -965,6 +1009,47 @@ parser_init(Parser *p, const char *expr, StExprKind kind, StExprEnv *env)
 					  "%s expression is empty", kind_label(kind));
 }
 
+/* The first path in n (in the order written) that starts with key, or NULL. */
+static const StPath *
+find_key_use(Parser *p, const StNode *n, const char *key)
+{
+	if (n->kind == SN_PATH)
+	{
+		const char *k = path_key(p, n->path);
+
+		return k && strcmp(k, key) == 0 ? n->path : NULL;
+	}
+	for (int i = 0; i < n->nargs; i++)
+	{
+		const StPath *found = find_key_use(p, n->args[i], key);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * A query's filter must not read the key attributes, not even through a
+ * nested path: DynamoDB wants them in the key condition. It names the
+ * partition key first.
+ */
+static void
+check_query_filter(Parser *p, const StNode *n)
+{
+	for (int k = 0; k < 2; k++)
+	{
+		const char *key = p->env->key_names[k];
+		const StPath *path = key ? find_key_use(p, n, key) : NULL;
+
+		if (path)
+			st_expr_error(ST_ERR_VALIDATION,
+						  psprintf("Filter Expression can only contain non-primary key attributes: Primary key attribute: %s", key),
+						  "invalid filter expression at position %d: the filter of a query cannot use key attribute \"%s\"",
+						  path->pos + 1, key);
+	}
+}
+
 /* Parses a condition or filter expression. */
 StNode *
 st_parse_condition(const char *expr, StExprKind kind, StExprEnv *env)
@@ -976,6 +1061,8 @@ st_parse_condition(const char *expr, StExprKind kind, StExprEnv *env)
 	n = parse_or(&p);
 	if (p.tok.kind != T_END)
 		syntax_error(&p);
+	if (kind == SE_QUERY_FILTER)
+		check_query_filter(&p, n);
 	return n;
 }
 
@@ -1036,25 +1123,21 @@ check_paths(Parser *p, StPath **paths, int n)
 		}
 }
 
+/*
+ * An update must not write a key attribute. (A path into one was rejected
+ * by parse_path already.) DynamoDB's message has no "Invalid
+ * UpdateExpression:" prefix.
+ */
 static void
 check_not_key(Parser *p, StPath *path)
 {
-	for (int k = 0; k < 2; k++)
-	{
-		const char *key = p->env->key_names[k];
+	const char *key = path_key(p, path);
 
-		if (key && path->elems[0].namelen == (int) strlen(key) &&
-			memcmp(path->elems[0].name, key, path->elems[0].namelen) == 0)
-		{
-			if (path->n == 1)
-				invalid(p, path->pos,
-						psprintf("Cannot update attribute %s. This attribute is part of the key", key),
-						psprintf("key attribute \"%s\" cannot be updated", key));
-			invalid(p, path->pos,
-					psprintf("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s", key),
-					psprintf("key attribute \"%s\" is a scalar; it has no nested paths", key));
-		}
-	}
+	if (key)
+		st_expr_error(ST_ERR_VALIDATION,
+					  psprintf("One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", key),
+					  "invalid update expression at position %d: key attribute \"%s\" cannot be updated",
+					  path->pos + 1, key);
 }
 
 /* SET value: operand, or operand + operand, or operand - operand */

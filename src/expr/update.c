@@ -3,8 +3,9 @@
  *
  * All right-hand sides are evaluated against the old item first (DynamoDB
  * applies an update as if to a snapshot), then the actions are applied to a
- * copy: SETs (list appends in index order), REMOVEs (list elements from the
- * highest index down, so indexes refer to the old list), ADDs, DELETEs.
+ * copy: SETs (list appends in index order), ADDs and DELETEs in place, and
+ * last every removal (REMOVE, and a DELETE that empties its set) from the
+ * highest list index down, so that every index refers to the old list.
  */
 #include "st_base.h"
 
@@ -82,7 +83,7 @@ eval_set_value(const StNode *n, const StVal *old, const StPath *target)
 				err = st_number_add(a->u.str.data, a->u.str.len, b->u.str.data, b->u.str.len,
 									n->kind == SN_MINUS, &num);
 				if (err != ST_NUM_OK)
-					st_expr_error(ST_ERR_RUNTIME, st_number_error_text(err),
+					st_expr_error(ST_ERR_NUMBER_RANGE, st_number_error_text(err),
 								  "the result of %s for [%s] is out of DynamoDB's number range",
 								  n->kind == SN_PLUS ? "+" : "-", st_path_to_string(target));
 				return st_val_make_str(SV_N, num.canonical, strlen(num.canonical));
@@ -103,19 +104,30 @@ parent_of(StVal *item, const StPath *path)
 	return st_path_get(item, &prefix);
 }
 
+/*
+ * The map or list that holds the last element of path. Raises DynamoDB's
+ * invalid-path error when path cannot exist in item: its parent is missing,
+ * or is not a list (for an index) or a map (for a name).
+ */
+static StVal *
+existing_parent(StVal *item, const StPath *path)
+{
+	StVal	   *parent = parent_of(item, path);
+
+	if (parent == NULL || parent->type != (path->elems[path->n - 1].is_index ? SV_L : SV_M))
+		bad_path(path);
+	return parent;
+}
+
 /* Puts v at path: the parent must exist and be a map (name) or list (index). */
 static void
 set_path(StVal *item, const StPath *path, StVal *v)
 {
-	StVal	   *parent = parent_of(item, path);
+	StVal	   *parent = existing_parent(item, path);
 	const StPathElem *last = &path->elems[path->n - 1];
 
-	if (parent == NULL)
-		bad_path(path);
 	if (last->is_index)
 	{
-		if (parent->type != SV_L)
-			bad_path(path);
 		if (last->index < parent->u.list.n)
 			parent->u.list.elems[last->index] = v;
 		else
@@ -128,30 +140,21 @@ set_path(StVal *item, const StPath *path, StVal *v)
 		}
 	}
 	else
-	{
-		if (parent->type != SV_M)
-			bad_path(path);
 		st_val_map_put(parent, last->name, last->namelen, v);
-	}
 }
 
-/* Removes the element at path; a missing attribute or index is a no-op. */
+/*
+ * Removes the element at path; a missing attribute, map key or list index
+ * is a no-op, a path that cannot exist is an error.
+ */
 static void
 remove_path(StVal *item, const StPath *path)
 {
-	StVal	   *parent = parent_of(item, path);
+	StVal	   *parent = existing_parent(item, path);
 	const StPathElem *last = &path->elems[path->n - 1];
 
-	if (parent == NULL)
-	{
-		if (path->n == 1)
-			return;
-		bad_path(path);
-	}
 	if (last->is_index)
 	{
-		if (parent->type != SV_L)
-			bad_path(path);
 		if (last->index < parent->u.list.n)
 		{
 			memmove(&parent->u.list.elems[last->index], &parent->u.list.elems[last->index + 1],
@@ -160,11 +163,7 @@ remove_path(StVal *item, const StPath *path)
 		}
 	}
 	else
-	{
-		if (parent->type != SV_M)
-			bad_path(path);
 		st_val_map_remove(parent, last->name, last->namelen);
-	}
 }
 
 /* Union (add) or difference of two sets of the same type, as a new set. */
@@ -202,23 +201,17 @@ set_combine(const StVal *a, const StVal *b, bool add)
 }
 
 /*
- * The order of actions: by kind, then by path, element by element (a total
- * order, as qsort needs: paths of one kind never overlap). List indexes sort
- * ascending for SET (appends in order) and descending for REMOVE, so that
- * removing an element never shifts one that another action still refers to.
+ * The order of two paths, element by element. List indexes sort ascending,
+ * or descending with desc_index. Equal paths compare 0; paths of one update
+ * never are (the parser rejects overlapping ones).
  */
 static int
-action_order(const void *a, const void *b)
+path_order(const StPath *x, const StPath *y, bool desc_index)
 {
-	const StUpdateAction *x = *(const StUpdateAction *const *) a;
-	const StUpdateAction *y = *(const StUpdateAction *const *) b;
-
-	if (x->kind != y->kind)
-		return x->kind - y->kind;
-	for (int i = 0; i < Min(x->path->n, y->path->n); i++)
+	for (int i = 0; i < Min(x->n, y->n); i++)
 	{
-		const StPathElem *ex = &x->path->elems[i];
-		const StPathElem *ey = &y->path->elems[i];
+		const StPathElem *ex = &x->elems[i];
+		const StPathElem *ey = &y->elems[i];
 		int			c;
 
 		if (ex->is_index != ey->is_index)
@@ -228,7 +221,7 @@ action_order(const void *a, const void *b)
 			if (ex->index == ey->index)
 				continue;
 			c = ex->index < ey->index ? -1 : 1;
-			return x->kind == SU_REMOVE ? -c : c;
+			return desc_index ? -c : c;
 		}
 		c = memcmp(ex->name, ey->name, Min(ex->namelen, ey->namelen));
 		if (c == 0)
@@ -236,7 +229,32 @@ action_order(const void *a, const void *b)
 		if (c != 0)
 			return c;
 	}
-	return x->path->n - y->path->n;
+	return x->n - y->n;
+}
+
+/*
+ * The order of actions: by kind, then by path (a total order, as qsort
+ * needs), list indexes ascending so that SETs past the end append in order.
+ */
+static int
+action_order(const void *a, const void *b)
+{
+	const StUpdateAction *x = *(const StUpdateAction *const *) a;
+	const StUpdateAction *y = *(const StUpdateAction *const *) b;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return path_order(x->path, y->path, false);
+}
+
+/*
+ * The order of removals: list indexes descending, so that removing an
+ * element never shifts one that another removal still refers to.
+ */
+static int
+removal_order(const void *a, const void *b)
+{
+	return path_order(*(const StPath *const *) a, *(const StPath *const *) b, true);
 }
 
 /*
@@ -248,6 +266,8 @@ st_apply_update(const StUpdate *upd, const StVal *item)
 {
 	StVal	  **set_values = palloc0(sizeof(StVal *) * Max(upd->n, 1));
 	const StUpdateAction **order = palloc(sizeof(StUpdateAction *) * Max(upd->n, 1));
+	const StPath **removals = palloc(sizeof(StPath *) * Max(upd->n, 1));
+	int			nremovals = 0;
 	StVal	   *result;
 
 	/* every right-hand side reads the old item */
@@ -271,7 +291,7 @@ st_apply_update(const StUpdate *upd, const StVal *item)
 				set_path(result, path, set_values[a - upd->actions]);
 				break;
 			case SU_REMOVE:
-				remove_path(result, path);
+				removals[nremovals++] = path;
 				break;
 			case SU_ADD:
 				{
@@ -287,7 +307,7 @@ st_apply_update(const StUpdate *upd, const StVal *item)
 														  v->u.str.data, v->u.str.len, false, &num);
 
 						if (err != ST_NUM_OK)
-							st_expr_error(ST_ERR_RUNTIME, st_number_error_text(err),
+							st_expr_error(ST_ERR_NUMBER_RANGE, st_number_error_text(err),
 										  "ADD to [%s] gives a number out of DynamoDB's range",
 										  st_path_to_string(path));
 						set_path(result, path, st_val_make_str(SV_N, num.canonical, strlen(num.canonical)));
@@ -306,9 +326,8 @@ st_apply_update(const StUpdate *upd, const StVal *item)
 
 					if (cur == NULL)
 					{
-						/* nothing to delete from, but the parent must make sense */
-						if (path->n > 1 && parent_of(result, path) == NULL)
-							bad_path(path);
+						/* nothing to delete from, but the path must be able to exist */
+						existing_parent(result, path);
 						break;
 					}
 					if (cur->type != v->type)
@@ -316,12 +335,16 @@ st_apply_update(const StUpdate *upd, const StVal *item)
 												st_val_type_name(cur->type)));
 					cur = set_combine(cur, v, false);
 					if (cur->u.list.n == 0)
-						remove_path(result, path);
+						removals[nremovals++] = path;
 					else
 						set_path(result, path, cur);
 					break;
 				}
 		}
 	}
+
+	qsort(removals, nremovals, sizeof(StPath *), removal_order);
+	for (int k = 0; k < nremovals; k++)
+		remove_path(result, removals[k]);
 	return result;
 }

@@ -3,7 +3,8 @@
  * built outside the server with -DST_FRONTEND (see README.md).
  *
  * Input: the first byte chooses the mode, the rest is the text.
- *   'c' condition, 'f' filter, 'u' update, 'p' projection, 'n' number;
+ *   'c' condition, 'f' filter (parsed as a Scan's, then as a Query's),
+ *   'u' update, 'p' projection, 'n' number;
  *   any other byte b: mode b % 5 in that order.
  * The text is copied into a NUL-terminated buffer (so it ends at the first
  * NUL byte, as a C string from the server would), parsed against a fixed
@@ -25,6 +26,7 @@
  *     extension relies on to convert only those attributes);
  *   - an update gives the same result (or fails alike) with its actions
  *     written in reverse order, and never changes the key attributes;
+ *   - a Query's filter that parsed reads no key attribute;
  *   - messages are valid UTF-8 when the expression is;
  *   - number parsing round-trips and arithmetic is exact and consistent.
  *
@@ -258,6 +260,8 @@ free_chunks(void)
 
 #define KIND(k)		(1 << (k))
 #define PARSE_ERRORS (KIND(ST_ERR_SYNTAX) | KIND(ST_ERR_VALIDATION) | KIND(ST_ERR_LIMIT))
+/* an update may fail on an item: invalid for it, or arithmetic out of range */
+#define APPLY_ERRORS (KIND(ST_ERR_RUNTIME) | KIND(ST_ERR_NUMBER_RANGE))
 
 static sigjmp_buf jmp;
 static bool armed;				/* a step is running: jmp is valid */
@@ -311,7 +315,7 @@ st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
 
 	if (!armed)
 		fatal("st_expr_error outside a step");
-	if (kind < ST_ERR_SYNTAX || kind > ST_ERR_RUNTIME)
+	if (kind < ST_ERR_SYNTAX || kind > ST_ERR_NUMBER_RANGE)
 		fatal("st_expr_error with kind %d", (int) kind);
 
 	/* format the message as the extension does, to check its arguments */
@@ -749,6 +753,24 @@ eval_reduced_step(void *arg)
 	c->result = st_eval_condition(c->node, c->reduced);
 }
 
+/* A Query's filter must not read a key attribute: the parser rejects it. */
+static void
+check_query_filter_step(void *arg)
+{
+	CondCtx    *c = arg;
+	const char **names = NULL;
+	int		   *lens = NULL;
+	int			n = 0,
+				cap = 0;
+
+	st_expr_collect_top_names(c->node, &names, &lens, &n, &cap);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			if (lens[i] == (int) strlen(env.key_names[k]) &&
+				memcmp(names[i], env.key_names[k], lens[i]) == 0)
+				fatal("a query filter that reads key attribute %s parsed", env.key_names[k]);
+}
+
 static void
 check_unused_step(void *arg)
 {
@@ -767,6 +789,8 @@ run_condition(const char *expr, StExprKind kind)
 		return;
 	if (c.node == NULL)
 		fatal("parse condition returned NULL");
+	if (kind == SE_QUERY_FILTER)
+		attempt("check query filter", 0, check_query_filter_step, &c);
 	for (c.item = 0; c.item < NITEMS; c.item++)
 	{
 		bool		full;
@@ -869,8 +893,8 @@ run_update(const char *expr)
 		u.reversed->actions[i] = u.upd->actions[u.upd->n - 1 - i];
 	for (u.item = 0; u.item < NITEMS; u.item++)
 	{
-		bool		ok = attempt("apply update", KIND(ST_ERR_RUNTIME), apply_update_step, &u);
-		bool		ok2 = attempt("apply update in reverse", KIND(ST_ERR_RUNTIME), apply_reversed_step, &u);
+		bool		ok = attempt("apply update", APPLY_ERRORS, apply_update_step, &u);
+		bool		ok2 = attempt("apply update in reverse", APPLY_ERRORS, apply_reversed_step, &u);
 
 		if (ok != ok2)
 			fatal("update %s on item %d but %s with its actions in reverse order",
@@ -1108,7 +1132,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			run_condition(text, SE_CONDITION);
 			break;
 		case 1:
+			/* a Scan's filter, then a Query's (which must not read the keys) */
 			run_condition(text, SE_FILTER);
+			memset(env.name_used, 0, sizeof(bool) * env.nnames);
+			memset(env.value_used, 0, sizeof(bool) * env.nvalues);
+			run_condition(text, SE_QUERY_FILTER);
 			break;
 		case 2:
 			run_update(text);

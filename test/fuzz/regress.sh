@@ -77,12 +77,14 @@ for n in 5000 999; do    # over the 4096-byte limit, and under it
     deep p 'printf a; rep "[0]" $n'
 done
 ndeep=$(find "$tmp/deep" -type f | wc -l)
+# a filter (mode f) is parsed twice: as a Scan's and as a Query's
+nparses=$((ndeep + $(find "$tmp/deep" -type f -name '*-f' | wc -l)))
 FUZZ_EXPR_VERBOSE=1 replay "$tmp/deep"
-# every deep input is rejected when parsed
+# every deep input is rejected each time it is parsed
 nrejected=$(grep -a -c '^  parse [a-z]*: error' "$tmp/log" || true)
-if ((nrejected != ndeep)); then
+if ((nrejected != nparses)); then
     grep -a -A1 '^mode' "$tmp/log" | cut -c1-160 >&2
-    echo "fuzz regress: $nrejected of $ndeep deeply nested inputs rejected" >&2
+    echo "fuzz regress: $nrejected of $nparses parses of deeply nested inputs rejected" >&2
     exit 1
 fi
 # a TAP line for test/run.sh, which counts "ok N - " lines

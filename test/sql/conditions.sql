@@ -68,7 +68,7 @@ SELECT pg_temp.c('contains(s, :v)', '{":v": "ppl"}') AS substring, pg_temp.c('co
        pg_temp.c('contains(ns, :v)', '{":v": "2"}') AS ns_wrong_type, pg_temp.c('contains(bs, :v)', '{":v": {"$B": "AQ=="}}') AS in_bs,
        pg_temp.c('contains(l, :v)', '{":v": {"$SS": ["x"]}}') AS list_has_set, pg_temp.c('contains(l, :v)', '{":v": [3]}') AS list_has_list,
        pg_temp.c('contains(m, :v)', '{":v": "k"}') AS map_never, pg_temp.c('contains(n, :v)', '{":v": 1}') AS number_never;
-SELECT pg_temp.c('size(s) = :v', '{":v": 5}') AS size_s, pg_temp.c('size(u) = :v', '{":v": 2}') AS size_utf8_bytes,
+SELECT pg_temp.c('size(s) = :v', '{":v": 5}') AS size_s, pg_temp.c('size(u) = :v', '{":v": 1}') AS size_utf16_units,
        pg_temp.c('size(b) = :v', '{":v": 3}') AS size_b, pg_temp.c('size(l) = :v', '{":v": 4}') AS size_l,
        pg_temp.c('size(m) = :v', '{":v": 2}') AS size_m, pg_temp.c('size(ss) = :v', '{":v": 2}') AS size_set,
        pg_temp.c('size(n) = :v', '{":v": 2}') AS size_n_false, pg_temp.c('size(n) <> :v', '{":v": 2}') AS size_n_ne_false,
