@@ -88,7 +88,7 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	StProjection *proj = NULL;
 
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock, ACL_SELECT);
 	if (PG_ARGISNULL(3) && !PG_ARGISNULL(4))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -442,7 +442,7 @@ singletable_query(PG_FUNCTION_ARGS)
 	/* the result type is singletable.item_row, which callers pass as expectedDesc */
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock, ACL_SELECT);
 	parse_query_args(fcinfo, tab, &qa);
 	parse_query_expressions(fcinfo, tab, &qa);
 	st_query_argtypes(tab, argtypes);
@@ -507,7 +507,7 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), AccessShareLock);
+	tab = st_table_open(ARG_TEXT(0), AccessShareLock, ACL_SELECT);
 	parse_query_args(fcinfo, tab, &qa);
 	st_query_argtypes(tab, argtypes);
 	plan = st_query_plan(tab, qa.op, qa.forward, qa.has_start);

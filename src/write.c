@@ -193,7 +193,8 @@ singletable_put_item(PG_FUNCTION_ARGS)
 	bool		return_old = st_return_old_on_failure(ARG_TEXT(6));
 
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
+	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock,
+						ACL_INSERT | ACL_UPDATE | (want_old || !PG_ARGISNULL(2) ? ACL_SELECT : 0));
 	cond = parse_write_condition(tab, ARG_TEXT(2), ARG_JSONB(3), ARG_JSONB(4), NULL);
 	st_item_prepare(tab, ARG_JSONB(1), &item);
 	values[0] = item.pk.datum;
@@ -237,7 +238,8 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 	bool		return_old = st_return_old_on_failure(ARG_TEXT(7));
 
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
+	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock,
+						ACL_DELETE | (want_old || !PG_ARGISNULL(3) ? ACL_SELECT : 0));
 	cond = parse_write_condition(tab, ARG_TEXT(3), ARG_JSONB(4), ARG_JSONB(5), NULL);
 	st_key_args(tab, fcinfo, 1, values, nulls);
 	values[2] = (Datum) 0;
@@ -344,7 +346,7 @@ singletable_update_item(PG_FUNCTION_ARGS)
 	Jsonb	   *result = NULL;
 
 	SPI_connect();
-	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock);
+	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	if (PG_ARGISNULL(3))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
