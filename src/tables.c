@@ -167,9 +167,9 @@ singletable_create_table(PG_FUNCTION_ARGS)
 				 errdetail("S keys sort by the bytes of their UTF-8 encoding.")));
 
 	/* clear errors for the common mistakes before running any DDL */
+	refuse_temporary(rv, name);
 	if (rv->schemaname)
 		(void) LookupExplicitNamespace(rv->schemaname, false);
-	refuse_temporary(rv, name);
 	if (OidIsValid(RangeVarGetRelid(rv, NoLock, true)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),

@@ -194,7 +194,7 @@ singletable_put_item(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock,
-						ACL_INSERT | ACL_UPDATE | (want_old || !PG_ARGISNULL(2) ? ACL_SELECT : 0));
+						ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	cond = parse_write_condition(tab, ARG_TEXT(2), ARG_JSONB(3), ARG_JSONB(4), NULL);
 	st_item_prepare(tab, ARG_JSONB(1), &item);
 	values[0] = item.pk.datum;
@@ -239,7 +239,7 @@ singletable_delete_item(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tab = st_table_open(ARG_TEXT(0), RowExclusiveLock,
-						ACL_DELETE | (want_old || !PG_ARGISNULL(3) ? ACL_SELECT : 0));
+						ACL_SELECT | ACL_DELETE | (PG_ARGISNULL(3) ? 0 : ACL_UPDATE));
 	cond = parse_write_condition(tab, ARG_TEXT(3), ARG_JSONB(4), ARG_JSONB(5), NULL);
 	st_key_args(tab, fcinfo, 1, values, nulls);
 	values[2] = (Datum) 0;

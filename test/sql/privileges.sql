@@ -12,7 +12,6 @@ CREATE ROLE regress_st_priv_nobody;
 CREATE ROLE regress_st_priv_reader;
 CREATE SCHEMA priv AUTHORIZATION regress_st_priv_owner;
 GRANT USAGE ON SCHEMA priv TO regress_st_priv_nobody, regress_st_priv_reader;
-GRANT CREATE ON SCHEMA public TO regress_st_priv_nobody;
 SET ROLE regress_st_priv_owner;
 SELECT singletable.create_table('priv.items');
 SELECT singletable.put_item('priv.items', '{"pk": "a", "sk": "1", "v": 1}');
@@ -47,14 +46,24 @@ SELECT singletable.update_item('priv.items', 'a', '1', 'SET v = :v', vals => '{"
 SELECT singletable.drop_table('priv.items');
 RESET ROLE;
 
--- invalid input: INSERT and UPDATE without SELECT: put_item may write but not read
-GRANT INSERT, UPDATE ON priv.items TO regress_st_priv_nobody;
+-- invalid input: without SELECT no write works, as each reads the key columns
+-- (ON CONFLICT, WHERE), and the refusal comes before any statement runs
+GRANT INSERT, UPDATE, DELETE ON priv.items TO regress_st_priv_nobody;
 SET ROLE regress_st_priv_nobody;
 SELECT singletable.put_item('priv.items', '{"pk": "b", "sk": "1"}');
-SELECT singletable.put_item('priv.items', '{"pk": "b", "sk": "1"}', return_values => 'ALL_OLD');
 SELECT singletable.put_item('priv.items', '{"pk": "b", "sk": "1"}', 'attribute_not_exists(pk)');
+SELECT singletable.delete_item('priv.items', 'a', '1');
+SELECT singletable.update_item('priv.items', 'a', '1', 'SET v = :v', vals => '{":v": 2}');
 RESET ROLE;
-REVOKE INSERT, UPDATE ON priv.items FROM regress_st_priv_nobody;
+REVOKE INSERT, UPDATE, DELETE ON priv.items FROM regress_st_priv_nobody;
+-- DELETE with SELECT deletes; a conditional delete locks the item first, which needs UPDATE
+GRANT SELECT, DELETE ON priv.items TO regress_st_priv_nobody;
+SET ROLE regress_st_priv_nobody;
+SELECT singletable.delete_item('priv.items', 'nothing', '1');
+SELECT singletable.delete_item('priv.items', 'nothing', '1', 'attribute_exists(pk)');
+SELECT singletable.put_item('priv.items', '{"pk": "b", "sk": "1"}');
+RESET ROLE;
+REVOKE SELECT, DELETE ON priv.items FROM regress_st_priv_nobody;
 
 -- invalid input: tables that are not item tables, system catalogs included
 SET ROLE regress_st_priv_nobody;
@@ -97,17 +106,23 @@ SET search_path = pg_temp, public;
 SELECT singletable.create_table('tmp_items');
 RESET search_path;
 CREATE TEMP TABLE tmp_existing (id int);
-SELECT singletable.create_table('tmp_items2');
+SELECT singletable.create_table('pg_temp.tmp_items2');
 SET search_path = pg_temp, public;
 SELECT singletable.create_table('tmp_items3');
 RESET search_path;
-SELECT singletable.create_table(pg_my_temp_schema()::regnamespace::text || '.tmp_items4');
+-- by the temporary schema's own name (pg_temp_N, N varies)
+DO $$
+BEGIN
+    PERFORM singletable.create_table(pg_my_temp_schema()::regnamespace::text || '.tmp_items4');
+EXCEPTION WHEN feature_not_supported THEN
+    RAISE NOTICE 'refused: %', regexp_replace(SQLERRM, 'pg_temp_[0-9]+', 'pg_temp_N');
+END $$;
 SELECT count(*) = :registered_before AS nothing_registered FROM singletable.tables;
-SELECT to_regclass('pg_temp.tmp_items') IS NULL AND to_regclass('pg_temp.tmp_items3') IS NULL
-       AND to_regclass('pg_temp.tmp_items4') IS NULL AS nothing_created;
+SELECT to_regclass('pg_temp.tmp_items') IS NULL AND to_regclass('pg_temp.tmp_items2') IS NULL
+       AND to_regclass('pg_temp.tmp_items3') IS NULL AS nothing_created;
 -- an unqualified name goes to the first permanent schema of search_path
-SELECT singletable.create_table('tmp_items2') AS created_in_public;
-SELECT singletable.drop_table('public.tmp_items2');
+SELECT singletable.create_table('tmp_items5') AS created_in_public;
+SELECT singletable.drop_table('public.tmp_items5');
 
 -- a schema renamed mid-session: the old names reach only the old table
 CREATE SCHEMA ren;
@@ -167,6 +182,5 @@ SELECT singletable.drop_table('recreated');
 
 -- cleanup
 SET client_min_messages = warning;
-DROP SCHEMA priv, ren, ren2 CASCADE;
-REVOKE CREATE ON SCHEMA public FROM regress_st_priv_nobody;
+DROP SCHEMA priv, ren_old, ren2, ren3 CASCADE;
 DROP ROLE regress_st_priv_owner, regress_st_priv_nobody, regress_st_priv_reader;
