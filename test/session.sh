@@ -7,7 +7,7 @@
 #   session_stop NAME              ends it
 # Sessions are ended at exit by session_stop_all (call it from the script's EXIT trap).
 
-declare -A SESSION_PID SESSION_FD SESSION_SEQ
+declare -A SESSION_PID SESSION_FD
 
 session_start() {
     local name=$1 db=$2 user=${3:-${PGUSER:-postgres}} fd
@@ -18,7 +18,6 @@ session_start() {
     SESSION_PID[$name]=$!
     exec {fd}>"$WORK/$name.in"
     SESSION_FD[$name]=$fd
-    SESSION_SEQ[$name]=0
 }
 
 session_send() {
@@ -28,10 +27,9 @@ session_send() {
 # session_run NAME SQL [TIMEOUT]: fails (status 1) when the marker does not come in
 # TIMEOUT seconds (default 60) or the session died.
 session_run() {
-    local name=$1 sql=$2 timeout=${3:-60} seq marker start out
-    seq=$((SESSION_SEQ[$name] + 1))
-    SESSION_SEQ[$name]=$seq
-    marker="__session_${name}_${seq}__"
+    local name=$1 sql=$2 timeout=${3:-60} marker start out
+    # unique without a counter: callers often run this in a subshell, $(session_run ...)
+    marker="__session_${name}_$(date +%s%N)_${RANDOM}__"
     start=$(wc -l <"$WORK/$name.out")
     session_send "$name" "$sql"
     session_send "$name" "\\echo $marker"
