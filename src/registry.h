@@ -1,53 +1,33 @@
 /*
- * registry.h — the singletable.tables registry and the per-backend cache of
- * table descriptions and prepared SPI plans, invalidated by relcache callbacks.
+ * registry.h — item-collection tables as a call sees them: the name resolved
+ * with privileges checked before any lock, and the per-backend cache of each
+ * table's registry row and kept statements (StTable).
  */
 #ifndef SINGLETABLE_REGISTRY_H
 #define SINGLETABLE_REGISTRY_H
 
-#include "postgres.h"
-
-#include "executor/spi.h"
 #include "fmgr.h"
 #include "nodes/parsenodes.h"
+#include "nodes/primnodes.h"
 #include "storage/lockdefs.h"
-#include "utils/jsonb.h"
 
 #include "keys.h"
+#include "statements.h"
 
-/* Statements kept prepared per table (see registry.c for their SQL) */
-typedef enum StPlanKind
-{
-	ST_PLAN_GET,				/* SELECT item WHERE key = */
-	ST_PLAN_LOCK,				/* SELECT item WHERE key = FOR UPDATE */
-	ST_PLAN_UPDATE,				/* UPDATE SET item WHERE key = */
-	ST_PLAN_INSERT,				/* INSERT ... ON CONFLICT DO NOTHING */
-	ST_PLAN_UPSERT,				/* INSERT ... ON CONFLICT (key) DO UPDATE */
-	ST_PLAN_DELETE,				/* DELETE WHERE key = RETURNING item */
-	ST_NUM_ITEM_PLANS
-} StPlanKind;
+/* The registry of item-collection tables, one row per table, keyed by regclass */
+#define ST_REGISTRY "singletable.tables"
 
-/* Sort-key conditions of a Query; begins_with arrives as RANGE or GE */
-typedef enum StSkOp
-{
-	ST_SK_NONE,
-	ST_SK_EQ,
-	ST_SK_LT,
-	ST_SK_LE,
-	ST_SK_GT,
-	ST_SK_GE,
-	ST_SK_BETWEEN,				/* sk >= $2 AND sk <= $3 */
-	ST_SK_RANGE,				/* sk >= $2 AND sk < $3 (begins_with) */
-	ST_NUM_SK_OPS
-} StSkOp;
+/*
+ * st_table_open's privilege for DDL: the caller must own the table. A bit
+ * above every privilege (ACL_*) and below the grant-option bits.
+ */
+#define ST_ACL_OWNER ((AclMode) 1 << 15)
 
-/* Query statement parameters: $1 pk, $2 bound, $3 bound, $4 start key, $5 limit */
-#define ST_QUERY_NARGS 5
-
-typedef struct StTable
+/* A cached table: hash entry of the per-backend cache, keyed by the table's OID */
+struct StTable
 {
 	Oid			relid;			/* hash key */
-	bool		valid;			/* false once a relcache invalidation arrived */
+	bool		valid;			/* false once an invalidation arrived */
 	MemoryContext cxt;			/* holds the strings below */
 	char	   *relname;
 	char	   *qualname;		/* quoted schema.table for SQL */
@@ -57,18 +37,13 @@ typedef struct StTable
 	StKeyType	sk_type;
 	SPIPlanPtr	item_plans[ST_NUM_ITEM_PLANS];
 	SPIPlanPtr	query_plans[ST_NUM_SK_OPS][2][2];	/* [op][forward][has start] */
-} StTable;
+};
 
 extern void st_registry_init(void);
+extern RangeVar *st_name_to_rangevar(text *name);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
-extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
-extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
-extern void st_dest_init(DestReceiver *dest,
-						 bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
-extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
-							 const char *nulls, bool read_only);
-extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
-extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
-extern void st_query_argtypes(StTable *tab, Oid *argtypes);
+extern bool st_spi_connected(void);
+
+/* in write.c */
 
 #endif

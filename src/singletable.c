@@ -11,7 +11,12 @@ PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-/* Called once per backend when the library is loaded. */
+/*
+ * Called once when the library is loaded: in each backend, or in the
+ * postmaster under shared_preload_libraries, where no backend state (catalog
+ * caches, CacheMemoryContext) exists yet. So each subsystem only registers
+ * its callbacks here and builds its state on first use.
+ */
 void
 _PG_init(void)
 {

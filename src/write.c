@@ -288,8 +288,8 @@ st_op_put(const StPutRequest *req)
 	check_none_or_all_old(req->return_values, "put_item");
 	st_condition_failure_reset();
 	SPI_connect();
-	tab = st_table_open(req->table_name, RowExclusiveLock,
-						ACL_INSERT | ACL_UPDATE | (locked ? ACL_SELECT : 0));
+	/* also an upsert reads: ON CONFLICT compares the key columns */
+	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	cond = parse_write_condition(tab, &req->expr);
 	st_item_prepare(tab, req->item, &item);
 	key_params(tab, &item.pk, &item.sk, values, nulls);

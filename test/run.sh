@@ -139,5 +139,7 @@ run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 
 # More suites go here, e.g.:
 #   run_suite tap prove prove ...
+run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
+run_suite cache pg_regress bash "$TOP/test/cache.sh"
 
 finish

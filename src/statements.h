@@ -1,0 +1,59 @@
+/*
+ * statements.h — the SQL statements singletable runs on an item table: their
+ * shapes, the plans kept per table, SPI parameter lists and the row-only
+ * receivers that take their results.
+ */
+#ifndef SINGLETABLE_STATEMENTS_H
+#define SINGLETABLE_STATEMENTS_H
+
+#include "executor/spi.h"
+#include "tcop/dest.h"
+#include "utils/jsonb.h"
+
+/* The column holding the whole item; key attributes are columns of their own */
+#define ST_ITEM_COLUMN "item"
+
+/* Statements kept prepared per table (see statements.c for their SQL) */
+typedef enum StPlanKind
+{
+	ST_PLAN_GET,				/* SELECT item WHERE key = */
+	ST_PLAN_LOCK,				/* SELECT item WHERE key = FOR UPDATE */
+	ST_PLAN_UPDATE,				/* UPDATE SET item WHERE key = */
+	ST_PLAN_INSERT,				/* INSERT ... ON CONFLICT DO NOTHING */
+	ST_PLAN_UPSERT,				/* INSERT ... ON CONFLICT (key) DO UPDATE */
+	ST_PLAN_DELETE,				/* DELETE WHERE key = RETURNING item */
+	ST_NUM_ITEM_PLANS
+} StPlanKind;
+
+/* Sort-key conditions of a Query; begins_with arrives as RANGE or GE */
+typedef enum StSkOp
+{
+	ST_SK_NONE,
+	ST_SK_EQ,
+	ST_SK_LT,
+	ST_SK_LE,
+	ST_SK_GT,
+	ST_SK_GE,
+	ST_SK_BETWEEN,				/* sk >= $2 AND sk <= $3 */
+	ST_SK_RANGE,				/* sk >= $2 AND sk < $3 (begins_with) */
+	ST_NUM_SK_OPS
+} StSkOp;
+
+/* Query statement parameters: $1 pk, $2 bound, $3 bound, $4 start key, $5 limit */
+#define ST_QUERY_NARGS 5
+
+/* The cached description of a table (registry.h) that the statements are kept in */
+typedef struct StTable StTable;
+
+extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
+extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
+extern void st_dest_init(DestReceiver *dest,
+						 bool (*receive) (TupleTableSlot *slot, DestReceiver *self));
+extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
+							 const char *nulls, bool read_only);
+extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
+extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
+extern void st_query_argtypes(StTable *tab, Oid *argtypes);
+extern void st_statements_free(StTable *tab);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * tables.c — DDL of item-collection tables: create_table, drop_table and
+ * describe_table.
+ *
+ * create_table runs CREATE TABLE with the caller's rights (so the caller
+ * owns the table) and then writes the table's registry row as the
+ * registry's owner: callers need no write access to singletable.tables.
+ * Temporary tables are refused before anything is created: their registry
+ * row would outlive them (the sql_drop event trigger does not fire for the
+ * drop at session end), and pg_dump would export it as a bare OID. Unlogged
+ * tables are not made by create_table; one turned unlogged later by ALTER
+ * TABLE is an ordinary permanent table as far as the registry is concerned.
+ *
+ * Every registry change invalidates the table's relcache entry, which every
+ * backend's cache listens to (registry.c): create_table does so explicitly
+ * after its INSERT; a drop (drop_table, or DROP TABLE with the sql_drop
+ * event trigger deleting the row) invalidates the dropped relation anyway.
+ *
+ * drop_table and describe_table resolve the table through st_table_open:
+ * ownership (drop) or SELECT (describe) is checked before the table is
+ * locked. The DROP statement names the table as the catalog knows it under
+ * the lock, never by cached text, so a renamed schema cannot make it drop
+ * another table.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type_d.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "utils/builtins.h"
+#include "utils/inval.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "registry.h"
+#include "tables.h"
+
+PG_FUNCTION_INFO_V1(singletable_create_table);
+PG_FUNCTION_INFO_V1(singletable_drop_table);
+PG_FUNCTION_INFO_V1(singletable_describe_table);
+
+/* Validates a key attribute name given to create_table. */
+static char *
+check_key_name(text *t, const char *param)
+{
+	char	   *s;
+	int			len;
+
+	if (t == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", param)));
+	s = text_to_cstring(t);
+	len = strlen(s);
+	if (len < 1 || len > 255)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be 1 to 255 bytes long, not %d", param, len)));
+	if (strcmp(s, ST_ITEM_COLUMN) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s cannot be named \"%s\"", param, ST_ITEM_COLUMN),
+				 errdetail("The column \"%s\" holds the whole item.", ST_ITEM_COLUMN)));
+	return s;
+}
+
+/* Runs a statement on the registry as its owner (see create_table for why). */
+static void
+registry_execute_as_owner(const char *sql, int nargs, Oid *argtypes, Datum *values,
+						  const char *nulls)
+{
+	Oid			save_userid;
+	int			save_sec;
+	Oid			regid = RangeVarGetRelid(makeRangeVar("singletable", "tables", -1),
+										 RowExclusiveLock, false);
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(regid));
+	Oid			owner;
+	int			rc;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", regid);
+	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
+	ReleaseSysCache(tp);
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls, false, 0);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (rc < 0)
+		elog(ERROR, "updating the singletable registry failed: %s", SPI_result_code_string(rc));
+}
+
+/*
+ * Refuses to create a temporary table, named in pg_temp or created there
+ * because pg_temp comes first in search_path: the registry row would outlive
+ * it. Checked before anything is created (finding the creation schema may
+ * create this session's temporary schema, which the error rolls back).
+ */
+static void
+refuse_temporary(RangeVar *rv, text *name)
+{
+	bool		temp = rv->relpersistence == RELPERSISTENCE_TEMP ||
+		isAnyTempNamespace(RangeVarGetCreationNamespace(rv));
+
+	if (temp)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" would be a temporary table, which singletable does not support",
+						text_to_cstring(name)),
+				 errdetail("The registry singletable.tables keeps one row per table, which would outlive a temporary table."),
+				 errhint("Name the table in a permanent schema.")));
+}
+
+/*
+ * singletable.create_table(table_name, partition_key, sort_key,
+ *                          partition_key_type, sort_key_type) -> regclass
+ *
+ * Creates, with the caller's rights, a table whose key attributes are real
+ * columns under a btree primary key (S as text COLLATE "C", N numeric, B
+ * bytea) and whose items live in one jsonb column, then registers it.
+ */
+Datum
+singletable_create_table(PG_FUNCTION_ARGS)
+{
+	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	RangeVar   *rv = st_name_to_rangevar(name);
+	char	   *pk_name = check_key_name(PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1), "partition_key");
+	char	   *sk_name = PG_ARGISNULL(2) ? NULL : check_key_name(PG_GETARG_TEXT_PP(2), "sort_key");
+	StKeyType	pk_type,
+				sk_type = ST_KEY_S;
+	StringInfoData sql;
+	Oid			relid;
+	const char *qualname;
+
+	if (PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("partition_key_type must not be NULL")));
+	pk_type = st_key_type_from_text(text_to_cstring(PG_GETARG_TEXT_PP(3)), "partition_key_type");
+	if (sk_name)
+	{
+		if (PG_ARGISNULL(4))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("sort_key_type must not be NULL when sort_key is given")));
+		sk_type = st_key_type_from_text(text_to_cstring(PG_GETARG_TEXT_PP(4)), "sort_key_type");
+		if (strcmp(pk_name, sk_name) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition_key and sort_key must be different attributes, both are \"%s\"",
+							pk_name)));
+	}
+	if (GetDatabaseEncoding() != PG_UTF8)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("singletable needs a UTF8 database, this one is %s",
+						GetDatabaseEncodingName()),
+				 errdetail("S keys sort by the bytes of their UTF-8 encoding.")));
+
+	/* clear errors for the common mistakes before running any DDL */
+	refuse_temporary(rv, name);
+	if (rv->schemaname)
+		(void) LookupExplicitNamespace(rv->schemaname, false);
+	if (OidIsValid(RangeVarGetRelid(rv, NoLock, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s\" already exists", text_to_cstring(name))));
+	qualname = rv->schemaname ? quote_qualified_identifier(rv->schemaname, rv->relname)
+		: quote_identifier(rv->relname);
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE TABLE %s (%s %s NOT NULL", qualname,
+					 quote_identifier(pk_name), st_key_sql_type(pk_type));
+	if (sk_name)
+		appendStringInfo(&sql, ", %s %s NOT NULL", quote_identifier(sk_name), st_key_sql_type(sk_type));
+	appendStringInfo(&sql, ", " ST_ITEM_COLUMN " pg_catalog.jsonb NOT NULL, PRIMARY KEY (%s",
+					 quote_identifier(pk_name));
+	if (sk_name)
+		appendStringInfo(&sql, ", %s", quote_identifier(sk_name));
+	appendStringInfoString(&sql, "))");
+
+	SPI_connect();
+	if (SPI_execute(sql.data, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "CREATE TABLE failed");
+	relid = RangeVarGetRelid(rv, NoLock, false);
+
+	/*
+	 * The registry row is written as the registry's owner: callers need not
+	 * (and should not) have write access to singletable.tables. The caller
+	 * has just created the table with their own rights, so they own it.
+	 */
+	{
+		Oid			argtypes[5] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+		char		pkt[2] = {(char) pk_type, 0};
+		char		skt[2] = {(char) sk_type, 0};
+		Datum		values[5];
+		char		nulls[5] = {' ', ' ', ' ', sk_name ? ' ' : 'n', sk_name ? ' ' : 'n'};
+
+		values[0] = ObjectIdGetDatum(relid);
+		values[1] = CStringGetTextDatum(pk_name);
+		values[2] = CStringGetTextDatum(pkt);
+		values[3] = sk_name ? CStringGetTextDatum(sk_name) : (Datum) 0;
+		values[4] = sk_name ? CStringGetTextDatum(skt) : (Datum) 0;
+		registry_execute_as_owner("INSERT INTO " ST_REGISTRY
+								  " (table_name, partition_key, partition_key_type, sort_key, sort_key_type)"
+								  " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5)",
+								  5, argtypes, values, nulls);
+	}
+
+	/*
+	 * Every backend's cache of this table (a stale entry is possible only if
+	 * the OID was reused) must see the registry row: the relcache
+	 * invalidation reaches them all at commit, and this backend at once.
+	 */
+	CacheInvalidateRelcacheByRelid(relid);
+	SPI_finish();
+	PG_RETURN_OID(relid);
+}
+
+/*
+ * singletable.drop_table(table_name): drops an item-collection table with the
+ * caller's rights; the sql_drop event trigger removes its registry row.
+ */
+Datum
+singletable_drop_table(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	char	   *nsp;
+	char	   *rel;
+	char	   *sql;
+
+	SPI_connect();
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock,
+						ST_ACL_OWNER);
+
+	/* the name the catalog gives the locked table now, not the cached text */
+	nsp = get_namespace_name(get_rel_namespace(tab->relid));
+	rel = get_rel_name(tab->relid);
+	if (nsp == NULL || rel == NULL)
+		elog(ERROR, "cache lookup failed for relation %u", tab->relid);
+	sql = psprintf("DROP TABLE %s", quote_qualified_identifier(nsp, rel));
+	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "DROP TABLE failed");
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * singletable.describe_table(table_name) -> jsonb, in the shape of
+ * DynamoDB's DescribeTable: key schema, attribute types, item count
+ * estimate (pg_class.reltuples) and total size on disk.
+ */
+Datum
+singletable_describe_table(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	Oid			argtypes[6] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	char		pkt[2] = {0, 0},
+				skt[2] = {0, 0};
+	Datum		result;
+	bool		isnull;
+
+	SPI_connect();
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock,
+						ACL_SELECT);
+	pkt[0] = (char) tab->pk_type;
+	skt[0] = (char) tab->sk_type;
+	values[0] = ObjectIdGetDatum(tab->relid);
+	values[1] = CStringGetTextDatum(tab->relname);
+	values[2] = CStringGetTextDatum(tab->pk_name);
+	values[3] = CStringGetTextDatum(pkt);
+	if (tab->sk_name)
+	{
+		values[4] = CStringGetTextDatum(tab->sk_name);
+		values[5] = CStringGetTextDatum(skt);
+	}
+	else
+		nulls[4] = nulls[5] = 'n';
+
+	if (SPI_execute_with_args(
+							  "SELECT pg_catalog.jsonb_build_object("
+							  " 'TableName', $2,"
+							  " 'TableStatus', 'ACTIVE',"
+							  " 'KeySchema', pg_catalog.jsonb_build_array("
+							  "    pg_catalog.jsonb_build_object('AttributeName', $3, 'KeyType', 'HASH'))"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN $5 IS NULL THEN '[]'::pg_catalog.jsonb ELSE"
+							  "    pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', $5, 'KeyType', 'RANGE')) END,"
+							  " 'AttributeDefinitions', pg_catalog.jsonb_build_array("
+							  "    pg_catalog.jsonb_build_object('AttributeName', $3, 'AttributeType', $4))"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN $5 IS NULL THEN '[]'::pg_catalog.jsonb ELSE"
+							  "    pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', $5, 'AttributeType', $6)) END,"
+							  " 'ItemCount', GREATEST(c.reltuples, 0)::pg_catalog.int8,"
+							  " 'TableSizeBytes', pg_catalog.pg_total_relation_size(c.oid),"
+							  " 'Schema', n.nspname)"
+							  " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
+							  " WHERE c.oid OPERATOR(pg_catalog.=) $1",
+							  6, argtypes, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "describing table \"%s\" failed", tab->relname);
+	result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	result = SPI_datumTransfer(result, false, -1);
+	SPI_finish();
+	PG_RETURN_DATUM(result);
+}
