@@ -11,6 +11,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "errors.h"
 #include "expr_glue.h"
 #include "jsonval.h"
 
@@ -53,7 +54,7 @@ st_expr_error(StExprErrorKind kind, const char *detail, const char *fmt,...)
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg_internal("%s", msg.data),
-			 detail ? errdetail_internal("%s", detail) : 0));
+			 detail ? st_errdetail_dynamodb("%s", detail) : 0));
 	pg_unreachable();
 }
 
@@ -82,7 +83,7 @@ check_map_arg(Jsonb *jb, const char *arg, const char *dynamo)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s must not be empty", arg),
-				 errdetail("%s must not be empty", dynamo)));
+				 st_errdetail_dynamodb("%s must not be empty", dynamo)));
 }
 
 /*
@@ -120,7 +121,7 @@ st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("names key \"%.*s\" is not a valid #name placeholder",
 								Min(k.val.string.len, 100), k.val.string.val),
-						 errdetail("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%.*s\"",
+						 st_errdetail_dynamodb("ExpressionAttributeNames contains invalid key: Syntax error; key: \"%.*s\"",
 								   Min(k.val.string.len, 100), k.val.string.val),
 						 errhint("Placeholders are # followed by letters, digits or underscores.")));
 			if (v.type != jbvString || v.val.string.len == 0)
@@ -157,7 +158,7 @@ st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("vals key \"%.*s\" is not a valid :value placeholder",
 								Min(k.val.string.len, 100), k.val.string.val),
-						 errdetail("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%.*s\"",
+						 st_errdetail_dynamodb("ExpressionAttributeValues contains invalid key: Syntax error; key: \"%.*s\"",
 								   Min(k.val.string.len, 100), k.val.string.val),
 						 errhint("Placeholders are : followed by letters, digits or underscores.")));
 			env->value_keys[n] = pnstrdup(k.val.string.val, k.val.string.len);

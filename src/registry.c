@@ -52,6 +52,7 @@
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
+#include "errors.h"
 #include "registry.h"
 
 StaticAssertDecl((ST_ACL_OWNER & (((AclMode) 1 << N_ACL_RIGHTS) - 1)) == 0 &&
@@ -401,7 +402,7 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table \"%s\" does not exist", text_to_cstring(name)),
-				 errdetail("Requested resource not found: Table: %s not found", text_to_cstring(name))));
+				 st_errdetail_dynamodb("Requested resource not found: Table: %s not found", text_to_cstring(name))));
 
 	/* locked: invalidations up to now have arrived */
 	tab = hash_search(get_cache(), &relid, HASH_ENTER, &found);
