@@ -95,10 +95,14 @@ function signature(o, c) {
   return stable(s);
 }
 
+// The gist of an error message: its text up to the first colon (where the specifics start).
+const shape = (m) => m.split(/: |; /)[0].slice(0, 70);
+
 // A short word for an outcome in the categories: ok / ok (other result) / the error class.
 function brief(o, ref, c) {
   const k = cls(o);
   if (k === 'ok' && ref && cls(ref) === 'ok' && signature(o, c) !== signature(ref, c)) return 'ok, other result';
+  if (k === 'Validation' && o.message) return `Validation (${shape(o.message)})`;
   return k;
 }
 

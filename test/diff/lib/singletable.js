@@ -8,7 +8,8 @@ const { parseExact, norm, stable } = require('./values');
 // SQLSTATE -> the DynamoDB error a client would see.
 function errorName(code) {
   if (code === '23S01') return 'ConditionalCheckFailedException';
-  if (/^(22|42)/.test(code) || code === '54000') return 'ValidationException';
+  // 42883 (no such function signature) and 42P01 (no such table) are mistakes of the harness.
+  if ((/^(22|42)/.test(code) && code !== '42883' && code !== '42P01') || code === '54000') return 'ValidationException';
   return 'SQLSTATE ' + code;
 }
 
@@ -166,7 +167,7 @@ class SingletableSide {
       ['return_values', p.ReturnValues],
       ['return_values_on_condition_check_failure', p.ReturnValuesOnConditionCheckFailure],
     ];
-    const keyArgs = () => [['table_name', c.table], ['pk', keyText(key[t.pk])], ['sk', t.sk ? keyText(key[t.sk]) : undefined]];
+    const keyArgs = () => [['table_name', c.table], ['pk', keyText(key[t.pk])], ['sk', t.sk ? keyText(key[t.sk]) : null]];
     try {
       switch (c.op) {
         case 'PutItem': {
