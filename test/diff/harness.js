@@ -14,6 +14,7 @@ const { genCase, TABLES } = require('./lib/gen');
 const { DynamoSide } = require('./lib/dynamo');
 const { SingletableSide } = require('./lib/singletable');
 const { normItem, stable } = require('./lib/values');
+const { correct } = require('./lib/known');
 
 const CONCURRENCY = 8;
 const log = (...a) => console.error('==>', ...a);
@@ -129,7 +130,12 @@ async function main() {
       const i = next++;
       const c = genCase(seed, ids[i]);
       const [so, ...oo] = await Promise.all([st, ...oracles].map((s) => runOn(s, c)));
-      results[i] = { c, out: { singletable: so, ...Object.fromEntries(oracles.map((o, j) => [o.name, oo[j]])) } };
+      const fixed = oo.map((o) => correct(c, o, TABLES[c.table]));
+      results[i] = {
+        c, out: { singletable: so, ...Object.fromEntries(oracles.map((o, j) => [o.name, fixed[j].outcome])) },
+        rules: fixed.map((f) => f.rule).filter(Boolean),
+        raw: fixed.some((f) => f.rule) ? Object.fromEntries(oracles.map((o, j) => [o.name, oo[j]])) : undefined,
+      };
     }
   }
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -153,7 +159,10 @@ function report(results, oracleNames, n, seed, localWhy, ms) {
   const tot = { n: 0, untr: 0, stA: 0, stB: 0, AB: 0, cons: 0, stCons: 0, odis: 0, odisA: 0, odisB: 0, msgN: 0, msgEq: 0 };
   const perOp = {};
   const cats = {};
-  for (const { c, out } of results) {
+  const ruleCount = {};
+  const msgs = {};
+  for (const { c, out, rules, raw } of results) {
+    for (const r of new Set(rules)) ruleCount[r] = (ruleCount[r] || 0) + 1;
     const so = out.singletable;
     tot.n++;
     const op = perOp[c.op] || (perOp[c.op] = { n: 0, untr: 0, stA: 0, stB: 0, AB: 0, cons: 0, stCons: 0 });
@@ -186,13 +195,18 @@ function report(results, oracleNames, n, seed, localWhy, ms) {
     if (cls(so) === 'Validation' && cls(ref) === 'Validation') {
       tot.msgN++;
       if (so.message === ref.message) tot.msgEq++;
+      else {
+        const k = `singletable "${(so.message || '').slice(0, 90)}" / ${A} "${(ref.message || '').slice(0, 90)}"`;
+        const m = msgs[shape(so.message || '') + ' | ' + shape(ref.message || '')] ||= { n: 0, ex: k, id: c.id };
+        m.n++;
+      }
     }
     if (verdict) {
       const key = verdict === 'oracles disagree'
         ? `oracles disagree: ${c.op}: ${A} ${brief(out[A], out[B], c)} / ${B} ${brief(out[B], out[A], c)}; singletable ${stA ? 'sides with ' + A : stB ? 'sides with ' + B : brief(so, out[A], c)}`
         : `${c.op}: singletable ${brief(so, ref, c)} / oracles ${brief(ref, so, c)}`;
       cats[key] = cats[key] || { n: 0, ex: [] }; cats[key].n++; if (cats[key].ex.length < 3) cats[key].ex.push(c.id);
-      jl.write(JSON.stringify({ verdict, category: key, case: c, outcomes: out }) + '\n');
+      jl.write(JSON.stringify({ verdict, category: key, case: c, outcomes: out, corrected_by: rules.length ? rules : undefined, emulators_said: raw }) + '\n');
     }
   }
   jl.end();
@@ -201,6 +215,7 @@ function report(results, oracleNames, n, seed, localWhy, ms) {
   console.log(`differential test: ${tot.n} cases, seed ${seed}, ${(ms / 1000).toFixed(1)} s; oracles: ${oracleNames.join(', ')}`);
   if (localWhy) console.log(`NOTE: DynamoDB Local did not run (${localWhy}): dynalite alone is the oracle`);
   console.log(`not expressible in singletable's SQL API (left out below): ${tot.untr}`);
+  for (const [r, k] of Object.entries(ruleCount)) console.log(`emulator outcomes replaced by the documented one in ${k} cases: ${r}`);
   console.log('');
   console.log('per operation (agreement over the cases expressible in SQL):');
   console.log(`  ${'op'.padEnd(11)} ${'cases'.padStart(6)}  ${('st=' + A).padEnd(22)}${B ? ('st=' + B).padEnd(22) + (A + '=' + B).padEnd(32) : ''}st=oracles where they agree`);
@@ -214,6 +229,7 @@ function report(results, oracleNames, n, seed, localWhy, ms) {
   for (const [k, v] of sorted) console.log(`  ${String(v.n).padStart(5)}  ${k}  [${v.ex.join(', ')}]`);
   console.log('');
   console.log(`ValidationException message text equal to ${A}'s (informative): ${pct(tot.msgEq, tot.msgN)} (${tot.msgEq}/${tot.msgN})`);
+  for (const m of Object.values(msgs).sort((a, b) => b.n - a.n).slice(0, 12)) console.log(`  ${String(m.n).padStart(5)}  e.g. #${m.id}: ${m.ex}`);
   if (B) {
     console.log(`oracles disagree: ${tot.odis} cases (not counted against singletable): singletable sides with ${A} in ${tot.odisA}, with ${B} in ${tot.odisB}, with neither in ${tot.odis - tot.odisA - tot.odisB}`);
   }
