@@ -229,6 +229,8 @@ class Ctx {
         return `contains(${a.text}, ${this.val(v)})`;
       }
       case 'size': {
+        // Strings of non-ASCII and non-BMP characters are where UTF-8 bytes and UTF-16 units differ.
+        if (r.chance(0.1)) return `size(${this.val({ S: r.pick(['é', 'naïve', '😀', 'a😀', '𝄞x', '日本', 'e\u0301']) })}) ${r.pick(['=', '>', '<'])} ${this.val({ N: String(r.range(1, 4)) })}`;
         const a = p();
         const op = r.pick(['=', '<>', '<', '<=', '>', '>=']);
         const guess = { N: String(r.int(8)) };
