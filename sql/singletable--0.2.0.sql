@@ -44,20 +44,20 @@ BEGIN
                   HINT = hint;
     END IF;
 
-    SELECT pg_catalog.string_agg(a.privilege_type
-                                 OPERATOR(pg_catalog.||) CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END
-                                 OPERATOR(pg_catalog.||) ' to '
-                                 OPERATOR(pg_catalog.||) CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid
-                                                              THEN 'PUBLIC'
-                                                              ELSE pg_catalog.quote_ident(g.rolname) END,
-                                 ', ' ORDER BY 1)
+    SELECT pg_catalog.string_agg(x.entry, ', ' ORDER BY x.entry)
       INTO granted
-      FROM pg_catalog.pg_namespace n
-     CROSS JOIN LATERAL pg_catalog.aclexplode(n.nspacl) a
-      LEFT JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) a.grantee
-     WHERE n.oid OPERATOR(pg_catalog.=) nsp
-       AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
-       AND (a.privilege_type OPERATOR(pg_catalog.<>) 'USAGE' OR a.is_grantable);
+      FROM (SELECT a.privilege_type
+                   OPERATOR(pg_catalog.||) CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END
+                   OPERATOR(pg_catalog.||) ' to '
+                   OPERATOR(pg_catalog.||) CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid
+                                                THEN 'PUBLIC'
+                                                ELSE pg_catalog.quote_ident(g.rolname) END AS entry
+              FROM pg_catalog.pg_namespace n
+             CROSS JOIN LATERAL pg_catalog.aclexplode(n.nspacl) a
+              LEFT JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) a.grantee
+             WHERE n.oid OPERATOR(pg_catalog.=) nsp
+               AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
+               AND (a.privilege_type OPERATOR(pg_catalog.<>) 'USAGE' OR a.is_grantable)) x;
     IF granted IS NOT NULL THEN
         RAISE EXCEPTION 'existing schema "singletable" of role "%" grants privileges to other roles', owner
             USING ERRCODE = 'duplicate_schema',
