@@ -60,15 +60,15 @@ for v in "${!RELEASED[@]}"; do
 done
 
 LIB="$("${PG_CONFIG:-pg_config}" --pkglibdir)/singletable.so"
-missing=$(
+missing_symbols=$(
     sed -n "s/.*'MODULE_PATHNAME', *'\([A-Za-z0-9_]*\)'.*/\1/p" "$TOP"/sql/singletable--*.sql | sort -u |
         comm -23 - <(nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u)
 )
-if [[ -f $LIB && -z $missing ]]; then
+if [[ -f $LIB && -z $missing_symbols ]]; then
     ok "the library exports every C symbol that an install or upgrade script names"
 else
     not_ok "the library exports every C symbol that an install or upgrade script names"
-    diag "library $LIB; missing symbols:" "$missing"
+    diag "library $LIB; missing symbols:" "$missing_symbols"
 fi
 
 #
@@ -284,6 +284,7 @@ EOF
 )
 
 # catalog DB: the listing of CATALOG_SQL in database DB.
+# shellcheck disable=SC2317  # called through compare
 catalog() {
     q "$1" <<<"$CATALOG_SQL"
 }
@@ -292,6 +293,7 @@ catalog() {
 # what differs between any two databases masked: the binary_upgrade_set_next_* calls that
 # pass on OIDs and the like, frozen XIDs, OIDs, psql's \restrict key. The items' schema
 # app is left out.
+# shellcheck disable=SC2317  # called through compare
 schema_dump() {
     "$PGBIN/pg_dump" --binary-upgrade --schema-only -N app -d "$1" |
         sed -E -e '/^\\(un)?restrict /d' -e '/relfrozenxid|relminmxid|datfrozenxid|datminmxid/d' \
