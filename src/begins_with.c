@@ -15,6 +15,14 @@
  * Text ranges equal byte prefixes only under a C collation on a UTF-8
  * database; anywhere else no index condition is offered and the call is a
  * plain filter.
+ *
+ * prefix_upper_bound never returns NULL for a prefix: a runtime index key
+ * that evaluates to NULL makes btree return no row at all, so "no bound"
+ * cannot be said with NULL there. For a prefix without successor it returns
+ * a value above every indexable value with the prefix instead, and for text
+ * that value is valid UTF-8, like every text an SQL function returns (an
+ * invalid one breaks encoding conversion and dump/restore of where it is
+ * stored).
  */
 #include "postgres.h"
 
@@ -46,12 +54,17 @@ PG_FUNCTION_INFO_V1(singletable_begins_with_support);
 
 /*
  * For a bytea prefix made only of 0xFF bytes there is no successor and no
- * largest bytea either. Index entries are at most 2704 bytes after
+ * largest bytea either; likewise for a text prefix made only of U+10FFFF (or
+ * empty) and valid UTF-8. Index entries are at most 2704 bytes after
  * compression, and neither pglz nor lz4 compresses better than 256:1, so no
- * indexed value is longer than this many bytes: a string of 0xFF this long
- * after the prefix is above every indexed value that starts with it.
+ * indexed value is longer than this many bytes: a string of 0xFF (of
+ * U+10FFFF) this long after the prefix is above every indexed value that
+ * starts with it.
  */
-#define ST_BYTEA_INDEX_VALUE_MAX (2704 * 256 + 1)
+#define ST_INDEX_VALUE_MAX (2704 * 256 + 1)
+
+/* U+10FFFF, the largest code point, in UTF-8 */
+static const char st_utf8_max_char[4] = {'\xF4', '\x8F', '\xBF', '\xBF'};
 
 /* begins_with on varlenas: byte-wise prefix test, no collation involved. */
 static bool
@@ -78,21 +91,48 @@ singletable_begins_with_bytea(PG_FUNCTION_ARGS)
 }
 
 /*
- * singletable.prefix_upper_bound(text): the successor of the prefix in UTF-8
- * byte order. A prefix without successor (empty, or only U+10FFFF) gets the
- * single byte 0xF5, which no UTF-8 string contains and which sorts above
- * every one of them under C collation. It is a bound, not a value to show.
+ * singletable.prefix_upper_bound(text): the smallest valid UTF-8 string above
+ * every string that starts with the prefix, in byte order (C collation). A
+ * prefix without one (empty, or only U+10FFFF) gets itself followed by
+ * U+10FFFF repeated past ST_INDEX_VALUE_MAX bytes: still valid UTF-8, and
+ * above every value with the prefix that a btree index can hold.
  */
 Datum
 singletable_prefix_upper_bound_text(PG_FUNCTION_ARGS)
 {
 	text	   *p = PG_GETARG_TEXT_PP(0);
+	const char *pdata = VARDATA_ANY(p);
+	int			plen = VARSIZE_ANY_EXHDR(p);
 	int			len;
-	char	   *succ = st_prefix_successor_utf8(VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p), &len);
+	char	   *succ;
+	text	   *res;
 
-	if (succ == NULL)
-		PG_RETURN_TEXT_P(cstring_to_text_with_len("\xF5", 1));
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(succ, len));
+	/* UTF-8 byte order means nothing for another encoding's bytes */
+	if (GetDatabaseEncoding() != PG_UTF8)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("singletable.prefix_upper_bound(text) requires a UTF8 database, not %s",
+						GetDatabaseEncodingName()),
+				 errdetail("The bound is computed in UTF-8 byte order.")));
+
+	/*
+	 * Text of a UTF-8 database is valid UTF-8, except what C code (such as
+	 * 0.1.0 of this function) wrote unchecked; the successor must not read
+	 * past a truncated last sequence.
+	 */
+	(void) pg_verify_mbstr(PG_UTF8, pdata, plen, false);
+
+	succ = st_prefix_successor_utf8(pdata, plen, &len);
+	if (succ != NULL)
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(succ, len));
+
+	len = plen + (ST_INDEX_VALUE_MAX / 4 + 1) * 4;
+	res = palloc(VARHDRSZ + len);
+	SET_VARSIZE(res, VARHDRSZ + len);
+	memcpy(VARDATA(res), pdata, plen);
+	for (int i = plen; i < len; i += 4)
+		memcpy(VARDATA(res) + i, st_utf8_max_char, 4);
+	PG_RETURN_TEXT_P(res);
 }
 
 /* singletable.prefix_upper_bound(bytea): the byte successor of the prefix. */
@@ -107,7 +147,7 @@ singletable_prefix_upper_bound_bytea(PG_FUNCTION_ARGS)
 
 	if (succ == NULL)
 	{
-		len = plen + ST_BYTEA_INDEX_VALUE_MAX;
+		len = plen + ST_INDEX_VALUE_MAX;
 		res = palloc(VARHDRSZ + len);
 		memcpy(VARDATA(res), VARDATA_ANY(p), plen);
 		memset(VARDATA(res) + plen, 0xFF, len - plen);

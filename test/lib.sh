@@ -2,9 +2,11 @@
 # test/lib.sh: shell functions shared by test/run.sh and test/demo.sh (source it, don't run it).
 #
 #   st_install_deps              install the Debian 12 build/test packages when missing (root only)
-#   st_build_install             make clean, make (warnings are errors), make install
+#   st_build_install [COPT]      make clean, make COPT="-Werror [COPT]" (warnings are errors in
+#                                CI only: the Makefile leaves -Werror out), make install
 #   st_start_server [LINE...]    throwaway PostgreSQL 15 server on a private Unix socket;
 #                                each LINE is appended to its postgresql.conf
+#   st_restart_server [LINE...]  restart it, each LINE first appended to its postgresql.conf
 #   st_server_info               how to connect to / stop the server (used with ST_KEEP=1)
 #
 # Every function returns non-zero on failure instead of relying on `set -e`: the callers run
@@ -55,11 +57,15 @@ st_install_deps() {
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || return 1
 }
 
-# Builds the extension from scratch and installs it into the PostgreSQL 15 installation.
+# Builds the extension from scratch, warnings as errors (PGXS appends COPT to CFLAGS), with
+# the extra compiler flags $1 (e.g. -DUSE_ASSERT_CHECKING), and installs it into the
+# PostgreSQL 15 installation.
 st_build_install() {
-    st_log "building in $TOP"
+    local copt="-Werror${1:+ $1}" jobs
+    jobs=$(nproc 2>/dev/null || echo 2)
+    st_log "building in $TOP with COPT='$copt'"
     make -C "$TOP" clean PG_CONFIG="$PG_CONFIG" >/dev/null || return 1
-    make -C "$TOP" PG_CONFIG="$PG_CONFIG" || return 1
+    make -C "$TOP" -j"$jobs" PG_CONFIG="$PG_CONFIG" COPT="$copt" || return 1
     make -C "$TOP" install PG_CONFIG="$PG_CONFIG" || return 1
 }
 
@@ -147,6 +153,22 @@ st_start_server() {
     export PGHOST=$ST_DIR PGPORT PGUSER=postgres PGDATABASE=postgres
     # These would override PGHOST/PGPORT or change the session, so don't inherit them.
     unset PGHOSTADDR PGSERVICE PGSERVICEFILE PGOPTIONS
+}
+
+# Restarts the server started by st_start_server, after appending each LINE to its
+# postgresql.conf (a later line overrides an earlier one), e.g. to change
+# shared_preload_libraries or to load a reinstalled library that it preloads.
+st_restart_server() {
+    local line
+    for line in "$@"; do
+        echo "$line" >>"$ST_DIR/data/postgresql.conf" || return 1
+    done
+    st_log "restarting server (socket $ST_DIR, port $PGPORT)"
+    if ! st_as_owner "$PGBIN/pg_ctl" -D "$ST_DIR/data" -l "$ST_DIR/server.log" -m fast -w -t 60 \
+            restart >/dev/null; then
+        cat "$ST_DIR/server.log" >&2
+        return 1
+    fi
 }
 
 # Prints how to connect to and stop the server (st_stop_server prints it at exit for ST_KEEP=1 unless already shown).

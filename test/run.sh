@@ -116,14 +116,31 @@ run_suite() {
 
 # Dependencies are installed in a subshell because st_install_deps exits when not root.
 (st_install_deps) || setup_failed "installing dependencies"
-st_build_install || setup_failed "build"
-st_start_server || setup_failed "starting the test server"
+
+# Two builds, each running the regression suite once: first a debug build with
+# assertions enabled (USE_ASSERT_CHECKING in the extension's own code and in the server
+# headers' inline functions and macros, such as castNode; it works against Debian's
+# server built without them; -O0 compiles fastest) on a server that preloads the
+# library (shared_preload_libraries), so that _PG_init runs in the postmaster and the
+# backends inherit it; then the normal build, which every suite runs against, on the
+# same server restarted without preloading. One extra build and one extra regression
+# run cover both variants.
+st_build_install "-DUSE_ASSERT_CHECKING -O0" || setup_failed "build with assertions"
+st_start_server "shared_preload_libraries = 'singletable'" || setup_failed "starting the test server"
+[[ $("$PGBIN/psql" -X -A -t -d postgres -c 'SHOW shared_preload_libraries') == singletable ]] ||
+    setup_failed "preloading singletable"
 
 # pg_regress (test/sql/*.sql against expected/*.out). It runs as root but connects as
 # PGUSER=postgres over the socket, which trust authentication allows. `make installcheck`
 # alone runs the regression and then the isolation tests; here they are separate suites
 # (ISOLATION= / REGRESS= turn one off), so that a failed regression test does not keep
 # the isolation tests from running.
+run_suite regress_assert_preload pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" ISOLATION=
+
+st_build_install || setup_failed "build"
+st_restart_server "shared_preload_libraries = ''" ||
+    setup_failed "restarting the test server without preloading"
+
 run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" ISOLATION=
 
 # pg_isolation_regress (test/specs/*.spec against expected/*.out, results in output_iso/):
@@ -132,6 +149,10 @@ run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG
 
 # pg_dump of a database using singletable, restored with psql (TAP lines, one per check).
 run_suite dump pg_regress bash "$TOP/test/dump_restore.sh"
+# CREATE EXTENSION in fresh databases: the check of a pre-existing schema singletable.
+run_suite install pg_regress bash "$TOP/test/install.sh"
+# The released versions updated to the default one, compared with a fresh install.
+run_suite upgrade pg_regress bash "$TOP/test/upgrade.sh"
 run_suite concurrency pg_regress bash "$TOP/test/concurrency.sh"
 # The expression engine outside the server: the fuzz corpus, the inputs of past
 # findings and deeply nested inputs, replayed once under ASan/UBSan (seconds).

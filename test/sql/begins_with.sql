@@ -98,10 +98,30 @@ EXECUTE bytes('FF', '\xff');
 EXECUTE bytes('FF', '\xffff');
 RESET plan_cache_mode;
 
--- the prefix successor for UTF-8: next code point, skipping surrogates, dropping U+10FFFF
-SELECT p, encode(textsend(p), 'hex') AS prefix, encode(textsend(singletable.prefix_upper_bound(p)), 'hex') AS upper
-  FROM (VALUES ('a'), ('POST#'), ('az'), (E'a\u007f'), (E'a\u07ff'), (E'a\uffff'), (E'a\ud7ff'::text),
-               (E'a\U0010ffff'), (E'a\U0010ffff\U0010ffff'), (E'\U0010ffff'), ('')) v(p);
+-- the prefix successor for UTF-8: next code point, skipping surrogates, dropping
+-- U+10FFFF; always valid UTF-8 (convert_to(…, 'UTF8') verifies it). A prefix with
+-- no successor (empty or only U+10FFFF) gets itself followed by U+10FFFF repeated
+-- past the longest indexable value, shown here as "+ N x U+10FFFF".
+CREATE FUNCTION pg_temp.show_bound(p text) RETURNS text LANGUAGE sql AS $$
+  SELECT CASE WHEN octet_length(u) > 64
+              THEN CASE WHEN u = p || repeat(E'\U0010ffff', (octet_length(u) - octet_length(p)) / 4)
+                        THEN encode(textsend(p), 'hex') || ' + ' || (octet_length(u) - octet_length(p)) / 4 || ' x U+10FFFF'
+                        ELSE 'unexpected bound of ' || octet_length(u) || ' bytes' END
+              ELSE encode(convert_to(u, 'UTF8'), 'hex') END
+    FROM singletable.prefix_upper_bound(p) u $$;
+SELECT p, encode(textsend(p), 'hex') AS prefix, pg_temp.show_bound(p) AS upper
+  FROM (VALUES ('a'), ('POST#'), ('az'), (E'a\u007f'), (E'\u007f'), (E'a\u07ff'), (E'a\uffff'), (E'\uffff'),
+               (E'a\ud7ff'::text), ('é'), ('日本'), ('😀'), (E'😀\U0010ffff'),
+               (E'a\U0010ffff'), (E'a\U0010ffff\U0010ffff'), (E'\U0010ffff'), (E'\U0010ffff\U0010ffff'), ('')) v(p);
+-- the bound without successor is above every string with the prefix short enough to index
+SELECT singletable.prefix_upper_bound('') > repeat(E'\U0010ffff', 10000) COLLATE "C" AS empty_above,
+       singletable.prefix_upper_bound(E'\U0010ffff') > repeat(E'\U0010ffff', 10000) COLLATE "C" AS max_above,
+       singletable.prefix_upper_bound(E'\U0010ffff') > E'\U0010ffff' COLLATE "C" AS max_above_itself;
+-- a bound that Latin-1 can hold converts to Latin-1 (U+007F's successor is U+0080,
+-- a Latin-1 character). A bound can need a character the prefix does not: that of
+-- 'ÿ' is U+0100, which Latin-1 lacks, so this holds only for such bounds.
+SELECT p, encode(convert_to(singletable.prefix_upper_bound(p), 'LATIN1'), 'hex') AS latin1
+  FROM (VALUES ('a'), (E'a\u007f'), ('é'), ('þ'), ('POST#')) v(p);
 SELECT encode(singletable.prefix_upper_bound('\x01ff'::bytea), 'hex') AS b1,
        encode(singletable.prefix_upper_bound('\x0102'::bytea), 'hex') AS b2,
        octet_length(singletable.prefix_upper_bound('\xffff'::bytea)) AS b3_len;

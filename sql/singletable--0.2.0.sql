@@ -1,0 +1,318 @@
+-- singletable 0.2.0: DynamoDB's single-table model for PostgreSQL.
+-- Every object lives in schema singletable; every reference inside this script is
+-- schema-qualified so that a hostile search_path cannot capture it.
+
+\echo Use "CREATE EXTENSION singletable" to load this file. \quit
+
+------------------------------------------------------------------------------
+-- The schema. The control file names it, so CREATE EXTENSION creates it when it is
+-- missing but silently reuses one that exists, whoever made it. A schema that
+-- another role owns or may create objects in, or that already holds objects, could
+-- hold functions and operators that capture the calls of every role using
+-- singletable: refuse it. A schema made by CREATE EXTENSION itself, by pg_restore
+-- (CREATE SCHEMA as the original superuser, privileges granted at the very end) or
+-- left behind by DROP EXTENSION passes. USAGE without grant option is allowed, as
+-- it lets nobody create anything (and DROP EXTENSION leaves the PUBLIC USAGE that
+-- this script grants). Everything is schema-qualified: the schema under test is
+-- first on the search_path here.
+------------------------------------------------------------------------------
+DO $check$
+DECLARE
+    nsp         pg_catalog.oid;
+    owner       pg_catalog.name;
+    owner_super pg_catalog.bool;
+    granted     pg_catalog.text;
+    n_objects   pg_catalog.int8;
+    objects     pg_catalog.text;
+    hint        pg_catalog.text := 'Drop or rename the existing schema "singletable", or make it an '
+        'empty schema owned by a superuser that grants no privilege other than USAGE to other '
+        'roles; then run CREATE EXTENSION singletable again.';
+BEGIN
+    SELECT n.oid, r.rolname, r.rolsuper
+      INTO nsp, owner, owner_super
+      FROM pg_catalog.pg_namespace n
+      JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) n.nspowner
+     WHERE n.nspname OPERATOR(pg_catalog.=) 'singletable';
+    IF nsp IS NULL THEN
+        RETURN;                 -- cannot happen: CREATE EXTENSION creates it first
+    END IF;
+
+    IF NOT owner_super THEN
+        RAISE EXCEPTION 'existing schema "singletable" is owned by role "%", which is not a superuser', owner
+            USING ERRCODE = 'duplicate_schema',
+                  DETAIL = 'Its owner could create objects in it that capture the calls of other roles.',
+                  HINT = hint;
+    END IF;
+
+    SELECT pg_catalog.string_agg(x.entry, ', ' ORDER BY x.entry)
+      INTO granted
+      FROM (SELECT a.privilege_type
+                   OPERATOR(pg_catalog.||) CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END
+                   OPERATOR(pg_catalog.||) ' to '
+                   OPERATOR(pg_catalog.||) CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid
+                                                THEN 'PUBLIC'
+                                                ELSE pg_catalog.quote_ident(g.rolname) END AS entry
+              FROM pg_catalog.pg_namespace n
+             CROSS JOIN LATERAL pg_catalog.aclexplode(n.nspacl) a
+              LEFT JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) a.grantee
+             WHERE n.oid OPERATOR(pg_catalog.=) nsp
+               AND a.grantee OPERATOR(pg_catalog.<>) n.nspowner
+               AND (a.privilege_type OPERATOR(pg_catalog.<>) 'USAGE' OR a.is_grantable)) x;
+    IF granted IS NOT NULL THEN
+        RAISE EXCEPTION 'existing schema "singletable" of role "%" grants privileges to other roles', owner
+            USING ERRCODE = 'duplicate_schema',
+                  DETAIL = pg_catalog.format('Granted: %s. Other roles may have USAGE and nothing else: '
+                                             'with CREATE they could create objects in it that capture '
+                                             'the calls of other roles.', granted),
+                  HINT = hint;
+    END IF;
+
+    -- Every object in a schema depends on it; the one allowed dependent is the
+    -- pg_extension row of this very extension, created just before this script.
+    SELECT pg_catalog.count(*),
+           pg_catalog.string_agg(x.descr, ', ' ORDER BY x.descr)
+               FILTER (WHERE x.rank OPERATOR(pg_catalog.<=) 5)
+      INTO n_objects, objects
+      FROM (SELECT pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid) AS descr,
+                   pg_catalog.row_number() OVER (ORDER BY pg_catalog.pg_describe_object(d.classid, d.objid, d.objsubid)) AS rank
+              FROM pg_catalog.pg_depend d
+             WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass
+               AND d.refobjid OPERATOR(pg_catalog.=) nsp
+               AND NOT (d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+                        AND d.objid OPERATOR(pg_catalog.=)
+                            (SELECT e.oid FROM pg_catalog.pg_extension e
+                              WHERE e.extname OPERATOR(pg_catalog.=) 'singletable'))) x;
+    IF n_objects OPERATOR(pg_catalog.>) 0 THEN
+        RAISE EXCEPTION 'existing schema "singletable" of role "%" is not empty', owner
+            USING ERRCODE = 'duplicate_schema',
+                  DETAIL = pg_catalog.format('It contains %s%s.', objects,
+                                             CASE WHEN n_objects OPERATOR(pg_catalog.>) 5
+                                                  THEN pg_catalog.format(' and %s more objects',
+                                                                         n_objects OPERATOR(pg_catalog.-) 5)
+                                                  ELSE '' END),
+                  HINT = hint;
+    END IF;
+END
+$check$;
+
+------------------------------------------------------------------------------
+-- Registry: one row per item-collection table created by singletable.create_table
+------------------------------------------------------------------------------
+CREATE TABLE singletable.tables (
+    table_name          pg_catalog.regclass PRIMARY KEY,
+    partition_key       pg_catalog.text NOT NULL,
+    partition_key_type  pg_catalog.text NOT NULL
+        CHECK (partition_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    sort_key            pg_catalog.text,
+    sort_key_type       pg_catalog.text
+        CHECK (sort_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    CHECK ((sort_key IS NULL) OPERATOR(pg_catalog.=) (sort_key_type IS NULL))
+);
+COMMENT ON TABLE singletable.tables IS
+  'Registry of item-collection tables: key attribute names and DynamoDB key types (S, N, B)';
+SELECT pg_catalog.pg_extension_config_dump('singletable.tables', '');
+GRANT USAGE ON SCHEMA singletable TO PUBLIC;
+GRANT SELECT ON singletable.tables TO PUBLIC;
+
+-- Keeps the registry consistent when an item table is dropped by plain SQL
+-- (renames need nothing: the registry stores the table's OID as regclass).
+-- SECURITY DEFINER because the registry is owned by the extension owner while any
+-- table owner may drop their own table; it only deletes rows of relations that
+-- PostgreSQL reports as dropped in this very command.
+CREATE FUNCTION singletable.on_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.tables t
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND t.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_sql_drop() IS
+  'Event trigger: removes registry rows of dropped item tables';
+
+CREATE EVENT TRIGGER singletable_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_sql_drop();
+
+------------------------------------------------------------------------------
+-- Tables
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.create_table(
+    table_name          pg_catalog.text,
+    partition_key       pg_catalog.text DEFAULT 'pk',
+    sort_key            pg_catalog.text DEFAULT 'sk',
+    partition_key_type  pg_catalog.text DEFAULT 'S',
+    sort_key_type       pg_catalog.text DEFAULT 'S')
+RETURNS pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_table';
+COMMENT ON FUNCTION singletable.create_table(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'Creates an item-collection table owned by the caller: key columns under a btree primary key, the item as jsonb';
+
+CREATE FUNCTION singletable.drop_table(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_table';
+COMMENT ON FUNCTION singletable.drop_table(pg_catalog.text) IS
+  'Drops an item-collection table and its registry row';
+
+CREATE FUNCTION singletable.describe_table(table_name pg_catalog.text)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_describe_table';
+COMMENT ON FUNCTION singletable.describe_table(pg_catalog.text) IS
+  'Key schema, item count estimate and size in bytes of an item-collection table';
+
+------------------------------------------------------------------------------
+-- Items
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.put_item(
+    table_name  pg_catalog.text,
+    item        pg_catalog.jsonb,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'NONE',
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_put_item';
+COMMENT ON FUNCTION singletable.put_item(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Writes a whole item (replacing any item with the same key) if the condition holds on the current item; returns the previous item with return_values => ''ALL_OLD'', else NULL';
+
+CREATE FUNCTION singletable.get_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text DEFAULT NULL,
+    projection  pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_get_item';
+COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb) IS
+  'Reads one item by its key (N keys as decimal text, B keys as base64), optionally projected; NULL when absent';
+
+CREATE FUNCTION singletable.delete_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text DEFAULT NULL,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'NONE',
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_delete_item';
+COMMENT ON FUNCTION singletable.delete_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Deletes one item by its key if the condition holds; returns the deleted item with return_values => ''ALL_OLD'', else NULL';
+
+CREATE FUNCTION singletable.update_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text,
+    update      pg_catalog.text,
+    condition   pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    vals        pg_catalog.jsonb DEFAULT NULL,
+    return_values pg_catalog.text DEFAULT 'ALL_NEW',
+    return_values_on_condition_check_failure pg_catalog.text DEFAULT 'NONE')
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_update_item';
+COMMENT ON FUNCTION singletable.update_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Applies an update expression to one item (creating it from its key when absent) if the condition holds; returns what return_values asks for';
+
+------------------------------------------------------------------------------
+-- Query
+------------------------------------------------------------------------------
+-- The row type of query's result. A named composite type rather than
+-- RETURNS TABLE: the executor then takes the result descriptor from the type
+-- cache instead of rebuilding it from pg_proc's argument arrays on every call.
+CREATE TYPE singletable.item_row AS (
+    pk      pg_catalog.text,
+    sk      pg_catalog.text,
+    item    pg_catalog.jsonb);
+COMMENT ON TYPE singletable.item_row IS
+  'A row of singletable.query: the item''s keys as text (N as decimal text, B as base64) and the item';
+
+CREATE FUNCTION singletable.query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL)
+RETURNS SETOF singletable.item_row
+LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
+AS 'MODULE_PATHNAME', 'singletable_query';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb) IS
+  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read';
+
+CREATE FUNCTION singletable.explain_query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    with_analyze        pg_catalog.bool DEFAULT false)
+RETURNS SETOF pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_explain_query';
+COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool) IS
+  'EXPLAIN (COSTS OFF) of the statement singletable.query runs for these arguments, planned as the session''s plan_cache_mode plans it';
+
+------------------------------------------------------------------------------
+-- begins_with for plain SQL, with planner support (index range also for bind parameters)
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.begins_with_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_begins_with_support';
+COMMENT ON FUNCTION singletable.begins_with_support(pg_catalog.internal) IS
+  'Planner support for singletable.begins_with: turns the call into btree index conditions and estimates its selectivity';
+
+CREATE FUNCTION singletable.prefix_upper_bound(pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_prefix_upper_bound_text';
+COMMENT ON FUNCTION singletable.prefix_upper_bound(pg_catalog.text) IS
+  'Smallest valid UTF-8 string above every string that starts with the prefix, in byte order; when there is none (empty prefix, or only U+10FFFF), a valid string above every indexable value that starts with it (used in index conditions)';
+
+CREATE FUNCTION singletable.prefix_upper_bound(pg_catalog.bytea)
+RETURNS pg_catalog.bytea
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_prefix_upper_bound_bytea';
+COMMENT ON FUNCTION singletable.prefix_upper_bound(pg_catalog.bytea) IS
+  'A value above every indexable value that starts with the prefix, in unsigned byte order (used in index conditions)';
+
+CREATE FUNCTION singletable.begins_with(pg_catalog.text, pg_catalog.text)
+RETURNS pg_catalog.bool
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+SUPPORT singletable.begins_with_support
+AS 'MODULE_PATHNAME', 'singletable_begins_with_text';
+COMMENT ON FUNCTION singletable.begins_with(pg_catalog.text, pg_catalog.text) IS
+  'True when the first string starts with the second (byte-wise); an index range on a C-collated btree column';
+
+CREATE FUNCTION singletable.begins_with(pg_catalog.bytea, pg_catalog.bytea)
+RETURNS pg_catalog.bool
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+SUPPORT singletable.begins_with_support
+AS 'MODULE_PATHNAME', 'singletable_begins_with_bytea';
+COMMENT ON FUNCTION singletable.begins_with(pg_catalog.bytea, pg_catalog.bytea) IS
+  'True when the first value starts with the second; an index range on a btree bytea column';
