@@ -10,3 +10,46 @@
 -- change); its comment says what it returns instead.
 COMMENT ON FUNCTION singletable.prefix_upper_bound(pg_catalog.text) IS
   'Smallest valid UTF-8 string above every string that starts with the prefix, in byte order; when there is none (empty prefix, or only U+10FFFF), a valid string above every indexable value that starts with it (used in index conditions)';
+
+-- A failed condition no longer puts the current item into the error's DETAIL (errors
+-- reach the server log); the item is read after the error with this function.
+CREATE FUNCTION singletable.condition_check_failure_item()
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_condition_check_failure_item';
+COMMENT ON FUNCTION singletable.condition_check_failure_item() IS
+  'The current item of this session''s last write whose condition failed with return_values_on_condition_check_failure => ''ALL_OLD'' (for the same role), or NULL; errors never carry item content';
+
+-- query gains exclusive_start_key (DynamoDB's ExclusiveStartKey, validated as DynamoDB
+-- validates it) and a planner row estimate. A new argument changes the signature, so
+-- the function is dropped and created again: a view or function of yours that depends
+-- on singletable.query makes this update fail with the name of that object.
+CREATE FUNCTION singletable.query_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+LANGUAGE C STRICT STABLE
+AS 'MODULE_PATHNAME', 'singletable_query_support';
+COMMENT ON FUNCTION singletable.query_support(pg_catalog.internal) IS
+  'Planner support for singletable.query: its row estimate (max_items, or rows per partition key from the table''s statistics)';
+
+DROP FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb);
+CREATE FUNCTION singletable.query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL)
+RETURNS SETOF singletable.item_row
+LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
+SUPPORT singletable.query_support
+AS 'MODULE_PATHNAME', 'singletable_query';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
+  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
+

@@ -229,6 +229,13 @@ AS 'MODULE_PATHNAME', 'singletable_update_item';
 COMMENT ON FUNCTION singletable.update_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
   'Applies an update expression to one item (creating it from its key when absent) if the condition holds; returns what return_values asks for';
 
+CREATE FUNCTION singletable.condition_check_failure_item()
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_condition_check_failure_item';
+COMMENT ON FUNCTION singletable.condition_check_failure_item() IS
+  'The current item of this session''s last write whose condition failed with return_values_on_condition_check_failure => ''ALL_OLD'' (for the same role), or NULL; errors never carry item content';
+
 ------------------------------------------------------------------------------
 -- Query
 ------------------------------------------------------------------------------
@@ -242,6 +249,13 @@ CREATE TYPE singletable.item_row AS (
 COMMENT ON TYPE singletable.item_row IS
   'A row of singletable.query: the item''s keys as text (N as decimal text, B as base64) and the item';
 
+CREATE FUNCTION singletable.query_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+LANGUAGE C STRICT STABLE
+AS 'MODULE_PATHNAME', 'singletable_query_support';
+COMMENT ON FUNCTION singletable.query_support(pg_catalog.internal) IS
+  'Planner support for singletable.query: its row estimate (max_items, or rows per partition key from the table''s statistics)';
+
 CREATE FUNCTION singletable.query(
     table_name          pg_catalog.text,
     pk                  pg_catalog.text,
@@ -254,12 +268,14 @@ CREATE FUNCTION singletable.query(
     filter              pg_catalog.text DEFAULT NULL,
     projection          pg_catalog.text DEFAULT NULL,
     names               pg_catalog.jsonb DEFAULT NULL,
-    vals                pg_catalog.jsonb DEFAULT NULL)
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
+SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb) IS
-  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
+  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
 
 CREATE FUNCTION singletable.explain_query(
     table_name          pg_catalog.text,

@@ -66,9 +66,13 @@ st_condition_failure_reset(void)
 Jsonb *
 st_condition_failure_item(void)
 {
+	Jsonb	   *copy;
+
 	if (failure_item == NULL || failure_item_user != GetUserId())
 		return NULL;
-	return (Jsonb *) pnstrdup((char *) failure_item, VARSIZE(failure_item));
+	copy = palloc(VARSIZE(failure_item));
+	memcpy(copy, failure_item, VARSIZE(failure_item));
+	return copy;
 }
 
 /*

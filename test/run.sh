@@ -162,5 +162,6 @@ run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 #   run_suite tap prove prove ...
 run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/cache.sh"
+run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
 
 finish

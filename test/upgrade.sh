@@ -207,17 +207,17 @@ SELECT 'function', p.oid::regprocedure, p.proowner::regrole, l.lanname, p.prokin
        p.prosrc, p.probin, p.proacl
   FROM pg_catalog.pg_proc p JOIN member m ON m.classid = 'pg_catalog.pg_proc'::regclass AND m.objid = p.oid
   JOIN pg_catalog.pg_language l ON l.oid = p.prolang
- ORDER BY 2::text;
+ ORDER BY p.oid::regprocedure::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'functiondef', p.oid::regprocedure, pg_catalog.pg_get_functiondef(p.oid)
   FROM pg_catalog.pg_proc p JOIN member m ON m.classid = 'pg_catalog.pg_proc'::regclass AND m.objid = p.oid
  WHERE p.prokind IN ('f', 'p', 'w')
- ORDER BY 2::text;
+ ORDER BY p.oid::regprocedure::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 
 SELECT 'relation', c.oid::regclass, c.relkind, c.relpersistence, c.relowner::regrole, c.relacl,
        c.reloptions, c.relrowsecurity, c.relforcerowsecurity, c.relreplident,
        CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid) END
   FROM pg_catalog.pg_class c JOIN member m ON m.classid = 'pg_catalog.pg_class'::regclass AND m.objid = c.oid
- ORDER BY 2::text;
+ ORDER BY c.oid::regclass::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 -- columns of member relations and of composite types' relations
 SELECT 'column', a.attrelid::regclass, a.attnum, a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
        a.attnotnull, a.attcollation::regcollation, a.attidentity, a.attgenerated, a.attacl,
@@ -229,41 +229,41 @@ SELECT 'column', a.attrelid::regclass, a.attnum, a.attname, pg_catalog.format_ty
                       UNION ALL
                       SELECT t.typrelid FROM pg_catalog.pg_type t
                         JOIN member m ON m.classid = 'pg_catalog.pg_type'::regclass AND m.objid = t.oid)
- ORDER BY 2::text, 3;
+ ORDER BY a.attrelid::regclass::text, 3;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'constraint', k.conrelid::regclass, k.contypid::regtype, k.conname, k.contype,
        pg_catalog.pg_get_constraintdef(k.oid), k.condeferrable, k.condeferred, k.convalidated
   FROM pg_catalog.pg_constraint k
  WHERE k.conrelid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_class'::regclass)
     OR k.contypid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_type'::regclass)
- ORDER BY 2::text, 3::text, 4;
+ ORDER BY k.conrelid::regclass::text, k.contypid::regtype::text, 4;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'index', i.indrelid::regclass, pg_catalog.pg_get_indexdef(i.indexrelid)
   FROM pg_catalog.pg_index i
  WHERE i.indrelid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_class'::regclass)
- ORDER BY 2::text, 3;
+ ORDER BY i.indrelid::regclass::text, 3;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'trigger', t.tgrelid::regclass, pg_catalog.pg_get_triggerdef(t.oid), t.tgenabled
   FROM pg_catalog.pg_trigger t
  WHERE t.tgrelid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_class'::regclass)
- ORDER BY 2::text, 3;
+ ORDER BY t.tgrelid::regclass::text, 3;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'policy', p.polrelid::regclass, p.polname, p.polcmd, p.polpermissive, p.polroles::regrole[],
        pg_catalog.pg_get_expr(p.polqual, p.polrelid), pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid)
   FROM pg_catalog.pg_policy p
  WHERE p.polrelid IN (SELECT objid FROM member WHERE classid = 'pg_catalog.pg_class'::regclass)
- ORDER BY 2::text, 3;
+ ORDER BY p.polrelid::regclass::text, 3;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 
 SELECT 'type', t.oid::regtype, t.typtype, t.typowner::regrole, t.typacl, t.typbasetype::regtype,
        t.typnotnull, t.typdefault, t.typcollation::regcollation,
        (SELECT pg_catalog.array_agg(en.enumlabel ORDER BY en.enumsortorder)
           FROM pg_catalog.pg_enum en WHERE en.enumtypid = t.oid)
   FROM pg_catalog.pg_type t JOIN member m ON m.classid = 'pg_catalog.pg_type'::regclass AND m.objid = t.oid
- ORDER BY 2::text;
+ ORDER BY t.oid::regtype::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'operator', o.oid::regoperator, o.oprowner::regrole, o.oprkind, o.oprresult::regtype,
        o.oprcode::regprocedure, o.oprcom::regoperator, o.oprnegate::regoperator,
        o.oprrest::regprocedure, o.oprjoin::regprocedure, o.oprcanmerge, o.oprcanhash
   FROM pg_catalog.pg_operator o JOIN member m ON m.classid = 'pg_catalog.pg_operator'::regclass AND m.objid = o.oid
- ORDER BY 2::text;
+ ORDER BY o.oid::regoperator::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'cast', c.castsource::regtype, c.casttarget::regtype, c.castfunc::regprocedure, c.castcontext, c.castmethod
   FROM pg_catalog.pg_cast c JOIN member m ON m.classid = 'pg_catalog.pg_cast'::regclass AND m.objid = c.oid
- ORDER BY 2::text, 3::text;
+ ORDER BY c.castsource::regtype::text, c.casttarget::regtype::text;  -- expressions: ORDER BY 2::text would sort by the constant '2'
 SELECT 'event trigger', t.evtname, t.evtevent, t.evtowner::regrole, t.evtfoid::regprocedure, t.evtenabled, t.evttags
   FROM pg_catalog.pg_event_trigger t JOIN member m ON m.classid = 'pg_catalog.pg_event_trigger'::regclass AND m.objid = t.oid
  ORDER BY 2;

@@ -55,9 +55,9 @@ SELECT singletable.condition_check_failure_item();
 SELECT ops_try($$SELECT singletable.update_item('ops', 'A', 'zz', 'SET v = :x', 'attribute_exists(pk)', vals => '{":x": 9}', return_values_on_condition_check_failure => 'ALL_OLD')$$);
 SELECT singletable.condition_check_failure_item();
 -- another role does not see the item a failed write of this role kept
-CREATE ROLE ops_other;
+CREATE ROLE regress_ops_other;
 SELECT ops_try($$SELECT singletable.delete_item('ops', 'A', 't1', 'v = :x', vals => '{":x": 9}', return_values_on_condition_check_failure => 'ALL_OLD')$$);
-SET ROLE ops_other;
+SET ROLE regress_ops_other;
 SELECT singletable.condition_check_failure_item();
 RESET ROLE;
 SELECT singletable.condition_check_failure_item()->>'sk';
@@ -104,13 +104,13 @@ DROP TRIGGER skip_update ON ops_trig;
 
 -- row-level security hiding the row that holds a key: a clear error at once, not 100
 -- retries ending in 40001
-CREATE ROLE ops_tenant;
+CREATE ROLE regress_ops_tenant;
 SELECT singletable.create_table('ops_rls');
 SELECT singletable.put_item('ops_rls', '{"pk": "TENANT#other", "sk": "x", "v": 1}');
-GRANT SELECT, INSERT, UPDATE, DELETE ON ops_rls TO ops_tenant;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ops_rls TO regress_ops_tenant;
 ALTER TABLE ops_rls ENABLE ROW LEVEL SECURITY;
 CREATE POLICY own ON ops_rls USING (pk LIKE 'TENANT#mine%') WITH CHECK (true);
-SET ROLE ops_tenant;
+SET ROLE regress_ops_tenant;
 SELECT singletable.put_item('ops_rls', '{"pk": "TENANT#mine", "sk": "x", "v": 1}', 'attribute_not_exists(pk)');
 SELECT ops_try($$SELECT singletable.put_item('ops_rls', '{"pk": "TENANT#other", "sk": "x", "v": 2}', 'attribute_not_exists(pk)')$$);
 SELECT ops_try($$SELECT singletable.update_item('ops_rls', 'TENANT#other', 'x', 'SET v = :v', vals => '{":v": 2}')$$);
@@ -127,17 +127,17 @@ BEGIN
 END $$;
 SELECT ops_rows($$SELECT * FROM singletable.query('ops', 'A', max_items => 7)$$);
 SELECT singletable.create_table('ops_big');
-SELECT count(singletable.put_item('ops_big', jsonb_build_object('pk', 'P#' || (i % 20), 'sk', 'S#' || i)))
-  FROM generate_series(1, 2000) i;
+SELECT count(*) FROM generate_series(1, 2000) i,
+  LATERAL singletable.put_item('ops_big', jsonb_build_object('pk', 'P#' || (i % 20), 'sk', 'S#' || i)) p;
 ANALYZE ops_big;
 SELECT ops_rows($$SELECT * FROM singletable.query('ops_big', 'P#1')$$) BETWEEN 50 AND 200 AS per_partition;
 SELECT ops_rows($$SELECT * FROM singletable.query('ops_big', 'P#1', '=', 'S#1')$$);
 SELECT ops_rows($$SELECT * FROM singletable.query('ops_big', 'P#1', 'begins_with', 'S#1')$$) < 100 AS range_is_smaller;
 -- a caller without rights on the table gets no statistics-based estimate
-SET ROLE ops_other;
+SET ROLE regress_ops_other;
 SELECT ops_rows($$SELECT * FROM singletable.query('ops_big', 'P#1')$$);
 RESET ROLE;
 
 -- cleanup
-DROP OWNED BY ops_other, ops_tenant;
-DROP ROLE ops_other, ops_tenant;
+DROP OWNED BY regress_ops_other, regress_ops_tenant;
+DROP ROLE regress_ops_other, regress_ops_tenant;
