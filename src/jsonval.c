@@ -243,6 +243,7 @@ set_val(JsonbValue *arr, StValType type, ConvCtx *ctx, bool *canonical)
 		const StVal *a = r->u.list.elems[i - 1],
 				   *b = r->u.list.elems[i];
 
+		CHECK_FOR_INTERRUPTS();
 		if (st_val_compare(a, b) >= 0)
 			*canonical = false;
 	}
