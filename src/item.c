@@ -13,14 +13,59 @@
  *           the digit pairs straddle the point, +1 when negative), zero = 1
  *   BOOL, NULL = 1;  SS/NS/BS = sum of members;  L = 3 + sum(1 + element);
  *   M = 3 + sum(name + 1 + value)
+ *
+ * Before any work proportional to the item, st_item_prepare refuses items
+ * that cannot be within the limit by their attribute count or their jsonb
+ * size alone (see the bounds below); conversion then refuses nested
+ * containers too large to fit (jsonval.c, count_values).
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
 #include "item.h"
 #include "jsonval.h"
+
+/*
+ * At most this many top-level attributes fit in an item. An attribute costs
+ * its name (at least 1 byte: empty names are rejected) plus its value, which
+ * may cost nothing (an empty S or B, or {"$SS": [""]}). So 1 byte per
+ * attribute is the exact lower bound one attribute can cost, and an item of
+ * more than 409,600 attributes exceeds the limit whatever they hold. (The
+ * names must also differ, which makes the true bound lower, about 142,000;
+ * the simple bound is enough to refuse without converting.)
+ */
+#define ST_MAX_ITEM_ATTRIBUTES		ST_MAX_ITEM_BYTES
+
+/*
+ * No valid item takes more jsonb than this. Claim: a value v of DynamoDB
+ * size s, stored in a jsonb container, takes with its slot there (2 JEntries
+ * of 4 bytes for an object member, 1 for an array element, up to 3 bytes of
+ * alignment) at most K * (s + 1) bytes, with K = 40. By induction:
+ *  - S: its bytes + 11 <= K (s + 1). BOOL, NULL: 11 <= 2 K.
+ *  - N: a valid number has at most 38 significant digits, at most 11 base-
+ *    10000 digits; numeric_in normalizes it to at most 4 + 4 + 22 bytes, so
+ *    41 bytes for s >= 1.
+ *  - B {"$B": "..."}: 14 bytes of object + the base64 text; keys.c allows no
+ *    more line-break bytes than base64 characters, so q groups of 4 take at
+ *    most 8 q bytes and decode to at least 3 q - 2 bytes: 25 bytes for an
+ *    empty B (s = 0), 25 + 8 q <= K (3 q - 1) otherwise.
+ *  - sets: 22 bytes of {"$SS": [ ]} + 4 + member bytes per member; members
+ *    cost at least 1 byte except one empty S or B, so at most 37 + 5 s bytes
+ *    (SS, BS) or 33 + 37 k with s >= 2 k - 1 (NS): K = 37 covers all.
+ *  - L: 4 + sum(K (s_i + 1)) + 11 <= K (3 + sum(1 + s_i) + 1).
+ *  - M: 4 + sum(name_i + K (s_i + 1)) + 11 <= K (s + 1) likewise, and the
+ *    {"$M": ...} wrapper adds 17 bytes, covered by the 3 K of slack.
+ * At the top level each attribute takes name + K (s_i + 1) <= (K + 1)
+ * (name + s_i) bytes as its name is at least 1 byte, so a valid item takes
+ * at most 8 + 41 * 409,600 bytes (16.8 MB) of jsonb. The bound below is 64
+ * times the limit (26.2 MB), leaving a margin for slips in this reasoning:
+ * what it refuses is far beyond any valid item, and it is refused before it
+ * is converted.
+ */
+#define ST_MAX_ITEM_JSONB_BYTES		((int64) 64 * ST_MAX_ITEM_BYTES)
 
 /* A key value as an StVal of its type (B keys are binary). */
 StVal *
@@ -110,7 +155,10 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 		stored_form = NULL;
 
 	for (int i = 0; i < val->u.map.n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		out->size += val->u.map.entries[i].keylen + st_val_size(val->u.map.entries[i].val);
+	}
 	if (out->size > ST_MAX_ITEM_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -146,6 +194,19 @@ st_item_prepare(StTable *tab, Jsonb *item, StItem *out)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s must be a JSON object", what),
 				 errdetail("An item maps attribute names to values: {\"%s\": ...}.", tab->pk_name)));
+	/* cheap refusals first: neither depends on converting the item */
+	if (JB_ROOT_COUNT(item) > ST_MAX_ITEM_ATTRIBUTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has %u attributes, more than fit in the limit of %d bytes",
+						what, JB_ROOT_COUNT(item), ST_MAX_ITEM_BYTES),
+				 errdetail("Item size has exceeded the maximum allowed size")));
+	if (VARSIZE(item) > ST_MAX_ITEM_JSONB_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s is %zu bytes of jsonb, more than any item within the limit of %d bytes takes",
+						what, (size_t) VARSIZE(item), ST_MAX_ITEM_BYTES),
+				 errdetail("Item size has exceeded the maximum allowed size")));
 	val = st_jsonb_to_val(item, what, &canonical);
 	if (val->type != SV_M)
 		ereport(ERROR,

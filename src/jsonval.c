@@ -16,6 +16,12 @@
  * A partition or sort key attribute of type B is the exception: it is a
  * plain base64 string in items, as in the key arguments of the API (its type
  * is known from the table). Callers pass the names of such keys.
+ *
+ * Items may be wide or deep: conversion is linear in the size of the jsonb
+ * (a jsonb object's keys are unique and sorted, so maps are built with
+ * st_val_map_append, no duplicate search), every loop calls
+ * CHECK_FOR_INTERRUPTS(), and converting an item stops as soon as it has
+ * more values than can fit in DynamoDB's item size limit.
  */
 #include "postgres.h"
 
@@ -36,6 +42,8 @@ typedef struct ConvCtx
 	const char *what;
 	const char *attr;			/* current top-level attribute, not terminated */
 	int			attrlen;
+	bool		is_item;		/* a whole item: count_values applies the item limit */
+	int64		nvalues;		/* values met so far that cost at least 1 byte */
 } ConvCtx;
 
 static StVal *container_to_val(JsonbContainer *c, ConvCtx *ctx, int depth, bool *canonical);
@@ -74,13 +82,45 @@ tag_of(const char *key, int len)
 	return TAG_NONE;
 }
 
+/* Raises an error for a value that is not in the encoding (SQLSTATE code). */
+static void
+bad_value_code(ConvCtx *ctx, int code, const char *fmt, const char *arg)
+{
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("invalid value for %s: %s", ctx_desc(ctx), psprintf(fmt, arg)),
+			 errhint("Binary and set values are written {\"$B\": \"<base64>\"}, {\"$SS\": [...]}, {\"$NS\": [...]}, {\"$BS\": [...]}; a map whose only key is one of these tags is written {\"$M\": {...}}.")));
+}
+
+/* A value not in the encoding: invalid_parameter_value. */
 static void
 bad_value(ConvCtx *ctx, const char *fmt, const char *arg)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid value for %s: %s", ctx_desc(ctx), psprintf(fmt, arg)),
-			 errhint("Binary and set values are written {\"$B\": \"<base64>\"}, {\"$SS\": [...]}, {\"$NS\": [...]}, {\"$BS\": [...]}; a map whose only key is one of these tags is written {\"$M\": {...}}.")));
+	bad_value_code(ctx, ERRCODE_INVALID_PARAMETER_VALUE, fmt, arg);
+}
+
+/*
+ * Counts n more values of an item and refuses the item once they cannot fit
+ * in DynamoDB's size limit, before converting them: every top-level
+ * attribute costs at least 1 byte (its name is not empty), every list
+ * element and map entry at least 1 (the "+ 1" of L and M sizes), every set
+ * member at least 1 except one empty S or B member per set (callers pass
+ * n - 1 for sets). So an item with more than ST_MAX_ITEM_BYTES such values
+ * is too large whatever they hold, and a container of a million keys is
+ * refused in O(1) instead of being converted first.
+ */
+static void
+count_values(ConvCtx *ctx, int n)
+{
+	if (!ctx->is_item)
+		return;
+	ctx->nvalues += n;
+	if (ctx->nvalues > ST_MAX_ITEM_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has more than %d attributes, elements and set members, more than fit in the limit of %d bytes",
+						ctx->what, ST_MAX_ITEM_BYTES, ST_MAX_ITEM_BYTES),
+				 errdetail("Item size has exceeded the maximum allowed size")));
 }
 
 /* A JSON number as a canonical N value. */
@@ -114,8 +154,8 @@ binary_val(JsonbValue *v, ConvCtx *ctx, bool *canonical)
 		bad_value(ctx, "%s must be a base64 string", "a binary value");
 	bin = st_base64_decode(v->val.string.val, v->val.string.len, &len);
 	if (bin == NULL)
-		bad_value(ctx, "\"%s\" is not valid base64",
-				  pnstrdup(v->val.string.val, Min(v->val.string.len, 40)));
+		bad_value_code(ctx, ERRCODE_INVALID_TEXT_REPRESENTATION, "%s is not valid base64",
+					   "a binary value");
 	enc = st_base64_encode(bin, len, &elen);
 	if (elen != v->val.string.len || memcmp(enc, v->val.string.val, elen) != 0)
 		*canonical = false;
@@ -126,7 +166,7 @@ binary_val(JsonbValue *v, ConvCtx *ctx, bool *canonical)
 StVal *
 st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical)
 {
-	ConvCtx		ctx = {what, NULL, 0};
+	ConvCtx		ctx = {what, NULL, 0, false, 0};
 
 	*canonical = true;			/* cleared below when some part is not in stored form */
 	return jbv_to_val(v, &ctx, depth, canonical);
@@ -177,10 +217,13 @@ set_val(JsonbValue *arr, StValType type, ConvCtx *ctx, bool *canonical)
 	if (arr->type != jbvBinary || !JsonContainerIsArray(arr->val.binary.data))
 		bad_value(ctx, "%s must be a JSON array", type == SV_SS ? "$SS" : type == SV_NS ? "$NS" : "$BS");
 	r->type = type;
+	/* one empty S or B member may cost nothing */
+	count_values(ctx, JsonContainerSize(arr->val.binary.data) - 1);
 	r->u.list.elems = palloc(sizeof(StVal *) * Max(JsonContainerSize(arr->val.binary.data), 1));
 	it = JsonbIteratorInit(arr->val.binary.data);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_ELEM)
 			continue;
 		if (type == SV_SS && v.type == jbvString)
@@ -200,6 +243,7 @@ set_val(JsonbValue *arr, StValType type, ConvCtx *ctx, bool *canonical)
 		const StVal *a = r->u.list.elems[i - 1],
 				   *b = r->u.list.elems[i];
 
+		CHECK_FOR_INTERRUPTS();
 		if (st_val_compare(a, b) >= 0)
 			*canonical = false;
 	}
@@ -244,21 +288,27 @@ container_to_val(JsonbContainer *c, ConvCtx *ctx, int depth, bool *canonical)
 			/* fall through to a plain map: its own keys are not tags */
 			if (depth >= ST_MAX_DEPTH)
 				goto too_deep;
+			count_values(ctx, JsonContainerSize(c));
 			r = st_val_make_map(JsonContainerSize(c));
 			it = JsonbIteratorInit(c);
 			while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+			{
+				CHECK_FOR_INTERRUPTS();
 				if (tok == WJB_KEY)
 				{
 					JsonbIteratorNext(&it, &v, true);
-					st_val_map_put(r, k.val.string.val, k.val.string.len,
-								   jbv_to_val(&v, ctx, depth + 1, canonical));
+					/* jsonb's keys are unique and come in order */
+					st_val_map_append(r, k.val.string.val, k.val.string.len,
+									  jbv_to_val(&v, ctx, depth + 1, canonical));
 				}
+			}
 			return r;
 		}
 	}
 	if (depth >= ST_MAX_DEPTH)
 		goto too_deep;
 
+	count_values(ctx, JsonContainerSize(c));
 	it = JsonbIteratorInit(c);
 	if (JsonContainerIsArray(c))
 	{
@@ -268,13 +318,18 @@ container_to_val(JsonbContainer *c, ConvCtx *ctx, int depth, bool *canonical)
 		r->type = SV_L;
 		r->u.list.elems = palloc(sizeof(StVal *) * Max(JsonContainerSize(c), 1));
 		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
 			if (tok == WJB_ELEM)
 				r->u.list.elems[n++] = jbv_to_val(&v, ctx, depth + 1, canonical);
+		}
 		r->u.list.n = n;
 		return r;
 	}
 	r = st_val_make_map(JsonContainerSize(c));
 	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
 		if (tok == WJB_KEY)
 		{
 			if (k.val.string.len == 0)
@@ -287,9 +342,11 @@ container_to_val(JsonbContainer *c, ConvCtx *ctx, int depth, bool *canonical)
 				ctx->attr = k.val.string.val;
 				ctx->attrlen = k.val.string.len;
 			}
-			st_val_map_put(r, k.val.string.val, k.val.string.len,
-						   jbv_to_val(&v, ctx, depth + 1, canonical));
+			/* jsonb's keys are unique and come in order */
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  jbv_to_val(&v, ctx, depth + 1, canonical));
 		}
+	}
 	return r;
 
 too_deep:
@@ -301,14 +358,15 @@ too_deep:
 }
 
 /*
- * Converts a whole jsonb document. *canonical is cleared when the document
- * is not in the stored form (then st_val_to_jsonb gives that form).
+ * Converts a whole item. *canonical is cleared when the document is not in
+ * the stored form (then st_val_to_jsonb gives that form). An item with more
+ * values than can fit in 409,600 bytes is refused (see count_values).
  */
 StVal *
 st_jsonb_to_val(Jsonb *jb, const char *what, bool *canonical)
 {
 	JsonbValue	v;
-	ConvCtx		ctx = {what, NULL, 0};
+	ConvCtx		ctx = {what, NULL, 0, true, 0};
 
 	*canonical = true;
 	if (JB_ROOT_IS_SCALAR(jb))
@@ -392,6 +450,7 @@ push_val(JsonbParseState **st, JsonbIteratorToken tok, const StVal *v, const cha
 			{
 				const StVal *e = v->u.list.elems[i];
 
+				CHECK_FOR_INTERRUPTS();
 				if (e->type == SV_B)
 				{
 					int			len;
@@ -407,7 +466,10 @@ push_val(JsonbParseState **st, JsonbIteratorToken tok, const StVal *v, const cha
 		case SV_L:
 			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
 			for (int i = 0; i < v->u.list.n; i++)
+			{
+				CHECK_FOR_INTERRUPTS();
 				push_val(st, WJB_ELEM, v->u.list.elems[i], NULL, depth + 1);
+			}
 			return pushJsonbValue(st, WJB_END_ARRAY, NULL);
 		case SV_M:
 			{
@@ -422,6 +484,7 @@ push_val(JsonbParseState **st, JsonbIteratorToken tok, const StVal *v, const cha
 					const StMapEntry *e = &v->u.map.entries[i];
 					bool		plain_b = false;
 
+					CHECK_FOR_INTERRUPTS();
 					push_scalar_string(st, WJB_KEY, e->key, e->keylen);
 					/* B key attributes of the table are plain base64 strings */
 					for (int k = 0; b_keys && k < 2; k++)

@@ -11,6 +11,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/numeric.h"
 
@@ -93,8 +94,11 @@ st_base64_encode(const char *data, int len, int *outlen)
 
 	for (i = 0; i + 2 < len; i += 3)
 	{
-		uint32		v = ((uint8) data[i] << 16) | ((uint8) data[i + 1] << 8) | (uint8) data[i + 2];
+		uint32		v;
 
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		v = ((uint8) data[i] << 16) | ((uint8) data[i + 1] << 8) | (uint8) data[i + 2];
 		*p++ = b64chars[(v >> 18) & 63];
 		*p++ = b64chars[(v >> 12) & 63];
 		*p++ = b64chars[(v >> 6) & 63];
@@ -134,8 +138,11 @@ b64val(char c)
 
 /*
  * Base64 decoding: padding required; line breaks are skipped (PostgreSQL's
- * encode(..., 'base64') inserts them), any other character is invalid.
- * NULL when invalid.
+ * encode(..., 'base64') inserts one every 76 characters, MIME a CR LF), any
+ * other character is invalid. There may not be more line-break bytes than
+ * base64 characters: without that bound a binary value of one byte could
+ * take any number of bytes of jsonb, and item.c could not refuse an
+ * oversized item by its jsonb size alone. NULL when invalid.
  */
 char *
 st_base64_decode(const char *data, int len, int *outlen)
@@ -149,8 +156,14 @@ st_base64_decode(const char *data, int len, int *outlen)
 		int			n = 0;
 
 		for (int i = 0; i < len; i++)
+		{
+			if ((i & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
 			if (data[i] != '\n' && data[i] != '\r')
 				clean[n++] = data[i];
+		}
+		if (len - n > n)
+			return NULL;
 		data = clean;
 		len = n;
 	}
@@ -165,6 +178,8 @@ st_base64_decode(const char *data, int len, int *outlen)
 					d;
 		bool		last = (i + 4 == len);
 
+		if ((i & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (a < 0 || b < 0)
 			return NULL;
 		if (last && data[i + 2] == '=' && data[i + 3] == '=')

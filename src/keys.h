@@ -5,8 +5,6 @@
 #ifndef SINGLETABLE_KEYS_H
 #define SINGLETABLE_KEYS_H
 
-#include "postgres.h"
-
 #include "expr/expr.h"
 
 typedef enum StKeyType

@@ -77,6 +77,7 @@ extern StVal *st_val_copy(const StVal *v);
 extern StVal *st_val_make_str(StValType t, const char *data, int len);
 extern StVal *st_val_make_map(int capacity);
 extern void st_val_map_put(StVal *map, const char *key, int keylen, StVal *val);
+extern void st_val_map_append(StVal *map, const char *key, int keylen, StVal *val);
 extern bool st_val_map_remove(StVal *map, const char *key, int keylen);
 extern void st_val_set_normalize(StVal *set, const char *context);
 extern bool st_val_is_set(StValType t);

@@ -4,6 +4,7 @@
 #   make bench                      # = test/bench/run.sh: the full run, about 35 minutes
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
+#   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -19,7 +20,9 @@
 #   3. latency (p50/p99 from pgbench's per-transaction log) of get and query at 10^5, 10^6
 #      and 10^7 items;
 #   4. backend memory over 1,000,000 extension calls in one session, disk bytes per item;
-#   5. perf profiles of A and B of each pair (where the time goes).
+#   5. perf profiles of A and B of each pair (where the time goes);
+#   6. wide items: put_item of an item of 4,000 and of 40,000 attributes, time per attribute
+#      (test/bench/sql/wide_put.sql): conversion must stay linear in the attribute count.
 # Output: test/bench/results/results.csv, test/bench/results/latency.png and the generated
 # test/bench/REPORT.md (BENCH_QUICK=1 writes them under test/bench/out/quick/ instead, so a
 # development run never overwrites the committed report). Raw pgbench output and logs go to
@@ -39,6 +42,9 @@
 #   BENCH_PROFILE=all|missed|none   perf profiles of every pair (default), of the pairs that
 #                        missed their target, or none
 #   BENCH_KEEP=1         leave the server running and the work directory in place
+#   BENCH_ONLY=wide      run only the wide-item measurement and print its figures; results go to
+#                        test/bench/out/wide/results.csv, the committed report is not touched
+#   BENCH_WIDE_ROUNDS    rounds of the wide-item measurement (7; 3 in quick mode)
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -86,11 +92,18 @@ else
     REPORT_LINKBASE=.
     RESULTS_LINK=results
 fi
+ONLY=${BENCH_ONLY:-}
+[[ -z $ONLY || $ONLY == wide ]] || die "BENCH_ONLY must be empty or wide, not $ONLY"
+if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
+if [[ $ONLY == wide ]]; then
+    RESULTS_DIR=$BENCH/out/wide
+fi
 CLIENTS=${BENCH_CLIENTS:-2}
 SEED=${BENCH_SEED:-20240501}
 PROFILE=${BENCH_PROFILE:-all}
 TARGET_RATIO=0.9      # extension >= 0.9x hand-written; begins_with generic >= 0.9x constant
 TARGET_P50_GROWTH=1.3 # p50 at the largest size within 1.3x of the smallest
+TARGET_WIDE_RATIO=2   # per attribute, a 40,000-attribute put within 2x of a 4,000-attribute one
 MEM_FLAT_KB=1024      # "flat": RssAnon and memory contexts grow less than 1 MiB over the calls
 WIDE_PK='BIG#0'       # the 100,000-item collection of the prefix test
 
@@ -274,6 +287,60 @@ prep_run() {
     fi
 }
 
+# 6. Wide items: put_item of one item of 4,000 and of 40,000 attributes (sql/wide_put.sql),
+# both forms, WIDE_ROUNDS rounds alternating the sizes; the same number of attributes per
+# measurement (160 puts of 4,000, 16 of 40,000). The figure is the backend's CPU time (not
+# elapsed time, which other work on a shared machine inflates at random; both are recorded),
+# so no wait for an idle machine. Sets WIDE_US[form.n] (median CPU µs per attribute) and
+# WIDE_RATIO[form] (40,000 over 4,000 per attribute).
+declare -A WIDE_US WIDE_RATIO
+wide_measure() {
+    local form n reps r wall cpu
+    log "wide items: put_item of 4,000 and 40,000 attributes, $WIDE_ROUNDS rounds"
+    sql_file "$BENCH/sql/wide_put.sql" >/dev/null
+    declare -A samples
+    for ((r = 1; r <= WIDE_ROUNDS; r++)); do
+        for form in stored rewrite; do
+            for n in 4000 40000; do
+                reps=$((640000 / n))
+                prep_run write wide_put
+                read -r wall cpu <<<"$(sql "SELECT bench_wide_put($n, '$form', $reps)")"
+                res wide put_item "$form.$n" "$r" elapsed_us_per_attribute "$(calc "$wall * 1000000 / $n")"
+                res wide put_item "$form.$n" "$r" cpu_us_per_attribute "$(calc "$cpu * 1000000 / $n")"
+                samples[$form.$n]+=" $(calc "$cpu * 1000000 / $n")"
+            done
+        done
+    done
+    for form in stored rewrite; do
+        for n in 4000 40000; do
+            # shellcheck disable=SC2086  # the samples are words
+            read -r _ WIDE_US[$form.$n] _ <<<"$(mmm ${samples[$form.$n]})"
+            res wide put_item "$form.$n" all median_cpu_us_per_attribute "${WIDE_US[$form.$n]}"
+        done
+        WIDE_RATIO[$form]=$(calc "${WIDE_US[$form.40000]} / ${WIDE_US[$form.4000]}")
+        res wide put_item "$form" all ratio_40000_over_4000 "${WIDE_RATIO[$form]}"
+    done
+}
+
+# The report's lines of the wide-item measurement.
+wide_report() {
+    echo "## Wide items"
+    echo
+    echo "put_item of one item with 4,000 and with 40,000 top-level attributes (\`a1\`..\`an\`, numbers),"
+    echo "[sql/wide_put.sql]($REPORT_LINKBASE/sql/wide_put.sql): 160 puts of the 4,000-attribute item and 16 of the"
+    echo "40,000-attribute one per measurement, one session, items prebuilt and stored uncompressed;"
+    echo "backend CPU time (/proc/self/stat), median of $WIDE_ROUNDS rounds. *stored*: canonical numbers, the item is stored as given after"
+    echo "conversion; *rewrite*: numbers written \`1.0\`, converted and written back to jsonb."
+    echo "Target: per attribute, 40,000 within ${TARGET_WIDE_RATIO}x of 4,000 (linear conversion)."
+    echo
+    echo "| form | CPU µs/attribute at 4,000 | CPU µs/attribute at 40,000 | ratio | target |"
+    echo "|---|---|---|---|---|"
+    for form in stored rewrite; do
+        echo "| $form | $(fmt2 "${WIDE_US[$form.4000]}") | $(fmt2 "${WIDE_US[$form.40000]}") | $(fmt2 "${WIDE_RATIO[$form]}") | $(if ge "$TARGET_WIDE_RATIO" "${WIDE_RATIO[$form]}"; then echo met; else echo "**missed**"; fi) |"
+    done
+    echo
+}
+
 # ---------------------------------------------------------------------------------------
 # Build, private installation, server
 # ---------------------------------------------------------------------------------------
@@ -354,6 +421,15 @@ for s in "${SETTINGS[@]}"; do server_lines+=("${s%%|*}"); done
 st_start_server "${server_lines[@]}" || die "starting the server failed"
 trap bench_cleanup EXIT   # st_start_server set its own; ours stops the server too
 PSQL=("$PGBIN/psql" -X -v ON_ERROR_STOP=1)
+
+if [[ $ONLY == wide ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    wide_measure
+    wide_report | tee "$RESULTS_DIR/wide.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
 
 # ---------------------------------------------------------------------------------------
 # Data
@@ -730,6 +806,11 @@ if [[ $PROFILE != none && $PERF_OK == 1 ]]; then
 fi
 
 st_stop_server
+
+# ---------------------------------------------------------------------------------------
+# 6. Wide items (wide_measure above)
+# ---------------------------------------------------------------------------------------
+wide_measure
 
 # ---------------------------------------------------------------------------------------
 # Plot
@@ -1139,6 +1220,7 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
         done
     fi
     echo
+    wide_report
     echo "## Files"
     echo
     echo "* [run.sh]($REPORT_LINKBASE/run.sh) (the runner), [scripts/]($REPORT_LINKBASE/scripts/) (pgbench scripts;"
