@@ -244,8 +244,9 @@ st_item_attrs(StTable *tab, Jsonb *item, const StAttrNames *names)
 			if (tok == WJB_KEY)
 			{
 				JsonbIteratorNext(&it, &v, true);
-				st_val_map_put(r, k.val.string.val, k.val.string.len,
-							   attr_val(tab, k.val.string.val, k.val.string.len, &v));
+				/* a stored item's keys are unique and in jsonb's order */
+				st_val_map_append(r, k.val.string.val, k.val.string.len,
+								  attr_val(tab, k.val.string.val, k.val.string.len, &v));
 			}
 		return r;
 	}

@@ -25,6 +25,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "errors.h"
 #include "item.h"
 #include "jsonval.h"
 
@@ -105,7 +106,7 @@ check_key(StTable *tab, StVal *val, const char *name, StKeyType kt, bool is_sort
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("item for table \"%s\" lacks key attribute \"%s\"", tab->relname, name),
-				 errdetail("One or more parameter values were invalid: Missing the key %s in the item", name)));
+				 st_errdetail_dynamodb("One or more parameter values were invalid: Missing the key %s in the item", name)));
 	actual = st_val_type_name(v->type);
 	ok = (kt == ST_KEY_S && v->type == SV_S) || (kt == ST_KEY_N && v->type == SV_N) ||
 		(kt == ST_KEY_B && (v->type == SV_B || v->type == SV_S));
@@ -114,7 +115,7 @@ check_key(StTable *tab, StVal *val, const char *name, StKeyType kt, bool is_sort
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("key attribute \"%s\" of table \"%s\" must be of type %c, not %s",
 						name, tab->relname, (char) kt, actual),
-				 errdetail("One or more parameter values were invalid: Type mismatch for key %s expected: %c actual: %s",
+				 st_errdetail_dynamodb("One or more parameter values were invalid: Type mismatch for key %s expected: %c actual: %s",
 						   name, (char) kt, actual),
 				 kt == ST_KEY_N ? errhint("N keys are JSON numbers in items.") :
 				 kt == ST_KEY_B ? errhint("B keys are base64 JSON strings in items.") : 0));
@@ -164,8 +165,8 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("item for table \"%s\" is " INT64_FORMAT " bytes, more than the limit of %d bytes",
 						tab->relname, out->size, ST_MAX_ITEM_BYTES),
-				 is_update ? errdetail("Item size to update has exceeded the maximum allowed size")
-				 : errdetail("Item size has exceeded the maximum allowed size")));
+				 is_update ? st_errdetail_dynamodb("Item size to update has exceeded the maximum allowed size")
+				 : st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 	st_key_check_combined(&out->pk, tab->sk_name ? &out->sk : NULL, tab->relname);
 
 	if (tab->pk_type == ST_KEY_B)
@@ -200,13 +201,13 @@ st_item_prepare(StTable *tab, Jsonb *item, StItem *out)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s has %u attributes, more than fit in the limit of %d bytes",
 						what, JB_ROOT_COUNT(item), ST_MAX_ITEM_BYTES),
-				 errdetail("Item size has exceeded the maximum allowed size")));
+				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 	if (VARSIZE(item) > ST_MAX_ITEM_JSONB_BYTES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s is %zu bytes of jsonb, more than any item within the limit of %d bytes takes",
 						what, (size_t) VARSIZE(item), ST_MAX_ITEM_BYTES),
-				 errdetail("Item size has exceeded the maximum allowed size")));
+				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 	val = st_jsonb_to_val(item, what, &canonical);
 	if (val->type != SV_M)
 		ereport(ERROR,

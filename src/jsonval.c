@@ -33,6 +33,7 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "errors.h"
 #include "jsonval.h"
 #include "keys.h"
 
@@ -120,7 +121,7 @@ count_values(ConvCtx *ctx, int n)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s has more than %d attributes, elements and set members, more than fit in the limit of %d bytes",
 						ctx->what, ST_MAX_ITEM_BYTES, ST_MAX_ITEM_BYTES),
-				 errdetail("Item size has exceeded the maximum allowed size")));
+				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 }
 
 /* A JSON number as a canonical N value. */
@@ -134,8 +135,8 @@ number_val(Numeric num, ConvCtx *ctx, bool *canonical)
 	if (err != ST_NUM_OK)
 		ereport(ERROR,
 				(errcode(err == ST_NUM_SYNTAX ? ERRCODE_INVALID_TEXT_REPRESENTATION : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("invalid number for %s: \"%.40s%s\"", ctx_desc(ctx), s, strlen(s) > 40 ? "..." : ""),
-				 errdetail("%s.", st_number_error_text(err))));
+				 errmsg("invalid number for %s", ctx_desc(ctx)),
+				 st_errdetail_dynamodb("%s", st_number_error_text(err))));
 	if (strcmp(s, n.canonical) != 0)
 		*canonical = false;
 	return st_val_make_str(SV_N, n.canonical, strlen(n.canonical));
@@ -353,7 +354,7 @@ too_deep:
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("%s is nested more than %d levels deep", ctx_desc(ctx), ST_MAX_DEPTH),
-			 errdetail("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
+			 st_errdetail_dynamodb("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
 	return NULL;
 }
 
@@ -414,7 +415,7 @@ push_val(JsonbParseState **st, JsonbIteratorToken tok, const StVal *v, const cha
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("item is nested more than %d levels deep", ST_MAX_DEPTH),
-				 errdetail("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
+				 st_errdetail_dynamodb("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
 	switch (v->type)
 	{
 		case SV_S:

@@ -15,6 +15,7 @@
 #include "utils/builtins.h"
 #include "utils/numeric.h"
 
+#include "errors.h"
 #include "keys.h"
 
 /* Parses a key type name ('S', 'N' or 'B'); param names the argument for the error. */
@@ -76,9 +77,8 @@ st_number_parse_or_error(const char *str, int len, StNumber *out, const char *at
 		ereport(ERROR,
 				(errcode(err == ST_NUM_SYNTAX ? ERRCODE_INVALID_TEXT_REPRESENTATION
 						 : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("invalid number for attribute \"%s\": \"%.*s\"", attname,
-						Min(len, 100), str),
-				 errdetail("%s.", st_number_error_text(err))));
+				 errmsg("invalid number for attribute \"%s\"", attname),
+				 st_errdetail_dynamodb("%s", st_number_error_text(err))));
 }
 
 static const char b64chars[] =
@@ -226,7 +226,7 @@ st_key_from_text(StKeyType t, const char *str, int len, const char *attname,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("key attribute \"%s\" of table \"%s\" cannot be an empty string",
 								attname, tabname),
-						 errdetail("The AttributeValue for a key attribute cannot contain an empty string value. Key: %s",
+						 st_errdetail_dynamodb("The AttributeValue for a key attribute cannot contain an empty string value. Key: %s",
 								   attname)));
 			out->datum = PointerGetDatum(cstring_to_text_with_len(str, len));
 			out->nbytes = len;
@@ -261,7 +261,7 @@ st_key_from_text(StKeyType t, const char *str, int len, const char *attname,
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 							 errmsg("key attribute \"%s\" of table \"%s\" cannot be an empty binary value",
 									attname, tabname),
-							 errdetail("The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s",
+							 st_errdetail_dynamodb("The AttributeValue for a key attribute cannot contain an empty binary value. Key: %s",
 									   attname)));
 				b = palloc(VARHDRSZ + blen);
 				SET_VARSIZE(b, VARHDRSZ + blen);
@@ -278,8 +278,8 @@ st_key_from_text(StKeyType t, const char *str, int len, const char *attname,
 				 errmsg("%s key \"%s\" of table \"%s\" is %d bytes, more than the limit of %d bytes",
 						is_sort ? "sort" : "partition", attname, tabname, out->nbytes, limit),
 				 is_sort ?
-				 errdetail("Aggregated size of all range keys has exceeded the size limit of 1024 bytes") :
-				 errdetail("Size of hashkey has exceeded the maximum size limit of2048 bytes")));
+				 st_errdetail_dynamodb("Aggregated size of all range keys has exceeded the size limit of 1024 bytes") :
+				 st_errdetail_dynamodb("Size of hashkey has exceeded the maximum size limit of2048 bytes")));
 }
 
 /* Rejects a (pk, sk) pair too large for one btree index tuple. */

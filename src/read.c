@@ -244,7 +244,8 @@ parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 	if (!start_in_range(tab, qa, k.datum))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("start key \"%s\" is outside the sort key condition", k.display),
+				 errmsg("the start key of a query on table \"%s\" is outside the sort key condition",
+						tab->relname),
 				 st_errdetail_dynamodb("The provided starting key does not match the range key predicate")));
 	qa->values[3] = k.datum;
 	qa->nulls[3] = ' ';
@@ -333,8 +334,8 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 			if (st_key_compare(tab->sk_type, k2.datum, k.datum) < 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("between bounds of sort key \"%s\" are reversed: \"%s\" is lower than \"%s\"",
-								tab->sk_name, k2.display, k.display),
+						 errmsg("between bounds of sort key \"%s\" of table \"%s\" are reversed: sk_value2 is lower than sk_value",
+								tab->sk_name, tab->relname),
 						 st_errdetail_dynamodb("Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound")));
 			qa->values[2] = k2.datum;
 			qa->nulls[2] = ' ';

@@ -141,3 +141,4 @@ RESET ROLE;
 -- cleanup
 DROP OWNED BY regress_ops_other, regress_ops_tenant;
 DROP ROLE regress_ops_other, regress_ops_tenant;
+SELECT singletable.drop_table(t) FROM unnest(ARRAY['ops', 'ops_n', 'ops_pk', 'ops_trig', 'ops_rls', 'ops_big']) t;
