@@ -805,12 +805,12 @@ if [[ $PROFILE != none && $PERF_OK == 1 ]]; then
     fi
 fi
 
-st_stop_server
-
 # ---------------------------------------------------------------------------------------
-# 6. Wide items (wide_measure above)
+# 6. Wide items (wide_measure above), while the server still runs
 # ---------------------------------------------------------------------------------------
 wide_measure
+
+st_stop_server
 
 # ---------------------------------------------------------------------------------------
 # Plot
