@@ -171,32 +171,41 @@ static StVal *
 set_combine(const StVal *a, const StVal *b, bool add)
 {
 	StVal	   *r = palloc0(sizeof(StVal));
-	int			n = 0;
+	int			n = 0,
+				i = 0,
+				j = 0;
 
+	/* sets are kept sorted and without duplicates: merge them in one pass */
 	r->type = a->type;
 	r->u.list.elems = palloc(sizeof(StVal *) * (a->u.list.n + b->u.list.n + 1));
-	for (int i = 0; i < a->u.list.n; i++)
+	while (i < a->u.list.n || j < b->u.list.n)
 	{
-		bool		in_b = false;
+		int			c;
 
-		for (int j = 0; j < b->u.list.n && !in_b; j++)
-			in_b = st_val_equal(a->u.list.elems[i], b->u.list.elems[j]);
-		if (add || !in_b)
-			r->u.list.elems[n++] = a->u.list.elems[i];
-	}
-	if (add)
-		for (int j = 0; j < b->u.list.n; j++)
+		ST_CHECK_INTERRUPTS();
+		if (i == a->u.list.n)
+			c = 1;
+		else if (j == b->u.list.n)
+			c = -1;
+		else
+			c = st_val_compare(a->u.list.elems[i], b->u.list.elems[j]);
+		if (c < 0)
+			r->u.list.elems[n++] = a->u.list.elems[i++];
+		else if (c > 0)
 		{
-			bool		in_a = false;
-
-			for (int i = 0; i < a->u.list.n && !in_a; i++)
-				in_a = st_val_equal(a->u.list.elems[i], b->u.list.elems[j]);
-			if (!in_a)
+			if (add)
 				r->u.list.elems[n++] = b->u.list.elems[j];
+			j++;
 		}
+		else
+		{
+			if (add)
+				r->u.list.elems[n++] = a->u.list.elems[i];
+			i++;
+			j++;
+		}
+	}
 	r->u.list.n = n;
-	if (n > 0)
-		st_val_set_normalize(r, "result");
 	return r;
 }
 
