@@ -106,12 +106,37 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep)
 		condition_failed(tab, current, keep);
 }
 
-/* Executes a kept plan and checks its result code. */
+/*
+ * Executes a kept plan that writes and checks its result code. A constraint
+ * the user added to the table (CHECK on item, a foreign key) fails with
+ * PostgreSQL's DETAIL "Failing row contains (...)" — the whole item, which
+ * would reach the server log. The error is raised again without it.
+ */
 static void
 run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
 {
-	int			rc = SPI_execute_plan(plan, values, nulls, false, 0);
+	MemoryContext cxt = CurrentMemoryContext;
+	volatile int rc = 0;
 
+	PG_TRY();
+	{
+		rc = SPI_execute_plan(plan, values, nulls, false, 0);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
+			(edata->detail == NULL && edata->detail_log == NULL))
+			PG_RE_THROW();
+		FlushErrorState();
+		edata->detail = pstrdup("The failing row is not shown: it holds item content.");
+		edata->detail_log = NULL;
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
 	if (rc != expected)
 		elog(ERROR, "singletable statement failed: %s", SPI_result_code_string(rc));
 }

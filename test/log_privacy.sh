@@ -4,7 +4,8 @@
 # Errors are written to the server log (log_min_error_statement = error logs the
 # statement too), so an error must never carry an item. This suite makes writes fail in
 # every way that involves an existing item — a failed condition with and without
-# return_values_on_condition_check_failure => 'ALL_OLD' on put, update and delete — with
+# return_values_on_condition_check_failure => 'ALL_OLD' on put, update and delete, and a
+# user's CHECK constraint on the item table failing a put or update — with
 # items holding a unique marker in an attribute value, then checks that the marker is in
 # the table and the failure item can be read back in the session, but appears nowhere in
 # the server log. The statements themselves name only keys and placeholders: the marker
@@ -70,10 +71,31 @@ for sql in \
     fi
 done
 
+# a CHECK constraint of the user fails: PostgreSQL's DETAIL would be the whole row
+q "$DB" <<'SQL' >/dev/null || bail "adding the CHECK constraint failed"
+ALTER TABLE people ADD CONSTRAINT no_forbidden CHECK (NOT item ? 'forbidden');
+-- the statements below must not name the marker themselves (PostgreSQL logs statements)
+CREATE TABLE staging AS SELECT singletable.get_item('people', 'USER#1', 'PROFILE')
+    || '{"pk": "USER#2", "forbidden": 1}' AS item;
+SQL
+for sql in \
+    "SELECT singletable.put_item('people', (SELECT item FROM staging))" \
+    "SELECT singletable.put_item('people', (SELECT item FROM staging), 'attribute_not_exists(pk)')" \
+    "SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET forbidden = :v', vals => '{\":v\": 1}')"; do
+    if "$PGBIN/psql" -X -q -d "$DB" -c "$sql" >/dev/null 2>"$WORK/err"; then
+        not_ok "a write failing a CHECK constraint raises an error"
+    elif grep -q "23514\|violates check constraint" "$WORK/err" && ! grep -q "$MARKER" "$WORK/err"; then
+        ok "a write failing a CHECK constraint: error without item content ($(head -c 50 <<<"$sql")...)"
+    else
+        not_ok "a write failing a CHECK constraint: error without item content"
+        diag "client got:" "$(cat "$WORK/err")"
+    fi
+done
+
 # make sure the log has everything written so far
 "$PGBIN/psql" -X -q -d "$DB" -c "SELECT pg_catalog.pg_sleep(0)" >/dev/null
 logged=$(tail -c +"$((before + 1))" "$LOG")
-if grep -q "conditional check failed" <<<"$logged"; then
+if grep -q "conditional check failed" <<<"$logged" && grep -q "violates check constraint" <<<"$logged"; then
     ok "the failed conditions are in the server log"
 else
     not_ok "the failed conditions are in the server log"
