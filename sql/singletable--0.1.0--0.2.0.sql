@@ -53,3 +53,16 @@ AS 'MODULE_PATHNAME', 'singletable_query';
 COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
   'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
 
+
+-- Every change of the registry reaches the per-backend caches of every session (the
+-- registry's owner may change it by plain SQL; create_table and drop do so themselves).
+CREATE FUNCTION singletable.registry_changed()
+RETURNS trigger
+LANGUAGE C
+AS 'MODULE_PATHNAME', 'singletable_registry_changed';
+COMMENT ON FUNCTION singletable.registry_changed() IS
+  'Trigger on singletable.tables: invalidates the cached description of the tables whose rows changed, in every session';
+CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.tables
+    FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
+CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.tables
+    FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();

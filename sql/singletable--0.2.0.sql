@@ -115,6 +115,19 @@ SELECT pg_catalog.pg_extension_config_dump('singletable.tables', '');
 GRANT USAGE ON SCHEMA singletable TO PUBLIC;
 GRANT SELECT ON singletable.tables TO PUBLIC;
 
+-- Every change of the registry reaches the per-backend caches of every session (the
+-- registry's owner may change it by plain SQL; create_table and drop do so themselves).
+CREATE FUNCTION singletable.registry_changed()
+RETURNS trigger
+LANGUAGE C
+AS 'MODULE_PATHNAME', 'singletable_registry_changed';
+COMMENT ON FUNCTION singletable.registry_changed() IS
+  'Trigger on singletable.tables: invalidates the cached description of the tables whose rows changed, in every session';
+CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.tables
+    FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
+CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.tables
+    FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
+
 -- Keeps the registry consistent when an item table is dropped by plain SQL
 -- (renames need nothing: the registry stores the table's OID as regclass).
 -- SECURITY DEFINER because the registry is owned by the extension owner while any

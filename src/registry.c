@@ -36,6 +36,7 @@
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "commands/trigger.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type_d.h"
@@ -419,4 +420,47 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 		not_singletable_error(name);
 	build_entry(tab, &check.row);
 	return tab;
+}
+
+/* Invalidates the cached entry of the table a registry row names, in every backend. */
+static void
+invalidate_registered(HeapTuple tuple, TupleDesc desc)
+{
+	bool		isnull;
+	Datum		d = heap_getattr(tuple, 1, desc, &isnull);
+
+	/* a dropped table (the sql_drop event trigger deletes its row) was invalidated by the drop */
+	if (!isnull && SearchSysCacheExists1(RELOID, d))
+		CacheInvalidateRelcacheByRelid(DatumGetObjectId(d));
+}
+
+PG_FUNCTION_INFO_V1(singletable_registry_changed);
+
+/*
+ * singletable.registry_changed(): AFTER trigger on singletable.tables. A
+ * change of the registry by plain SQL (its owner may write it) reaches every
+ * backend's cache as create_table's own change does; TRUNCATE invalidates
+ * every cached table.
+ */
+Datum
+singletable_registry_changed(PG_FUNCTION_ARGS)
+{
+	TriggerData *trig = (TriggerData *) fcinfo->context;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(trig->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("singletable.registry_changed() must be called as an AFTER trigger")));
+	if (TRIGGER_FIRED_BY_TRUNCATE(trig->tg_event))
+		CacheInvalidateRelcacheAll();
+	else
+	{
+		TupleDesc	desc = RelationGetDescr(trig->tg_relation);
+
+		if (trig->tg_trigtuple)
+			invalidate_registered(trig->tg_trigtuple, desc);
+		if (TRIGGER_FIRED_BY_UPDATE(trig->tg_event) && trig->tg_newtuple)
+			invalidate_registered(trig->tg_newtuple, desc);
+	}
+	return PointerGetDatum(NULL);
 }

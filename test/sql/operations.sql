@@ -141,4 +141,17 @@ RESET ROLE;
 -- cleanup
 DROP OWNED BY regress_ops_other, regress_ops_tenant;
 DROP ROLE regress_ops_other, regress_ops_tenant;
+-- a change of the registry by plain SQL reaches the cache of this session too
+SELECT singletable.get_item('ops', 'A', 's1');
+BEGIN;
+DELETE FROM singletable.tables WHERE table_name = 'ops'::regclass;
+SELECT ops_try($$SELECT singletable.get_item('ops', 'A', 's1')$$);
+ROLLBACK;
+SELECT singletable.get_item('ops', 'A', 's1');
+BEGIN;
+UPDATE singletable.tables SET partition_key = 'sk', sort_key = 'pk' WHERE table_name = 'ops'::regclass;
+SELECT singletable.describe_table('ops')->'KeySchema';
+ROLLBACK;
+SELECT singletable.describe_table('ops')->'KeySchema';
+
 SELECT singletable.drop_table(t) FROM unnest(ARRAY['ops', 'ops_n', 'ops_pk', 'ops_trig', 'ops_rls', 'ops_big']) t;
