@@ -66,3 +66,11 @@ CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.
     FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
 CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.tables
     FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
+
+-- DynamoDB's item size, as a function
+CREATE FUNCTION singletable.item_size(item pg_catalog.jsonb)
+RETURNS pg_catalog.int4
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_item_size';
+COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
+  'DynamoDB''s size of an item in bytes (attribute names plus values by DynamoDB''s rules), the size the 409,600-byte item limit applies to';

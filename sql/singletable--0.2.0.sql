@@ -249,6 +249,13 @@ AS 'MODULE_PATHNAME', 'singletable_condition_check_failure_item';
 COMMENT ON FUNCTION singletable.condition_check_failure_item() IS
   'The current item of this session''s last write whose condition failed with return_values_on_condition_check_failure => ''ALL_OLD'' (for the same role), or NULL; errors never carry item content';
 
+CREATE FUNCTION singletable.item_size(item pg_catalog.jsonb)
+RETURNS pg_catalog.int4
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_item_size';
+COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
+  'DynamoDB''s size of an item in bytes (attribute names plus values by DynamoDB''s rules), the size the 409,600-byte item limit applies to';
+
 ------------------------------------------------------------------------------
 -- Query
 ------------------------------------------------------------------------------

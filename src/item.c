@@ -177,6 +177,27 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 	out->jsonb = stored_form ? stored_form : st_val_to_jsonb(val, b_keys);
 }
 
+/*
+ * Refuses, before any conversion, an item (what names it) that cannot be
+ * within the item size limit by its attribute count or its jsonb size alone.
+ */
+static void
+check_cheap_limits(Jsonb *item, const char *what)
+{
+	if (JB_ROOT_COUNT(item) > ST_MAX_ITEM_ATTRIBUTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has %u attributes, more than fit in the limit of %d bytes",
+						what, JB_ROOT_COUNT(item), ST_MAX_ITEM_BYTES),
+				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
+	if (VARSIZE(item) > ST_MAX_ITEM_JSONB_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s is %zu bytes of jsonb, more than any item within the limit of %d bytes takes",
+						what, (size_t) VARSIZE(item), ST_MAX_ITEM_BYTES),
+				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
+}
+
 /* Checks a jsonb item for table tab and fills *out (see st_item_from_val). */
 void
 st_item_prepare(StTable *tab, Jsonb *item, StItem *out)
@@ -195,19 +216,7 @@ st_item_prepare(StTable *tab, Jsonb *item, StItem *out)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s must be a JSON object", what),
 				 errdetail("An item maps attribute names to values: {\"%s\": ...}.", tab->pk_name)));
-	/* cheap refusals first: neither depends on converting the item */
-	if (JB_ROOT_COUNT(item) > ST_MAX_ITEM_ATTRIBUTES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s has %u attributes, more than fit in the limit of %d bytes",
-						what, JB_ROOT_COUNT(item), ST_MAX_ITEM_BYTES),
-				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
-	if (VARSIZE(item) > ST_MAX_ITEM_JSONB_BYTES)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s is %zu bytes of jsonb, more than any item within the limit of %d bytes takes",
-						what, (size_t) VARSIZE(item), ST_MAX_ITEM_BYTES),
-				 st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
+	check_cheap_limits(item, what);
 	val = st_jsonb_to_val(item, what, &canonical);
 	if (val->type != SV_M)
 		ereport(ERROR,
@@ -215,4 +224,31 @@ st_item_prepare(StTable *tab, Jsonb *item, StItem *out)
 				 errmsg("%s must be a JSON object, not a %s value", what, st_val_type_name(val->type)),
 				 errdetail("An item maps attribute names to values: {\"%s\": ...}.", tab->pk_name)));
 	st_item_from_val(tab, val, canonical ? item : NULL, false, out);
+}
+
+/*
+ * DynamoDB's size in bytes of an item given as jsonb, by the rules at the
+ * top of this file, without a table: B values are those written {"$B": ...}
+ * (a B key stored as a plain base64 string counts as that string). An item
+ * that cannot be a valid item by its attribute count or jsonb size alone is
+ * refused as st_item_prepare refuses it.
+ */
+int64
+st_item_size(Jsonb *item)
+{
+	StVal	   *val;
+	bool		canonical;
+	int64		size = 0;
+
+	if (!JB_ROOT_IS_OBJECT(item) || JB_ROOT_IS_SCALAR(item))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("item_size takes an item, a JSON object"),
+				 errhint("An item maps attribute names to values: {\"pk\": ...}.")));
+	check_cheap_limits(item, "item");
+	val = st_jsonb_to_val(item, "item", &canonical);
+	Assert(val->type == SV_M);
+	for (int i = 0; i < val->u.map.n; i++)
+		size += val->u.map.entries[i].keylen + st_val_size(val->u.map.entries[i].val);
+	return size;
 }

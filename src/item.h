@@ -25,5 +25,6 @@ extern void st_item_prepare(StTable *tab, Jsonb *item, StItem *out);
 extern void st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update,
 							 StItem *out);
 extern StVal *st_key_to_val(StKeyType t, const StKey *k);
+extern int64 st_item_size(Jsonb *item);
 
 #endif

@@ -12,6 +12,7 @@
 #include "utils/tuplestore.h"
 
 #include "errors.h"
+#include "item.h"
 #include "ops.h"
 
 PG_FUNCTION_INFO_V1(singletable_put_item);
@@ -21,6 +22,7 @@ PG_FUNCTION_INFO_V1(singletable_update_item);
 PG_FUNCTION_INFO_V1(singletable_query);
 PG_FUNCTION_INFO_V1(singletable_explain_query);
 PG_FUNCTION_INFO_V1(singletable_condition_check_failure_item);
+PG_FUNCTION_INFO_V1(singletable_item_size);
 
 #define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
 #define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
@@ -264,4 +266,11 @@ Datum
 singletable_condition_check_failure_item(PG_FUNCTION_ARGS)
 {
 	RETURN_JSONB_OR_NULL(st_condition_failure_item());
+}
+
+/* singletable.item_size(item jsonb) -> integer: DynamoDB's size of the item in bytes. */
+Datum
+singletable_item_size(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32((int32) st_item_size(PG_GETARG_JSONB_P(0)));
 }
