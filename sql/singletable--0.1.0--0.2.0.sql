@@ -45,13 +45,14 @@ CREATE FUNCTION singletable.query(
     projection          pg_catalog.text DEFAULT NULL,
     names               pg_catalog.jsonb DEFAULT NULL,
     vals                pg_catalog.jsonb DEFAULT NULL,
-    exclusive_start_key pg_catalog.jsonb DEFAULT NULL)
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
-  'Reads one item collection by a key condition on the sort key, as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
+  'Reads one item collection by a key condition on the sort key (of the table, or of the secondary index index_name), as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
 
 
 -- Every change of the registry reaches the per-backend caches of every session (the
@@ -74,3 +75,104 @@ LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'singletable_item_size';
 COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
   'DynamoDB''s size of an item in bytes (attribute names plus values by DynamoDB''s rules), the size the 409,600-byte item limit applies to';
+
+-- Secondary indexes (create_gsi, drop_gsi, query's index_name): their registry, the
+-- event trigger that also removes the rows of dropped indexes, and explain_query's new
+-- last argument index_name (a new signature, so dropped and created again).
+------------------------------------------------------------------------------
+-- Secondary indexes: one row per global secondary index made by singletable.create_gsi
+------------------------------------------------------------------------------
+CREATE TABLE singletable.indexes (
+    table_name          pg_catalog.regclass NOT NULL
+        REFERENCES singletable.tables (table_name) ON DELETE CASCADE,
+    index_name          pg_catalog.text NOT NULL,
+    partition_key       pg_catalog.text NOT NULL,
+    partition_key_type  pg_catalog.text NOT NULL
+        CHECK (partition_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    sort_key            pg_catalog.text,
+    sort_key_type       pg_catalog.text
+        CHECK (sort_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    projection          pg_catalog.text NOT NULL DEFAULT 'ALL'
+        CHECK (projection OPERATOR(pg_catalog.=) ANY (ARRAY['ALL','KEYS_ONLY','INCLUDE']::pg_catalog.text[])),
+    non_key_attributes  pg_catalog.text[],
+    pg_index            pg_catalog.name NOT NULL,
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (table_name, index_name),
+    CHECK ((sort_key IS NULL) OPERATOR(pg_catalog.=) (sort_key_type IS NULL)),
+    CHECK ((projection OPERATOR(pg_catalog.=) 'INCLUDE') OPERATOR(pg_catalog.=) (non_key_attributes IS NOT NULL))
+);
+COMMENT ON TABLE singletable.indexes IS
+  'Registry of secondary indexes of item-collection tables: index key attributes and types, projection, and the name of the partial btree index (in the table''s schema) that holds the index';
+SELECT pg_catalog.pg_extension_config_dump('singletable.indexes', '');
+GRANT SELECT ON singletable.indexes TO PUBLIC;
+CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.indexes
+    FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
+CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.indexes
+    FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
+
+CREATE OR REPLACE FUNCTION singletable.on_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.indexes i
+     USING pg_catalog.pg_event_trigger_dropped_objects() d, pg_catalog.pg_class c,
+           pg_catalog.pg_namespace n
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND d.object_type OPERATOR(pg_catalog.=) 'index'
+       AND c.oid OPERATOR(pg_catalog.=) i.table_name::pg_catalog.oid
+       AND n.oid OPERATOR(pg_catalog.=) c.relnamespace
+       AND n.nspname OPERATOR(pg_catalog.=) d.schema_name
+       AND i.pg_index OPERATOR(pg_catalog.=) d.object_name::pg_catalog.name;
+    DELETE FROM singletable.tables t
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND t.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_sql_drop() IS
+  'Event trigger: removes registry rows of dropped item tables (their index rows go with them) and of dropped secondary-index btree indexes';
+
+CREATE FUNCTION singletable.create_gsi(
+    table_name          pg_catalog.text,
+    index_name          pg_catalog.text,
+    partition_key       pg_catalog.text,
+    sort_key            pg_catalog.text DEFAULT NULL,
+    partition_key_type  pg_catalog.text DEFAULT 'S',
+    sort_key_type       pg_catalog.text DEFAULT 'S',
+    projection          pg_catalog.text DEFAULT 'ALL',
+    non_key_attributes  pg_catalog.text[] DEFAULT NULL)
+RETURNS pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_gsi';
+COMMENT ON FUNCTION singletable.create_gsi(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text[]) IS
+  'Creates a sparse global secondary index (a partial btree index over the typed index key attributes, then the table''s keys) on a table the caller owns, after checking every item already there';
+
+CREATE FUNCTION singletable.drop_gsi(table_name pg_catalog.text, index_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_gsi';
+COMMENT ON FUNCTION singletable.drop_gsi(pg_catalog.text, pg_catalog.text) IS
+  'Drops a global secondary index of a table the caller owns, with its btree index and registry row';
+
+DROP FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool);
+CREATE FUNCTION singletable.explain_query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    with_analyze        pg_catalog.bool DEFAULT false,
+    index_name          pg_catalog.text DEFAULT NULL)
+RETURNS SETOF pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_explain_query';
+COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool, pg_catalog.text) IS
+  'EXPLAIN (COSTS OFF) of the statement singletable.query runs for these arguments (on the table, or on the secondary index index_name), planned as the session''s plan_cache_mode plans it';

@@ -26,6 +26,7 @@
 #include "utils/jsonb.h"
 
 #include "errors.h"
+#include "indexes.h"
 #include "item.h"
 #include "jsonval.h"
 
@@ -168,6 +169,8 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 				 is_update ? st_errdetail_dynamodb("Item size to update has exceeded the maximum allowed size")
 				 : st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 	st_key_check_combined(&out->pk, tab->sk_name ? &out->sk : NULL, tab->relname);
+	if (tab->n_indexes > 0)
+		st_index_check_item(tab, val, is_update);
 
 	if (tab->pk_type == ST_KEY_B)
 		b_keys[0] = tab->pk_name;

@@ -103,13 +103,17 @@ typedef struct StQueryRequest
 	const char *projection;
 	Jsonb	   *names;
 	Jsonb	   *vals;
+	const char *index_name;		/* IndexName: query this secondary index; NULL: the table */
 } StQueryRequest;
 
 /*
  * Receives one row of a Query: the keys as text (sk NULL on a table
  * without sort key) and the item, projected; item NULL marks the end of a
  * page that stopped at max_items with a filter (sk is then
- * LastEvaluatedKey's sort key). Called in a short-lived memory context.
+ * LastEvaluatedKey's sort key). On a secondary index pk and sk are the
+ * base keys of each row, and the end-of-page marker instead has pk and sk
+ * NULL and item the LastEvaluatedKey (index keys and base keys). Called in
+ * a short-lived memory context.
  */
 typedef void (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item);
 

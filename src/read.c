@@ -44,8 +44,9 @@ typedef struct QueryArgs
 	StProjection *projection;	/* ProjectionExpression, or NULL */
 	StAttrNames *filter_attrs;	/* attributes the filter reads */
 	StAttrNames *projection_attrs;	/* attributes the projection reads */
-	Datum		values[ST_QUERY_NARGS];
-	char		nulls[ST_QUERY_NARGS];
+	StIndex    *index;			/* the secondary index queried, or NULL */
+	Datum		values[ST_INDEX_QUERY_NARGS];	/* ST_QUERY_NARGS on the table */
+	char		nulls[ST_INDEX_QUERY_NARGS];
 } QueryArgs;
 
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj). */
@@ -262,7 +263,7 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 	StKey		k;
 
 	memset(qa, 0, sizeof(*qa));
-	for (int i = 0; i < ST_QUERY_NARGS; i++)
+	for (int i = 0; i < ST_INDEX_QUERY_NARGS; i++)
 		qa->nulls[i] = 'n';
 
 	if (req->pk.data == NULL)
@@ -360,11 +361,204 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 			}
 		}
 	}
-	parse_start_key(tab, req, qa);
+	if (req->index_name == NULL)
+		parse_start_key(tab, req, qa);
 
 	/* every key >= the prefix starts with it: the range has no upper bound */
 	if (qa->op == ST_SK_RANGE && qa->nulls[2] != ' ')
 		qa->op = ST_SK_GE;
+}
+
+/*
+ * The table as a query on index idx sees it: the index's keys in place of
+ * the table's, so that the key condition is parsed and checked as on a
+ * table (error messages name the index's key attributes).
+ */
+static StTable
+index_view(StTable *tab, StIndex *idx)
+{
+	StTable		view = *tab;
+
+	view.pk_name = idx->pk_name;
+	view.pk_type = idx->pk_type;
+	view.sk_name = idx->sk_name;
+	view.sk_type = idx->sk_type;
+	return view;
+}
+
+/* The index named by a query request, or DynamoDB's error for an unknown one. */
+static StIndex *
+query_index(StTable *tab, const char *name)
+{
+	StIndex    *idx = st_table_index(tab, name);
+
+	if (idx == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, name),
+				 st_errdetail_dynamodb("The table does not have the specified index: %s", name)));
+	if (!OidIsValid(idx->indexrelid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("index \"%s\" of table \"%s\" has lost its PostgreSQL index \"%s\"",
+						name, tab->relname, idx->pg_index_name),
+				 errhint("Drop it with singletable.drop_gsi() and create it again.")));
+	return idx;
+}
+
+/*
+ * Validates the start key of a query on an index (DynamoDB's
+ * LastEvaluatedKey of an index: exactly the index keys and the table's keys)
+ * and sets $4 (index sort key), $6 and $7 (table keys).
+ */
+static void
+parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, QueryArgs *qa)
+{
+	StTable		view = index_view(tab, idx);
+	const char *names[4] = {idx->pk_name, idx->sk_name, tab->pk_name, tab->sk_name};
+	int			nnames = 0;
+	bool		canonical;
+	StVal	   *map;
+	StKeyText	t;
+	StKey		k;
+
+	if (req->start_sk.data != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("exclusive_start_sk cannot be given with index_name"),
+				 errhint("A query on an index continues from exclusive_start_key, holding the index keys and the table's keys.")));
+	if (req->start_key == NULL)
+		return;
+	for (int i = 0; i < 4; i++)
+	{
+		bool		dup = names[i] == NULL;
+
+		for (int j = 0; j < i && !dup; j++)
+			dup = names[j] && strcmp(names[i], names[j]) == 0;
+		if (!dup)
+			nnames++;
+	}
+	if (!JB_ROOT_IS_OBJECT(req->start_key) || JB_ROOT_IS_SCALAR(req->start_key) ||
+		JB_ROOT_COUNT(req->start_key) != (uint32) nnames)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("exclusive_start_key of a query on index \"%s\" of table \"%s\" must be an object of exactly its %d key attributes",
+						idx->name, tab->relname, nnames),
+				 st_errdetail_dynamodb("The provided starting key is invalid"),
+				 errhint("The start key of an index holds the index's key attributes and the table's key attributes.")));
+	map = st_jsonb_to_val(req->start_key, "exclusive_start_key", &canonical);
+
+	t = start_key_attr(&view, map, idx->pk_name, idx->pk_type);
+	st_key_from_text(idx->pk_type, t.data, t.len, idx->pk_name, tab->relname, false, &k);
+	if (strcmp(k.display, qa->pk_display) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("exclusive_start_key of a query on index \"%s\" of table \"%s\" lies in another partition than the query",
+						idx->name, tab->relname),
+				 st_errdetail_dynamodb("The provided starting key is outside query boundaries based on provided conditions")));
+	if (idx->sk_name)
+	{
+		t = start_key_attr(&view, map, idx->sk_name, idx->sk_type);
+		k = sk_arg(&view, &t);
+		if (!start_in_range(&view, qa, k.datum))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the start key of a query on index \"%s\" of table \"%s\" is outside the sort key condition",
+							idx->name, tab->relname),
+					 st_errdetail_dynamodb("The provided starting key does not match the range key predicate")));
+		qa->values[3] = k.datum;
+		qa->nulls[3] = ' ';
+	}
+	t = start_key_attr(tab, map, tab->pk_name, tab->pk_type);
+	st_key_from_text(tab->pk_type, t.data, t.len, tab->pk_name, tab->relname, false, &k);
+	qa->values[5] = k.datum;
+	qa->nulls[5] = ' ';
+	if (tab->sk_name)
+	{
+		t = start_key_attr(tab, map, tab->sk_name, tab->sk_type);
+		st_key_from_text(tab->sk_type, t.data, t.len, tab->sk_name, tab->relname, true, &k);
+		qa->values[6] = k.datum;
+		qa->nulls[6] = ' ';
+	}
+	qa->has_start = true;
+}
+
+/*
+ * Validates a query request on table tab, on the table or on the index it
+ * names, and fills qa.
+ */
+static void
+parse_request_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+{
+	StIndex    *idx;
+	StTable		view;
+
+	if (req->index_name == NULL)
+	{
+		parse_query_keys(tab, req, qa);
+		return;
+	}
+	idx = query_index(tab, req->index_name);
+	view = index_view(tab, idx);
+	parse_query_keys(&view, req, qa);
+	parse_index_start_key(tab, idx, req, qa);
+	qa->index = idx;
+}
+
+/*
+ * The top-level attributes names[0..n) (NULLs skipped) of a stored item, as
+ * a new jsonb object: an index's projected entry, or a LastEvaluatedKey.
+ */
+static Jsonb *
+pick_attrs(Jsonb *item, const char *const *names, int n)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue *res;
+
+	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	key;
+		JsonbValue *v;
+
+		if (names[i] == NULL)
+			continue;
+		key.type = jbvString;
+		key.val.string.val = (char *) names[i];
+		key.val.string.len = strlen(names[i]);
+		v = findJsonbValueFromContainer(&item->root, JB_FOBJECT, &key);
+		if (v == NULL)
+			continue;
+		pushJsonbValue(&state, WJB_KEY, &key);
+		pushJsonbValue(&state, WJB_VALUE, v);
+	}
+	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
+	return JsonbValueToJsonb(res);
+}
+
+/* The key attributes of index idx and its table (4 names, NULLs for absent sort keys). */
+static void
+index_key_names(StTable *tab, StIndex *idx, const char **names)
+{
+	names[0] = tab->pk_name;
+	names[1] = tab->sk_name;
+	names[2] = idx->pk_name;
+	names[3] = idx->sk_name;
+}
+
+/* An item as the index projects it (KEYS_ONLY, INCLUDE); ALL returns item. */
+static Jsonb *
+index_project(StTable *tab, StIndex *idx, Jsonb *item)
+{
+	const char **names;
+
+	if (idx->projection == ST_PROJ_ALL)
+		return item;
+	names = palloc(sizeof(char *) * (4 + idx->n_nonkey));
+	index_key_names(tab, idx, names);
+	for (int i = 0; i < idx->n_nonkey; i++)
+		names[4 + i] = idx->nonkey[i];
+	return pick_attrs(item, names, 4 + idx->n_nonkey);
 }
 
 /* The filter, projection, names and vals of a Query. */
@@ -408,7 +602,56 @@ typedef struct QueryReceiver
 	MemoryContext callcxt;		/* lives for the call: the page marker's key */
 	uint64		evaluated;
 	text	   *last_sk;		/* key of the max_items-th item, with a filter */
+	Jsonb	   *last_key;		/* the same on an index: its LastEvaluatedKey */
 } QueryReceiver;
+
+/*
+ * Receives one (pk, sk, item) row of a query on a secondary index: the
+ * item as the index projects it, then filter and projection as on a table.
+ */
+static bool
+index_query_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	QueryReceiver *r = (QueryReceiver *) self;
+	QueryArgs  *qa = r->qa;
+	StTable    *tab = r->tab;
+	StIndex    *idx = qa->index;
+	text	   *pk;
+	text	   *sk;
+	Jsonb	   *stored;
+	Jsonb	   *item;
+	bool		returned;
+	MemoryContext old;
+
+	CHECK_FOR_INTERRUPTS();
+	slot_getallattrs(slot);
+	if (r->rowcxt == NULL)
+		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
+										  ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(r->rowcxt);
+	r->evaluated++;
+	pk = DatumGetTextPP(slot->tts_values[0]);
+	sk = slot->tts_isnull[1] ? NULL : DatumGetTextPP(slot->tts_values[1]);
+	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
+	item = index_project(tab, idx, stored);
+	returned = qa->filter == NULL ||
+		st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs));
+	if (returned && qa->projection)
+		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
+	if (returned)
+		r->row(r->row_arg, pk, sk, item);
+	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items)
+	{
+		const char *names[4];
+
+		index_key_names(tab, idx, names);
+		MemoryContextSwitchTo(r->callcxt);
+		r->last_key = pick_attrs(stored, names, 4);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(r->rowcxt);
+	return true;
+}
 
 /* Converts one (sk, item) row, applies filter and projection, passes it on. */
 static bool
@@ -471,17 +714,20 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	QueryArgs	qa;
 	QueryReceiver recv;
 	SPIExecuteOptions options;
-	Oid			argtypes[ST_QUERY_NARGS];
+	Oid			argtypes[ST_INDEX_QUERY_NARGS];
 	int			rc;
 
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
-	parse_query_keys(tab, req, &qa);
+	parse_request_keys(tab, req, &qa);
 	parse_query_expressions(tab, req, &qa);
-	st_query_argtypes(tab, argtypes);
+	if (qa.index)
+		st_index_query_argtypes(tab, qa.index, argtypes);
+	else
+		st_query_argtypes(tab, argtypes);
 
 	memset(&recv, 0, sizeof(recv));
-	st_dest_init(&recv.pub, query_receive);
+	st_dest_init(&recv.pub, qa.index ? index_query_receive : query_receive);
 	recv.tab = tab;
 	recv.qa = &qa;
 	recv.max_items = req->max_items;
@@ -492,15 +738,21 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
 
 	memset(&options, 0, sizeof(options));
-	options.params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+	options.params = qa.index
+		? st_param_list(ST_INDEX_QUERY_NARGS, qa.values, qa.nulls, argtypes)
+		: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 	options.read_only = true;
 	options.dest = (DestReceiver *) &recv;
-	rc = SPI_execute_plan_extended(st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
+	rc = SPI_execute_plan_extended(qa.index
+								   ? st_index_query_plan(tab, qa.index, qa.op, req->forward, qa.has_start)
+								   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
 	if (recv.last_sk != NULL)
 		row(arg, recv.pk_text, recv.last_sk, NULL);
+	if (recv.last_key != NULL)
+		row(arg, NULL, NULL, recv.last_key);
 	SPI_finish();
 }
 
@@ -516,7 +768,7 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 {
 	StTable    *tab;
 	QueryArgs	qa;
-	Oid			argtypes[ST_QUERY_NARGS];
+	Oid			argtypes[ST_INDEX_QUERY_NARGS];
 	SPIPlanPtr	plan;
 	CachedPlanSource *src;
 	CachedPlan *cplan;
@@ -526,11 +778,20 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
-	parse_query_keys(tab, req, &qa);
-	st_query_argtypes(tab, argtypes);
-	plan = st_query_plan(tab, qa.op, req->forward, qa.has_start);
+	parse_request_keys(tab, req, &qa);
+	if (qa.index)
+	{
+		st_index_query_argtypes(tab, qa.index, argtypes);
+		plan = st_index_query_plan(tab, qa.index, qa.op, req->forward, qa.has_start);
+		params = st_param_list(ST_INDEX_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+	}
+	else
+	{
+		st_query_argtypes(tab, argtypes);
+		plan = st_query_plan(tab, qa.op, req->forward, qa.has_start);
+		params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+	}
 	src = linitial(SPI_plan_get_plan_sources(plan));
-	params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 
 	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
 	es = NewExplainState();

@@ -45,6 +45,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -344,6 +345,84 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 }
 
 /*
+ * Reads the table's secondary indexes from singletable.indexes into tab
+ * (memory in tab->cxt). An installation not yet updated to 0.2.0 has no
+ * index registry: its tables have no indexes.
+ */
+static void
+load_indexes(StTable *tab)
+{
+	Oid			nsp = get_namespace_oid("singletable", true);
+	Oid			tabnsp = get_rel_namespace(tab->relid);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+	SPITupleTable *tt;
+	int			rc;
+
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("indexes", nsp)))
+		return;
+	rc = SPI_execute_with_args("SELECT index_name, partition_key, partition_key_type, sort_key, sort_key_type,"
+							   " projection, non_key_attributes, pg_index"
+							   " FROM " ST_INDEX_REGISTRY " WHERE table_name OPERATOR(pg_catalog.=) $1"
+							   " ORDER BY index_name COLLATE pg_catalog.\"C\"",
+							   1, argtypes, values, NULL, true, 0);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "reading the singletable index registry failed: %s", SPI_result_code_string(rc));
+	tt = SPI_tuptable;
+	if (SPI_processed == 0)
+		return;
+	tab->n_indexes = (int) SPI_processed;
+	tab->indexes = MemoryContextAllocZero(tab->cxt, sizeof(StIndex) * SPI_processed);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = tt->vals[i];
+		StIndex    *idx = &tab->indexes[i];
+		MemoryContext old = MemoryContextSwitchTo(tab->cxt);
+		char	   *proj;
+		bool		isnull;
+		Datum		arr;
+
+		idx->name = SPI_getvalue(tup, tt->tupdesc, 1);
+		idx->pk_name = SPI_getvalue(tup, tt->tupdesc, 2);
+		idx->pk_type = (StKeyType) SPI_getvalue(tup, tt->tupdesc, 3)[0];
+		idx->sk_name = SPI_getvalue(tup, tt->tupdesc, 4);
+		idx->sk_type = idx->sk_name ? (StKeyType) SPI_getvalue(tup, tt->tupdesc, 5)[0] : ST_KEY_S;
+		proj = SPI_getvalue(tup, tt->tupdesc, 6);
+		idx->projection = strcmp(proj, "ALL") == 0 ? ST_PROJ_ALL
+			: strcmp(proj, "KEYS_ONLY") == 0 ? ST_PROJ_KEYS_ONLY : ST_PROJ_INCLUDE;
+		arr = SPI_getbinval(tup, tt->tupdesc, 7, &isnull);
+		if (!isnull)
+		{
+			Datum	   *elems;
+			bool	   *enulls;
+
+			deconstruct_array(DatumGetArrayTypeP(arr), TEXTOID, -1, false, TYPALIGN_INT,
+							  &elems, &enulls, &idx->n_nonkey);
+			idx->nonkey = palloc(sizeof(char *) * (idx->n_nonkey + 1));
+			for (int j = 0; j < idx->n_nonkey; j++)
+				idx->nonkey[j] = enulls[j] ? pstrdup("") : TextDatumGetCString(elems[j]);
+		}
+		idx->pg_index_name = SPI_getvalue(tup, tt->tupdesc, 8);
+		idx->indexrelid = get_relname_relid(idx->pg_index_name, tabnsp);
+		idx->pk_expr = st_index_key_expr(idx->pk_name, idx->pk_type);
+		idx->sk_expr = idx->sk_name ? st_index_key_expr(idx->sk_name, idx->sk_type) : NULL;
+		idx->predicate = st_index_predicate(idx->pk_name, idx->pk_type, idx->sk_name, idx->sk_type);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_freetuptable(tt);
+}
+
+/* The cached index named name of tab, or NULL. */
+StIndex *
+st_table_index(StTable *tab, const char *name)
+{
+	for (int i = 0; i < tab->n_indexes; i++)
+		if (strcmp(tab->indexes[i].name, name) == 0)
+			return &tab->indexes[i];
+	return NULL;
+}
+
+/*
  * Fills the empty entry tab from row, under the table's lock: the table's
  * current name and its key attributes. An invalidation of the table while
  * this reads the catalogs leaves the entry stale, to be rebuilt next time.
@@ -373,6 +452,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	tab->sk_name = row->sk_name ? pstrdup(row->sk_name) : NULL;
 	tab->sk_type = row->sk_type;
 	MemoryContextSwitchTo(old);
+	load_indexes(tab);
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;
 	building_relid = InvalidOid;

@@ -11,6 +11,7 @@
 #include "nodes/primnodes.h"
 #include "storage/lockdefs.h"
 
+#include "indexes.h"
 #include "keys.h"
 #include "statements.h"
 
@@ -37,12 +38,15 @@ struct StTable
 	StKeyType	sk_type;
 	SPIPlanPtr	item_plans[ST_NUM_ITEM_PLANS];
 	SPIPlanPtr	query_plans[ST_NUM_SK_OPS][2][2];	/* [op][forward][has start] */
+	int			n_indexes;		/* secondary indexes (singletable.indexes) */
+	StIndex    *indexes;		/* in cxt, ordered by name */
 };
 
 extern void st_registry_init(void);
 extern RangeVar *st_name_to_rangevar(text *name);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
 extern bool st_spi_connected(void);
+extern StIndex *st_table_index(StTable *tab, const char *name);
 
 /* in write.c */
 

@@ -194,7 +194,7 @@ store_row(void *arg, text *pk, text *sk, Jsonb *item)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
 	Datum		values[3] = {PointerGetDatum(pk), PointerGetDatum(sk), PointerGetDatum(item)};
-	bool		nulls[3] = {false, sk == NULL, item == NULL};
+	bool		nulls[3] = {pk == NULL, sk == NULL, item == NULL};
 
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
@@ -224,6 +224,9 @@ singletable_query(PG_FUNCTION_ARGS)
 	req.vals = ARG_JSONB(11);
 	if (PG_NARGS() > 12)
 		req.start_key = ARG_JSONB(12);
+	/* index_name is the 14th argument since 0.2.0's query (older definitions lack it) */
+	if (PG_NARGS() > 13)
+		req.index_name = ARG_CSTRING(13);
 	st_op_query(&req, store_row, rsinfo);
 	return (Datum) 0;
 }
@@ -241,6 +244,9 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	query_request(fcinfo, &req);
+	/* index_name is the 10th argument since 0.2.0 (0.1.0's explain_query lacks it) */
+	if (PG_NARGS() > 9)
+		req.index_name = ARG_CSTRING(9);
 	line = st_op_explain_query(&req, !PG_ARGISNULL(8) && PG_GETARG_BOOL(8));
 	while (*line)
 	{

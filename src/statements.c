@@ -26,6 +26,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "indexes.h"
 #include "registry.h"
 #include "statements.h"
 
@@ -322,6 +323,101 @@ st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start)
 	return *slot;
 }
 
+/* Parameter types of an index query: st_query_argtypes's on the index keys, then the base keys. */
+void
+st_index_query_argtypes(StTable *tab, StIndex *idx, Oid *argtypes)
+{
+	Oid			skt = idx->sk_name ? st_key_type_oid(idx->sk_type) : TEXTOID;
+
+	argtypes[0] = st_key_type_oid(idx->pk_type);
+	argtypes[1] = skt;
+	argtypes[2] = skt;
+	argtypes[3] = skt;
+	argtypes[4] = INT8OID;
+	argtypes[5] = st_key_type_oid(tab->pk_type);
+	argtypes[6] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
+}
+
+/*
+ * The SQL of a query on a secondary index: the index's predicate written
+ * literally (so the planner proves the partial index usable, in generic
+ * plans too), equality on the index partition key expression, the sort key
+ * condition on the index sort key expression, a start key as a row
+ * comparison on (index sk, pk, sk) -- the index's trailing columns, so still
+ * one index range -- and ORDER BY the index's columns.
+ */
+char *
+st_index_query_sql(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start)
+{
+	StringInfoData buf;
+	const char *isk = idx->sk_expr;
+	const char *pk = quote_identifier(tab->pk_name);
+	const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
+	const char *dir = forward ? "" : " DESC";
+	static const char *const ops[ST_NUM_SK_OPS] = {NULL, "=", "<", "<=", ">", ">=", NULL, NULL};
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "SELECT %s::pg_catalog.text, %s, " ST_ITEM_COLUMN " FROM %s WHERE %s AND %s OPERATOR(pg_catalog.=) $1",
+					 pk, sk ? psprintf("%s::pg_catalog.text", sk) : "NULL::pg_catalog.text",
+					 tab->qualname, idx->predicate, idx->pk_expr);
+	switch (op)
+	{
+		case ST_SK_NONE:
+			break;
+		case ST_SK_BETWEEN:
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $2 AND %s OPERATOR(pg_catalog.<=) $3", isk, isk);
+			break;
+		case ST_SK_RANGE:
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $2 AND %s OPERATOR(pg_catalog.<) $3", isk, isk);
+			break;
+		default:
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.%s) $2", isk, ops[op]);
+			break;
+	}
+	if (has_start)
+	{
+		appendStringInfoString(&buf, " AND (");
+		if (isk)
+			appendStringInfo(&buf, "%s, ", isk);
+		appendStringInfo(&buf, "%s", pk);
+		if (sk)
+			appendStringInfo(&buf, ", %s", sk);
+		appendStringInfo(&buf, ") OPERATOR(pg_catalog.%s) (", forward ? ">" : "<");
+		if (isk)
+			appendStringInfoString(&buf, "$4, ");
+		appendStringInfoString(&buf, "$6");
+		if (sk)
+			appendStringInfoString(&buf, ", $7");
+		appendStringInfoString(&buf, ")");
+	}
+	appendStringInfoString(&buf, " ORDER BY ");
+	if (isk)
+		appendStringInfo(&buf, "%s%s, ", isk, dir);
+	appendStringInfo(&buf, "%s%s", pk, dir);
+	if (sk)
+		appendStringInfo(&buf, ", %s%s", sk, dir);
+	appendStringInfoString(&buf, " LIMIT $5");
+	return buf.data;
+}
+
+/* The kept statement of a query shape on a secondary index (see st_query_plan). */
+SPIPlanPtr
+st_index_query_plan(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start)
+{
+	SPIPlanPtr *slot = &idx->query_plans[op][forward ? 1 : 0][has_start ? 1 : 0];
+
+	if (*slot == NULL)
+	{
+		Oid			argtypes[ST_INDEX_QUERY_NARGS];
+		char	   *sql = st_index_query_sql(tab, idx, op, forward, has_start);
+
+		st_index_query_argtypes(tab, idx, argtypes);
+		*slot = prepare_kept(sql, ST_INDEX_QUERY_NARGS, argtypes, CURSOR_OPT_FAST_PLAN);
+		pfree(sql);
+	}
+	return *slot;
+}
+
 /* Frees the kept statements of a cache entry that no call can be running. */
 void
 st_statements_free(StTable *tab)
@@ -334,6 +430,15 @@ st_statements_free(StTable *tab)
 			for (int s = 0; s < 2; s++)
 				if (tab->query_plans[o][f][s])
 					SPI_freeplan(tab->query_plans[o][f][s]);
+	for (int i = 0; i < tab->n_indexes; i++)
+		for (int o = 0; o < ST_NUM_SK_OPS; o++)
+			for (int f = 0; f < 2; f++)
+				for (int s = 0; s < 2; s++)
+					if (tab->indexes[i].query_plans[o][f][s])
+					{
+						SPI_freeplan(tab->indexes[i].query_plans[o][f][s]);
+						tab->indexes[i].query_plans[o][f][s] = NULL;
+					}
 	memset(tab->item_plans, 0, sizeof(tab->item_plans));
 	memset(tab->query_plans, 0, sizeof(tab->query_plans));
 }

@@ -42,8 +42,12 @@ typedef enum StSkOp
 /* Query statement parameters: $1 pk, $2 bound, $3 bound, $4 start key, $5 limit */
 #define ST_QUERY_NARGS 5
 
+/* Index query parameters: the five above on the index keys, $6 start pk, $7 start sk */
+#define ST_INDEX_QUERY_NARGS 7
+
 /* The cached description of a table (registry.h) that the statements are kept in */
 typedef struct StTable StTable;
+typedef struct StIndex StIndex;
 
 extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
 extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
@@ -54,6 +58,10 @@ extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
 extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern void st_query_argtypes(StTable *tab, Oid *argtypes);
+extern char *st_index_query_sql(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start);
+extern SPIPlanPtr st_index_query_plan(StTable *tab, StIndex *idx, StSkOp op, bool forward,
+									  bool has_start);
+extern void st_index_query_argtypes(StTable *tab, StIndex *idx, Oid *argtypes);
 extern void st_statements_free(StTable *tab);
 
 #endif

@@ -308,6 +308,38 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 							  6, argtypes, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "describing table \"%s\" failed", tab->relname);
 	result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (tab->n_indexes > 0)
+	{
+		/* only an installation with an index registry has indexes to show */
+		Oid			gargtypes[2] = {OIDOID, JSONBOID};
+		Datum		gvalues[2] = {ObjectIdGetDatum(tab->relid), result};
+
+		if (SPI_execute_with_args(
+								  "SELECT $2 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('GlobalSecondaryIndexes',"
+								  " pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+								  "  'IndexName', i.index_name,"
+								  "  'KeySchema', pg_catalog.jsonb_build_array("
+								  "     pg_catalog.jsonb_build_object('AttributeName', i.partition_key, 'KeyType', 'HASH'))"
+								  "   OPERATOR(pg_catalog.||) CASE WHEN i.sort_key IS NULL THEN '[]'::pg_catalog.jsonb ELSE"
+								  "     pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', i.sort_key, 'KeyType', 'RANGE')) END,"
+								  "  'Projection', pg_catalog.jsonb_build_object('ProjectionType', i.projection)"
+								  "   OPERATOR(pg_catalog.||) CASE WHEN i.non_key_attributes IS NULL THEN '{}'::pg_catalog.jsonb ELSE"
+								  "     pg_catalog.jsonb_build_object('NonKeyAttributes', pg_catalog.to_jsonb(i.non_key_attributes)) END,"
+								  "  'IndexStatus', 'ACTIVE',"
+								  "  'ItemCount', GREATEST(COALESCE(ic.reltuples, 0), 0)::pg_catalog.int8,"
+								  "  'IndexSizeBytes', COALESCE(pg_catalog.pg_relation_size(ic.oid), 0))"
+								  "  ORDER BY i.index_name COLLATE pg_catalog.\"C\"))"
+								  " FROM singletable.indexes i"
+								  " JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.table_name::pg_catalog.oid"
+								  " LEFT JOIN pg_catalog.pg_class ic ON ic.relname OPERATOR(pg_catalog.=) i.pg_index"
+								  "  AND ic.relnamespace OPERATOR(pg_catalog.=) c.relnamespace"
+								  " WHERE i.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+								  2, gargtypes, gvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
+		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		if (isnull)
+			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
+	}
 	result = SPI_datumTransfer(result, false, -1);
 	SPI_finish();
 	PG_RETURN_DATUM(result);
