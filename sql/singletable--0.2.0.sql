@@ -132,8 +132,7 @@ CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.tables
 -- Secondary indexes: one row per global secondary index made by singletable.create_gsi
 ------------------------------------------------------------------------------
 CREATE TABLE singletable.indexes (
-    table_name          pg_catalog.regclass NOT NULL
-        REFERENCES singletable.tables (table_name) ON DELETE CASCADE,
+    table_name          pg_catalog.regclass NOT NULL,
     index_name          pg_catalog.text NOT NULL,
     partition_key       pg_catalog.text NOT NULL,
     partition_key_type  pg_catalog.text NOT NULL
@@ -172,6 +171,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     DELETE FROM singletable.indexes i
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND i.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+    DELETE FROM singletable.indexes i
      USING pg_catalog.pg_event_trigger_dropped_objects() d, pg_catalog.pg_class c,
            pg_catalog.pg_namespace n
      WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -189,7 +193,7 @@ BEGIN
 END;
 $$;
 COMMENT ON FUNCTION singletable.on_sql_drop() IS
-  'Event trigger: removes registry rows of dropped item tables (their index rows go with them) and of dropped secondary-index btree indexes';
+  'Event trigger: removes registry rows of dropped item tables (and of their secondary indexes) and of dropped secondary-index btree indexes';
 
 CREATE EVENT TRIGGER singletable_sql_drop ON sql_drop
     EXECUTE FUNCTION singletable.on_sql_drop();

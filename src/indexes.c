@@ -356,9 +356,9 @@ singletable_create_gsi(PG_FUNCTION_ARGS)
 	for (int i = 0; i < tab->n_indexes; i++)
 		if (strcmp(tab->indexes[i].name, index_name) == 0)
 			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					(errcode(ERRCODE_DUPLICATE_TABLE),
 					 errmsg("index \"%s\" of table \"%s\" already exists", index_name, tab->relname),
-					 st_errdetail_dynamodb("One or more parameter values were invalid: Index %s already exists", index_name)));
+					 st_errdetail_dynamodb("Attempting to create an index which already exists")));
 
 	check_backfill(tab, index_name, pk_name, pk_type, sk_name, sk_type);
 
@@ -436,7 +436,7 @@ singletable_drop_gsi(PG_FUNCTION_ARGS)
 			idx = &tab->indexes[i];
 	if (idx == NULL)
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, index_name),
 				 st_errdetail_dynamodb("Requested resource not found: Index: %s not found", index_name)));
 	nsp = get_namespace_name(get_rel_namespace(tab->relid));

@@ -394,12 +394,12 @@ query_index(StTable *tab, const char *name)
 
 	if (idx == NULL)
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, name),
 				 st_errdetail_dynamodb("The table does not have the specified index: %s", name)));
 	if (!OidIsValid(idx->indexrelid))
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("index \"%s\" of table \"%s\" has lost its PostgreSQL index \"%s\"",
 						name, tab->relname, idx->pg_index_name),
 				 errhint("Drop it with singletable.drop_gsi() and create it again.")));
