@@ -84,6 +84,9 @@ SELECT count(*) FROM (
   UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "USER#1", "sk": "ORDER#2", "total": 1e3}')
   UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "USER#2", "sk": "PROFILE", "name": "Bob"}')
   UNION ALL SELECT singletable.put_item('dr_s', '{"pk": "é😀", "sk": "Ω", "unicode": "ÿ"}')) s;
+-- a sparse global secondary index on it: its registry row, btree index and queries are restored
+SELECT singletable.create_gsi('dr_s', 'by-name', 'name', 'pk', projection => 'INCLUDE',
+                              non_key_attributes => ARRAY['tags']);
 
 -- N/N, with key attributes of its own
 SELECT singletable.create_table('dr_n', partition_key => 'acct', sort_key => 'seq',
@@ -253,6 +256,22 @@ same "the item tables have the same columns, collations and primary keys" \
        FROM singletable.tables t JOIN pg_catalog.pg_class c ON c.oid = t.table_name
        JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
       ORDER BY 1, 2"
+
+same "singletable.indexes has the same rows" \
+    "SELECT table_name::text, index_name, partition_key, partition_key_type, sort_key, sort_key_type,
+            projection, non_key_attributes, pg_index, created_at
+       FROM singletable.indexes ORDER BY 1, 2" '^dr_s\|by-name\|'
+
+same "the secondary index is restored as the same partial btree index" \
+    "SELECT pg_catalog.pg_get_indexdef(c.oid) FROM singletable.indexes i
+       JOIN pg_catalog.pg_class c ON c.relname = i.pg_index ORDER BY 1" 'WHERE'
+
+same "query by index_name returns the same rows (INCLUDE projection)" \
+    "SELECT pk, sk, item FROM singletable.query('dr_s', 'Ada', index_name => 'by-name')" 'USER#1'
+
+same "query by index_name is an Index Scan on the restored index" \
+    "SELECT e FROM singletable.explain_query('dr_s', 'Bob', index_name => 'by-name') e
+      WHERE e LIKE '%Index%'" 'Index'
 
 same "describe_table is the same for every table" \
     "SELECT t.table_name::text, singletable.describe_table(t.table_name::text) - 'TableSizeBytes' - 'ItemCount'
