@@ -153,15 +153,35 @@ check_index_attr(StTable *tab, StIndex *idx, StVal *val, const char *name, StKey
  * M) against the table's indexes; raises DynamoDB's error for the first bad one.
  */
 void
-st_index_check_item(StTable *tab, StVal *val, bool is_update)
+st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes)
 {
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
 		StIndex    *idx = &tab->indexes[i];
+		StVal	   *pk;
+		StVal	   *sk = NULL;
+		int			bytes;
 
 		check_index_attr(tab, idx, val, idx->pk_name, idx->pk_type, false, is_update);
 		if (idx->sk_name)
 			check_index_attr(tab, idx, val, idx->sk_name, idx->sk_type, true, is_update);
+
+		/* in the index (every key attribute present, checked above): its entry must fit */
+		pk = st_val_map_get(val, idx->pk_name, strlen(idx->pk_name));
+		if (idx->sk_name)
+			sk = st_val_map_get(val, idx->sk_name, strlen(idx->sk_name));
+		if (pk == NULL || (idx->sk_name && sk == NULL))
+			continue;
+		bytes = base_key_bytes + (pk->type == SV_N ? ST_INDEX_N_KEY_BYTES : pk->u.str.len);
+		if (sk)
+			bytes += sk->type == SV_N ? ST_INDEX_N_KEY_BYTES : sk->u.str.len;
+		if (bytes > ST_MAX_INDEX_ENTRY_KEY_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("entry of index \"%s\" of table \"%s\" would hold %d bytes of keys, more than the limit of %d bytes for index keys and table keys together",
+							idx->name, tab->relname, bytes, ST_MAX_INDEX_ENTRY_KEY_BYTES),
+					 errdetail("The index keys and the table's keys are stored in one btree index entry, which holds at most 2704 bytes."),
+					 errhint("Shorten the index keys or the table's keys.")));
 	}
 }
 

@@ -48,7 +48,17 @@ extern char *st_index_key_expr(const char *attname, StKeyType t);
 extern char *st_index_predicate(const char *pk_name, StKeyType pk_type,
 								const char *sk_name, StKeyType sk_type);
 
+/*
+ * An index entry holds the index keys and the table's keys: 8 bytes of
+ * tuple header, 4 varlena headers and up to 9 bytes of alignment padding
+ * below btree's 2704 bytes. Index key and table key bytes together are
+ * limited to this (N keys counted as ST_INDEX_N_KEY_BYTES, more than any
+ * numeric of 38 digits takes).
+ */
+#define ST_MAX_INDEX_ENTRY_KEY_BYTES	2660
+#define ST_INDEX_N_KEY_BYTES			32
+
 /* Checks the index key attributes of an item about to be written */
-extern void st_index_check_item(StTable *tab, StVal *val, bool is_update);
+extern void st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes);
 
 #endif

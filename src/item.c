@@ -170,7 +170,8 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 				 : st_errdetail_dynamodb("Item size has exceeded the maximum allowed size")));
 	st_key_check_combined(&out->pk, tab->sk_name ? &out->sk : NULL, tab->relname);
 	if (tab->n_indexes > 0)
-		st_index_check_item(tab, val, is_update);
+		st_index_check_item(tab, val, is_update,
+							out->pk.nbytes + (tab->sk_name ? out->sk.nbytes : 0));
 
 	if (tab->pk_type == ST_KEY_B)
 		b_keys[0] = tab->pk_name;

@@ -191,7 +191,13 @@ SELECT singletable.put_item('gsi_billing', jsonb_build_object('pk', 'T', 'sk', '
 SELECT singletable.update_item('gsi_posts', 'USER#1', 'POST#2', 'SET gsi1sk = :v', vals => '{":v": "tomorrow"}');
 SELECT singletable.update_item('gsi_posts', 'USER#1', 'POST#2', 'SET gsi1pk = :v', vals => '{":v": ""}');
 SELECT singletable.update_item('gsi_posts', 'USER#1', 'POST#2', 'SET gsi1pk = :v', vals => jsonb_build_object(':v', repeat('y', 2049)));
-SELECT count(*) FROM gsi_posts WHERE sk = 'POST#9' OR item->>'gsi1sk' = 'tomorrow' OR item->>'gsi1pk' IN ('', repeat('y', 2049));
+-- index keys and table keys together must fit one btree entry (PostgreSQL's limit, not DynamoDB's)
+SELECT singletable.put_item('gsi_posts', jsonb_build_object('pk', repeat('p', 1000), 'sk', repeat('s', 1000),
+                                                            'gsi1pk', repeat('g', 700), 'gsi1sk', 1));
+SELECT singletable.put_item('gsi_posts', jsonb_build_object('pk', repeat('p', 1000), 'sk', repeat('s', 1000),
+                                                            'gsi1pk', repeat('g', 600), 'gsi1sk', 1)) IS NULL AS fits;
+SELECT singletable.delete_item('gsi_posts', repeat('p', 1000), repeat('s', 1000)) IS NULL;
+SELECT count(*) FROM gsi_posts WHERE sk = 'POST#9' OR pk = repeat('p', 1000) OR item->>'gsi1sk' = 'tomorrow' OR item->>'gsi1pk' IN ('', repeat('y', 2049));
 -- an absent index key is fine (sparse)
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#1", "sk": "POST#9", "gsi1sk": 3}');
 SELECT count(*) FROM singletable.query('gsi_posts', 'STATUS#approved', '=', '3', index_name => 'gsi1');
