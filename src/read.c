@@ -630,8 +630,9 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 										  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(r->rowcxt);
 	r->evaluated++;
-	pk = DatumGetTextPP(slot->tts_values[0]);
-	sk = slot->tts_isnull[1] ? NULL : DatumGetTextPP(slot->tts_values[1]);
+	pk = st_key_datum_to_text(tab->pk_type, slot->tts_values[0]);
+	sk = (slot->tts_isnull[1] || tab->sk_name == NULL) ? NULL
+		: st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
 	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
 	item = index_project(tab, idx, stored);
 	returned = qa->filter == NULL ||

@@ -357,8 +357,8 @@ st_index_query_sql(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has
 	static const char *const ops[ST_NUM_SK_OPS] = {NULL, "=", "<", "<=", ">", ">=", NULL, NULL};
 
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "SELECT %s::pg_catalog.text, %s, " ST_ITEM_COLUMN " FROM %s WHERE %s AND %s OPERATOR(pg_catalog.=) $1",
-					 pk, sk ? psprintf("%s::pg_catalog.text", sk) : "NULL::pg_catalog.text",
+	appendStringInfo(&buf, "SELECT %s, %s, " ST_ITEM_COLUMN " FROM %s WHERE %s AND %s OPERATOR(pg_catalog.=) $1",
+					 pk, sk ? sk : "NULL::pg_catalog.text",
 					 tab->qualname, idx->predicate, idx->pk_expr);
 	switch (op)
 	{

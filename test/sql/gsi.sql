@@ -147,6 +147,20 @@ SELECT g->'IndexName' AS name, g->'KeySchema' AS key_schema, g->'Projection' AS 
        (g->>'ItemCount')::int >= 0 AND (g->>'IndexSizeBytes')::int > 0 AS sized
   FROM jsonb_array_elements(singletable.describe_table('gsi_billing')->'GlobalSecondaryIndexes') g;
 
+-- B and N index keys, on a table with an N partition key and no sort key
+SELECT singletable.create_table('gsi_bin', partition_key => 'id', sort_key => NULL, partition_key_type => 'N');
+SELECT singletable.create_gsi('gsi_bin', 'by-hash', 'h', 'n', partition_key_type => 'B', sort_key_type => 'N');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('gsi_bin', jsonb_build_object('id', i, 'h', jsonb_build_object('$B', encode(CASE WHEN i % 2 = 0 THEN '\x00ff'::bytea ELSE '\xff00'::bytea END, 'base64')), 'n', (i % 3) - 1))
+    FROM generate_series(1, 9) i) s;
+SELECT pk, sk, item FROM singletable.query('gsi_bin', 'AP8=', '>=', '0', index_name => 'by-hash');
+SELECT pk FROM singletable.query('gsi_bin', 'AP8=', max_items => 2, index_name => 'by-hash',
+                                 exclusive_start_key => '{"h": {"$B": "AP8="}, "n": -1, "id": 6}');
+SELECT singletable.put_item('gsi_bin', '{"id": 100, "h": "AP8="}');
+SELECT singletable.put_item('gsi_bin', '{"id": 100, "h": {"$B": ""}}');
+SELECT * FROM singletable.explain_query('gsi_bin', 'AP8=', '=', '1', index_name => 'by-hash');
+SELECT singletable.drop_table('gsi_bin');
+
 -- plans: an Index Scan on the GSI with the whole key condition as Index Cond
 SELECT * FROM singletable.explain_query('gsi_posts', 'STATUS#approved', 'between', '1', '2', index_name => 'gsi1');
 SET plan_cache_mode = force_generic_plan;
