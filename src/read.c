@@ -721,7 +721,15 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
 	parse_request_keys(tab, req, &qa);
-	parse_query_expressions(tab, req, &qa);
+	if (qa.index)
+	{
+		/* on an index, the index's keys are the key attributes a filter may not use */
+		StTable		view = index_view(tab, qa.index);
+
+		parse_query_expressions(&view, req, &qa);
+	}
+	else
+		parse_query_expressions(tab, req, &qa);
 	if (qa.index)
 		st_index_query_argtypes(tab, qa.index, argtypes);
 	else

@@ -14,7 +14,7 @@ SELECT count(*) FROM (
 SELECT count(*) FROM (
   SELECT singletable.put_item('gsi_posts',
            jsonb_build_object('pk', 'ORG#1', 'sk', 'MEMBER#' || m, 'gsi1pk', 'ROLE#' || CASE WHEN m % 4 = 0 THEN 'admin' ELSE 'user' END,
-                              'gsi1sk', m))
+                              'gsi1sk', m, 'seniority', m))
     FROM generate_series(1, 12) m) s;
 ANALYZE gsi_posts;
 
@@ -44,10 +44,10 @@ SELECT pk, sk FROM singletable.query('gsi_posts', 'STATUS#approved', '=', '17000
 SELECT pk, sk, item->'gsi1sk' AS m FROM singletable.query('gsi_posts', 'ROLE#admin', index_name => 'gsi1');
 SELECT pk, sk FROM singletable.query('gsi_posts', 'ROLE#user', '>', '9', index_name => 'gsi1');
 -- with filter and projection
-SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'gsi1sk > :v', vals => '{":v": 9}',
+SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'seniority > :v', vals => '{":v": 9}',
                                            projection => 'sk, gsi1sk', index_name => 'gsi1');
 -- a page cut by max_items under a filter ends with a marker: pk, sk NULL, item = LastEvaluatedKey
-SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'gsi1sk > :v', vals => '{":v": 5}',
+SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'seniority > :v', vals => '{":v": 5}',
                                            max_items => 3, index_name => 'gsi1');
 
 -- approving a draft makes it appear, REMOVE gsi1pk makes it disappear, in the same transaction
@@ -240,6 +240,9 @@ SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', index_name => 'n
 SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', '=', 'soon', index_name => 'gsi1');
 SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', 'begins_with', '17', index_name => 'gsi1');
 SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', exclusive_start_sk => 'POST#1', index_name => 'gsi1');
+-- a filter on an index may not use the index's key attributes (the table's keys it may)
+SELECT * FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'gsi1sk > :v', vals => '{":v": 1}', index_name => 'gsi1');
+SELECT count(*) FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'sk > :v', vals => '{":v": "MEMBER#5"}', index_name => 'gsi1');
 SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', index_name => 'gsi1',
                                 exclusive_start_key => '{"gsi1pk": "STATUS#approved", "pk": "USER#1", "sk": "POST#1"}');
 SELECT * FROM singletable.query('gsi_posts', 'STATUS#approved', index_name => 'gsi1',
