@@ -46,6 +46,7 @@
 #include "errors.h"
 #include "indexes.h"
 #include "registry.h"
+#include "tables.h"
 
 PG_FUNCTION_INFO_V1(singletable_create_gsi);
 PG_FUNCTION_INFO_V1(singletable_drop_gsi);
@@ -183,32 +184,6 @@ st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes
 					 errdetail("The index keys and the table's keys are stored in one btree index entry, which holds at most 2704 bytes."),
 					 errhint("Shorten the index keys or the table's keys.")));
 	}
-}
-
-/* Runs a statement on the index registry as the owner of singletable.tables. */
-static void
-index_registry_execute(const char *sql, int nargs, Oid *argtypes, Datum *values, const char *nulls)
-{
-	Oid			save_userid;
-	int			save_sec;
-	Oid			regid = RangeVarGetRelid(makeRangeVar("singletable", "indexes", -1),
-										 RowExclusiveLock, false);
-	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(regid));
-	Oid			owner;
-	int			rc;
-
-	if (!HeapTupleIsValid(tp))
-		elog(ERROR, "cache lookup failed for relation %u", regid);
-	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
-	ReleaseSysCache(tp);
-
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls, false, 0);
-	SetUserIdAndSecContext(save_userid, save_sec);
-	if (rc < 0)
-		elog(ERROR, "updating the singletable index registry failed: %s", SPI_result_code_string(rc));
 }
 
 /* A text argument that must not be NULL, as a C string. */
@@ -426,7 +401,7 @@ singletable_create_gsi(PG_FUNCTION_ARGS)
 		values[7] = nonkey ? PointerGetDatum(nonkey) : (Datum) 0;
 		nulls[7] = nonkey ? ' ' : 'n';
 		values[8] = CStringGetTextDatum(pg_name);
-		index_registry_execute("INSERT INTO " ST_INDEX_REGISTRY
+		st_registry_execute_as_owner("indexes", "INSERT INTO " ST_INDEX_REGISTRY
 							   " (table_name, index_name, partition_key, partition_key_type, sort_key,"
 							   " sort_key_type, projection, non_key_attributes, pg_index)"
 							   " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5, $6, $7, $8, $9)",
@@ -471,7 +446,7 @@ singletable_drop_gsi(PG_FUNCTION_ARGS)
 		Oid			argtypes[2] = {OIDOID, TEXTOID};
 		Datum		values[2] = {ObjectIdGetDatum(tab->relid), CStringGetTextDatum(index_name)};
 
-		index_registry_execute("DELETE FROM " ST_INDEX_REGISTRY
+		st_registry_execute_as_owner("indexes", "DELETE FROM " ST_INDEX_REGISTRY
 							   " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
 							   " AND index_name OPERATOR(pg_catalog.=) $2",
 							   2, argtypes, values, NULL);

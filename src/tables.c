@@ -72,14 +72,18 @@ check_key_name(text *t, const char *param)
 	return s;
 }
 
-/* Runs a statement on the registry as its owner (see create_table for why). */
-static void
-registry_execute_as_owner(const char *sql, int nargs, Oid *argtypes, Datum *values,
-						  const char *nulls)
+/*
+ * Runs a statement on a registry table (singletable.<registry>) as that
+ * table's owner: callers need not (and should not) have write access to the
+ * registries. See create_table for why that is safe.
+ */
+void
+st_registry_execute_as_owner(const char *registry, const char *sql, int nargs, Oid *argtypes,
+							 Datum *values, const char *nulls)
 {
 	Oid			save_userid;
 	int			save_sec;
-	Oid			regid = RangeVarGetRelid(makeRangeVar("singletable", "tables", -1),
+	Oid			regid = RangeVarGetRelid(makeRangeVar("singletable", (char *) registry, -1),
 										 RowExclusiveLock, false);
 	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(regid));
 	Oid			owner;
@@ -96,7 +100,8 @@ registry_execute_as_owner(const char *sql, int nargs, Oid *argtypes, Datum *valu
 	rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls, false, 0);
 	SetUserIdAndSecContext(save_userid, save_sec);
 	if (rc < 0)
-		elog(ERROR, "updating the singletable registry failed: %s", SPI_result_code_string(rc));
+		elog(ERROR, "updating the singletable registry %s failed: %s", registry,
+			 SPI_result_code_string(rc));
 }
 
 /*
@@ -210,7 +215,7 @@ singletable_create_table(PG_FUNCTION_ARGS)
 		values[2] = CStringGetTextDatum(pkt);
 		values[3] = sk_name ? CStringGetTextDatum(sk_name) : (Datum) 0;
 		values[4] = sk_name ? CStringGetTextDatum(skt) : (Datum) 0;
-		registry_execute_as_owner("INSERT INTO " ST_REGISTRY
+		st_registry_execute_as_owner("tables", "INSERT INTO " ST_REGISTRY
 								  " (table_name, partition_key, partition_key_type, sort_key, sort_key_type)"
 								  " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5)",
 								  5, argtypes, values, nulls);

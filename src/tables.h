@@ -1,7 +1,7 @@
 /*
  * tables.h — DDL of item-collection tables: the SQL functions create_table,
- * drop_table and describe_table (tables.c). Nothing else calls into them;
- * they are declared here so that each source file has its header.
+ * drop_table and describe_table (tables.c), and the one way the extension
+ * writes its registries (also used by src/indexes.c).
  */
 #ifndef SINGLETABLE_TABLES_H
 #define SINGLETABLE_TABLES_H
@@ -11,5 +11,7 @@
 extern Datum singletable_create_table(PG_FUNCTION_ARGS);
 extern Datum singletable_drop_table(PG_FUNCTION_ARGS);
 extern Datum singletable_describe_table(PG_FUNCTION_ARGS);
+extern void st_registry_execute_as_owner(const char *registry, const char *sql, int nargs,
+										 Oid *argtypes, Datum *values, const char *nulls);
 
 #endif
