@@ -34,7 +34,7 @@ COMMENT ON FUNCTION singletable.query_support(pg_catalog.internal) IS
 DROP FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb);
 CREATE FUNCTION singletable.query(
     table_name          pg_catalog.text,
-    pk                  pg_catalog.text,
+    pk                  pg_catalog.text DEFAULT NULL,
     sk_op               pg_catalog.text DEFAULT NULL,
     sk_value            pg_catalog.text DEFAULT NULL,
     sk_value2           pg_catalog.text DEFAULT NULL,
@@ -46,13 +46,14 @@ CREATE FUNCTION singletable.query(
     names               pg_catalog.jsonb DEFAULT NULL,
     vals                pg_catalog.jsonb DEFAULT NULL,
     exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
-    index_name          pg_catalog.text DEFAULT NULL)
+    index_name          pg_catalog.text DEFAULT NULL,
+    key_condition       pg_catalog.text DEFAULT NULL)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text) IS
-  'Reads one item collection by a key condition on the sort key (of the table, or of the secondary index index_name), as one btree index range, in sort-key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
 
 
 -- Every change of the registry reaches the per-backend caches of every session (the
@@ -80,28 +81,45 @@ COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
 -- event trigger that also removes the rows of dropped indexes, and explain_query's new
 -- last argument index_name (a new signature, so dropped and created again).
 ------------------------------------------------------------------------------
--- Secondary indexes: one row per global secondary index made by singletable.create_gsi
+-- Secondary indexes: one row per index made by singletable.create_gsi or create_lsi
 ------------------------------------------------------------------------------
 CREATE TABLE singletable.indexes (
     table_name          pg_catalog.regclass NOT NULL,
     index_name          pg_catalog.text NOT NULL,
-    partition_key       pg_catalog.text NOT NULL,
-    partition_key_type  pg_catalog.text NOT NULL
-        CHECK (partition_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
-    sort_key            pg_catalog.text,
-    sort_key_type       pg_catalog.text
-        CHECK (sort_key_type OPERATOR(pg_catalog.=) ANY (ARRAY['S','N','B']::pg_catalog.text[])),
+    index_type          pg_catalog.text NOT NULL DEFAULT 'GSI'
+        CHECK (index_type OPERATOR(pg_catalog.=) ANY (ARRAY['GSI','LSI']::pg_catalog.text[])),
+    partition_key       pg_catalog.text[] NOT NULL,
+    partition_key_type  pg_catalog.text[] NOT NULL,
+    sort_key            pg_catalog.text[],
+    sort_key_type       pg_catalog.text[],
     projection          pg_catalog.text NOT NULL DEFAULT 'ALL'
         CHECK (projection OPERATOR(pg_catalog.=) ANY (ARRAY['ALL','KEYS_ONLY','INCLUDE']::pg_catalog.text[])),
     non_key_attributes  pg_catalog.text[],
     pg_index            pg_catalog.name NOT NULL,
+    status              pg_catalog.text NOT NULL DEFAULT 'ACTIVE'
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['CREATING','ACTIVE','FAILED']::pg_catalog.text[])),
+    build_error         pg_catalog.text,
     created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
     PRIMARY KEY (table_name, index_name),
+    -- 1 to 4 partition and 0 to 4 sort attributes, one type (S, N, B) each; an LSI has 1 + 1
+    CHECK (pg_catalog.cardinality(partition_key) OPERATOR(pg_catalog.>=) 1
+           AND pg_catalog.cardinality(partition_key) OPERATOR(pg_catalog.<=) 4
+           AND pg_catalog.cardinality(partition_key_type) OPERATOR(pg_catalog.=) pg_catalog.cardinality(partition_key)
+           AND partition_key_type OPERATOR(pg_catalog.<@) ARRAY['S','N','B']::pg_catalog.text[]),
     CHECK ((sort_key IS NULL) OPERATOR(pg_catalog.=) (sort_key_type IS NULL)),
-    CHECK ((projection OPERATOR(pg_catalog.=) 'INCLUDE') OPERATOR(pg_catalog.=) (non_key_attributes IS NOT NULL))
+    CHECK (sort_key IS NULL
+           OR (pg_catalog.cardinality(sort_key) OPERATOR(pg_catalog.>=) 1
+               AND pg_catalog.cardinality(sort_key) OPERATOR(pg_catalog.<=) 4
+               AND pg_catalog.cardinality(sort_key_type) OPERATOR(pg_catalog.=) pg_catalog.cardinality(sort_key)
+               AND sort_key_type OPERATOR(pg_catalog.<@) ARRAY['S','N','B']::pg_catalog.text[])),
+    CHECK (index_type OPERATOR(pg_catalog.=) 'GSI'
+           OR (pg_catalog.cardinality(partition_key) OPERATOR(pg_catalog.=) 1
+               AND pg_catalog.cardinality(sort_key) OPERATOR(pg_catalog.=) 1)),
+    CHECK ((projection OPERATOR(pg_catalog.=) 'INCLUDE') OPERATOR(pg_catalog.=) (non_key_attributes IS NOT NULL)),
+    CHECK ((status OPERATOR(pg_catalog.=) 'FAILED') OPERATOR(pg_catalog.=) (build_error IS NOT NULL))
 );
 COMMENT ON TABLE singletable.indexes IS
-  'Registry of secondary indexes of item-collection tables: index key attributes and types, projection, and the name of the partial btree index (in the table''s schema) that holds the index';
+  'Registry of secondary indexes (GSI and LSI) of item-collection tables: index key attributes and types (up to 4 + 4 for a GSI), projection, the name of the partial btree index (in the table''s schema) that holds the index, and its status (CREATING while built concurrently, ACTIVE, FAILED with the build''s error)';
 SELECT pg_catalog.pg_extension_config_dump('singletable.indexes', '');
 GRANT SELECT ON singletable.indexes TO PUBLIC;
 CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.indexes
@@ -130,7 +148,8 @@ BEGIN
        AND c.oid OPERATOR(pg_catalog.=) i.table_name::pg_catalog.oid
        AND n.oid OPERATOR(pg_catalog.=) c.relnamespace
        AND n.nspname OPERATOR(pg_catalog.=) d.schema_name
-       AND i.pg_index OPERATOR(pg_catalog.=) d.object_name::pg_catalog.name;
+       AND i.pg_index OPERATOR(pg_catalog.=) d.object_name::pg_catalog.name
+       AND i.status OPERATOR(pg_catalog.<>) 'FAILED';
     DELETE FROM singletable.tables t
      USING pg_catalog.pg_event_trigger_dropped_objects() d
      WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -149,12 +168,13 @@ CREATE FUNCTION singletable.create_gsi(
     partition_key_type  pg_catalog.text DEFAULT 'S',
     sort_key_type       pg_catalog.text DEFAULT 'S',
     projection          pg_catalog.text DEFAULT 'ALL',
-    non_key_attributes  pg_catalog.text[] DEFAULT NULL)
+    non_key_attributes  pg_catalog.text[] DEFAULT NULL,
+    concurrently        pg_catalog.bool DEFAULT false)
 RETURNS pg_catalog.regclass
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_create_gsi';
-COMMENT ON FUNCTION singletable.create_gsi(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text[]) IS
-  'Creates a sparse global secondary index (a partial btree index over the typed index key attributes, then the table''s keys) on a table the caller owns, after checking every item already there';
+COMMENT ON FUNCTION singletable.create_gsi(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text[], pg_catalog.bool) IS
+  'Creates a sparse global secondary index (a partial btree index over the typed index key attributes -- up to 4 partition and 4 sort attributes, comma-separated -- then the table''s keys) on a table the caller owns, after checking every item already there; concurrently => true returns at once and builds it in a background worker without blocking writes';
 
 CREATE FUNCTION singletable.drop_gsi(table_name pg_catalog.text, index_name pg_catalog.text)
 RETURNS void
@@ -163,10 +183,30 @@ AS 'MODULE_PATHNAME', 'singletable_drop_gsi';
 COMMENT ON FUNCTION singletable.drop_gsi(pg_catalog.text, pg_catalog.text) IS
   'Drops a global secondary index of a table the caller owns, with its btree index and registry row';
 
+CREATE FUNCTION singletable.create_lsi(
+    table_name          pg_catalog.text,
+    index_name          pg_catalog.text,
+    sort_key            pg_catalog.text,
+    sort_key_type       pg_catalog.text DEFAULT 'S',
+    projection          pg_catalog.text DEFAULT 'ALL',
+    non_key_attributes  pg_catalog.text[] DEFAULT NULL)
+RETURNS pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_lsi';
+COMMENT ON FUNCTION singletable.create_lsi(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text[]) IS
+  'Creates a local secondary index: the table''s partition key with another sort key (a partial btree index over the partition key, the typed sort key attribute and the table''s sort key), on a table the caller owns';
+
+CREATE FUNCTION singletable.drop_lsi(table_name pg_catalog.text, index_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_lsi';
+COMMENT ON FUNCTION singletable.drop_lsi(pg_catalog.text, pg_catalog.text) IS
+  'Drops a local secondary index of a table the caller owns, with its btree index and registry row';
+
 DROP FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool);
 CREATE FUNCTION singletable.explain_query(
     table_name          pg_catalog.text,
-    pk                  pg_catalog.text,
+    pk                  pg_catalog.text DEFAULT NULL,
     sk_op               pg_catalog.text DEFAULT NULL,
     sk_value            pg_catalog.text DEFAULT NULL,
     sk_value2           pg_catalog.text DEFAULT NULL,
@@ -174,9 +214,13 @@ CREATE FUNCTION singletable.explain_query(
     max_items           pg_catalog.int4 DEFAULT NULL,
     exclusive_start_sk  pg_catalog.text DEFAULT NULL,
     with_analyze        pg_catalog.bool DEFAULT false,
-    index_name          pg_catalog.text DEFAULT NULL)
+    index_name          pg_catalog.text DEFAULT NULL,
+    key_condition       pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL)
 RETURNS SETOF pg_catalog.text
 LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_explain_query';
-COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool, pg_catalog.text) IS
+COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
   'EXPLAIN (COSTS OFF) of the statement singletable.query runs for these arguments (on the table, or on the secondary index index_name), planned as the session''s plan_cache_mode plans it';

@@ -50,6 +50,8 @@
 
 PG_FUNCTION_INFO_V1(singletable_create_gsi);
 PG_FUNCTION_INFO_V1(singletable_drop_gsi);
+PG_FUNCTION_INFO_V1(singletable_create_lsi);
+PG_FUNCTION_INFO_V1(singletable_drop_lsi);
 
 /* The SQL expression of an index key attribute (see the file header). */
 char *
@@ -82,22 +84,6 @@ append_type_test(StringInfo buf, const char *attname, StKeyType t)
 						 lit, t == ST_KEY_S ? "string" : "number");
 }
 
-/* The index predicate: every key attribute present with its declared type. */
-char *
-st_index_predicate(const char *pk_name, StKeyType pk_type, const char *sk_name, StKeyType sk_type)
-{
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	append_type_test(&buf, pk_name, pk_type);
-	if (sk_name)
-	{
-		appendStringInfoString(&buf, " AND ");
-		append_type_test(&buf, sk_name, sk_type);
-	}
-	return buf.data;
-}
-
 /* The DynamoDB type name of a key type. */
 static const char *
 key_type_name(StKeyType t)
@@ -105,13 +91,73 @@ key_type_name(StKeyType t)
 	return t == ST_KEY_S ? "S" : t == ST_KEY_N ? "N" : "B";
 }
 
+/*
+ * Sets the SQL of an index's key expressions and its predicate from its
+ * attributes. An LSI's partition key is the table's key column; every other
+ * attribute is an expression over the item, tested for its type in the
+ * predicate.
+ */
+void
+st_index_set_sql(StTable *tab, StIndex *idx)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < idx->n_pk; i++)
+	{
+		if (idx->is_lsi)
+		{
+			idx->pk[i].expr = pstrdup(quote_identifier(tab->pk_name));
+			continue;
+		}
+		idx->pk[i].expr = st_index_key_expr(idx->pk[i].name, idx->pk[i].type);
+		if (buf.len > 0)
+			appendStringInfoString(&buf, " AND ");
+		append_type_test(&buf, idx->pk[i].name, idx->pk[i].type);
+	}
+	for (int i = 0; i < idx->n_sk; i++)
+	{
+		idx->sk[i].expr = st_index_key_expr(idx->sk[i].name, idx->sk[i].type);
+		if (buf.len > 0)
+			appendStringInfoString(&buf, " AND ");
+		append_type_test(&buf, idx->sk[i].name, idx->sk[i].type);
+	}
+	idx->predicate = buf.data;
+}
+
+/*
+ * The CREATE INDEX statement of an index: its key expressions, then the
+ * table's key columns that are not already among them (an LSI's first
+ * column is the table's partition key), under its predicate.
+ */
+char *
+st_index_create_sql(StTable *tab, StIndex *idx, bool concurrently)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE INDEX %s%s ON %s (", concurrently ? "CONCURRENTLY " : "",
+					 quote_identifier(idx->pg_index_name), tab->qualname);
+	for (int i = 0; i < idx->n_pk; i++)
+		appendStringInfo(&sql, "%s%s", i ? ", " : "", idx->pk[i].expr);
+	for (int i = 0; i < idx->n_sk; i++)
+		appendStringInfo(&sql, ", %s", idx->sk[i].expr);
+	if (!idx->is_lsi)
+		appendStringInfo(&sql, ", %s", quote_identifier(tab->pk_name));
+	if (tab->sk_name)
+		appendStringInfo(&sql, ", %s", quote_identifier(tab->sk_name));
+	appendStringInfo(&sql, ") WHERE %s", idx->predicate);
+	return sql.data;
+}
+
 /* Checks one index key attribute of an item: absent, or typed, non-empty, within its limit. */
 static void
-check_index_attr(StTable *tab, StIndex *idx, StVal *val, const char *name, StKeyType kt,
+check_index_attr(StTable *tab, StIndex *idx, StVal *val, const StIndexAttr *a,
 				 bool is_sort, bool is_update)
 {
-	StVal	   *v = st_val_map_get(val, name, strlen(name));
+	StVal	   *v = st_val_map_get(val, a->name, strlen(a->name));
 	int			limit = is_sort ? ST_MAX_SORT_KEY_BYTES : ST_MAX_PARTITION_KEY_BYTES;
+	StKeyType	kt = a->type;
 	bool		ok;
 
 	if (v == NULL)
@@ -122,26 +168,26 @@ check_index_attr(StTable *tab, StIndex *idx, StVal *val, const char *name, StKey
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("key attribute \"%s\" of index \"%s\" of table \"%s\" must be of type %s, not %s",
-						name, idx->name, tab->relname, key_type_name(kt), st_val_type_name(v->type)),
+						a->name, idx->name, tab->relname, key_type_name(kt), st_val_type_name(v->type)),
 				 st_errdetail_dynamodb("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
-									   name, key_type_name(kt), st_val_type_name(v->type), idx->name)));
+									   a->name, key_type_name(kt), st_val_type_name(v->type), idx->name)));
 	if (kt == ST_KEY_N)
 		return;
 	if (v->u.str.len == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("key attribute \"%s\" of index \"%s\" of table \"%s\" cannot be an empty %s",
-						name, idx->name, tab->relname, kt == ST_KEY_S ? "string" : "binary value"),
+						a->name, idx->name, tab->relname, kt == ST_KEY_S ? "string" : "binary value"),
 				 is_update
 				 ? st_errdetail_dynamodb("One or more parameter values are not valid. The update expression attempted to update a secondary index key to a value that is not supported. The AttributeValue for a key attribute cannot contain an empty %s value.",
 										 kt == ST_KEY_S ? "string" : "binary")
 				 : st_errdetail_dynamodb("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-										 kt == ST_KEY_S ? "string" : "binary", idx->name, name)));
+										 kt == ST_KEY_S ? "string" : "binary", idx->name, a->name)));
 	if (v->u.str.len > limit)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s key \"%s\" of index \"%s\" of table \"%s\" is %d bytes, more than the limit of %d bytes",
-						is_sort ? "sort" : "partition", name, idx->name, tab->relname, v->u.str.len, limit),
+						is_sort ? "sort" : "partition", a->name, idx->name, tab->relname, v->u.str.len, limit),
 				 is_update
 				 ? st_errdetail_dynamodb("The update expression attempted to update the secondary index key beyond allowed size limits")
 				 : is_sort
@@ -151,7 +197,8 @@ check_index_attr(StTable *tab, StIndex *idx, StVal *val, const char *name, StKey
 
 /*
  * Checks every index key attribute of an item about to be written (val, an
- * M) against the table's indexes; raises DynamoDB's error for the first bad one.
+ * M) against the table's indexes; raises DynamoDB's error for the first bad
+ * one, or ours for an index entry that could not be stored.
  */
 void
 st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes)
@@ -159,24 +206,32 @@ st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
 		StIndex    *idx = &tab->indexes[i];
-		StVal	   *pk;
-		StVal	   *sk = NULL;
-		int			bytes;
+		int			bytes = base_key_bytes;
+		bool		indexed = true;
 
-		check_index_attr(tab, idx, val, idx->pk_name, idx->pk_type, false, is_update);
-		if (idx->sk_name)
-			check_index_attr(tab, idx, val, idx->sk_name, idx->sk_type, true, is_update);
+		CHECK_FOR_INTERRUPTS();
+		/* an LSI's partition key is the table's, checked with the table's key */
+		for (int j = idx->is_lsi ? idx->n_pk : 0; j < idx->n_pk; j++)
+			check_index_attr(tab, idx, val, &idx->pk[j], false, is_update);
+		for (int j = 0; j < idx->n_sk; j++)
+			check_index_attr(tab, idx, val, &idx->sk[j], true, is_update);
 
 		/* in the index (every key attribute present, checked above): its entry must fit */
-		pk = st_val_map_get(val, idx->pk_name, strlen(idx->pk_name));
-		if (idx->sk_name)
-			sk = st_val_map_get(val, idx->sk_name, strlen(idx->sk_name));
-		if (pk == NULL || (idx->sk_name && sk == NULL))
-			continue;
-		bytes = base_key_bytes + (pk->type == SV_N ? ST_INDEX_N_KEY_BYTES : pk->u.str.len);
-		if (sk)
-			bytes += sk->type == SV_N ? ST_INDEX_N_KEY_BYTES : sk->u.str.len;
-		if (bytes > ST_MAX_INDEX_ENTRY_KEY_BYTES)
+		for (int j = 0; j < idx->n_pk + idx->n_sk && indexed; j++)
+		{
+			const StIndexAttr *a = j < idx->n_pk ? &idx->pk[j] : &idx->sk[j - idx->n_pk];
+			StVal	   *v;
+
+			if (idx->is_lsi && j < idx->n_pk)
+				continue;
+			v = st_val_map_get(val, a->name, strlen(a->name));
+			if (v == NULL)
+				indexed = false;
+			else
+				bytes += (v->type == SV_N ? ST_INDEX_N_KEY_BYTES : v->u.str.len) +
+					(j >= 2 ? ST_INDEX_ATTR_OVERHEAD : 0);
+		}
+		if (indexed && bytes > ST_MAX_INDEX_ENTRY_KEY_BYTES)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("entry of index \"%s\" of table \"%s\" would hold %d bytes of keys, more than the limit of %d bytes for index keys and table keys together",
@@ -246,193 +301,449 @@ append_bad_attr(StringInfo buf, const char *name, StKeyType t, bool is_sort)
 }
 
 /*
- * Refuses to index a table holding items whose index key attributes an
- * index may not hold (DynamoDB's backfill rule), listing up to 5 of their keys.
+ * Refuses to index a table holding items whose index key attributes the
+ * index may not hold (DynamoDB's backfill rule), listing up to 5 of their
+ * keys and naming the attribute at fault in the first of them.
  */
-static void
-check_backfill(StTable *tab, const char *index_name, const char *pk_name, StKeyType pk_type,
-			   const char *sk_name, StKeyType sk_type)
+void
+st_index_check_backfill(StTable *tab, StIndex *idx)
 {
 	StringInfoData sql;
+	StringInfoData which;
 	StringInfoData keys;
-	const char *bad_attr = pk_name;
+	const StIndexAttr *attrs[2 * ST_MAX_INDEX_KEY_ATTRS];
+	bool		sorts[2 * ST_MAX_INDEX_KEY_ATTRS];
+	int			n = 0;
+	int			bad;
+	bool		isnull;
 
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT %s::pg_catalog.text, %s, ",
-					 quote_identifier(tab->pk_name),
-					 tab->sk_name ? psprintf("%s::pg_catalog.text", quote_identifier(tab->sk_name)) : "NULL::pg_catalog.text");
-	append_bad_attr(&sql, pk_name, pk_type, false);
-	appendStringInfo(&sql, " FROM %s WHERE ", tab->qualname);
-	append_bad_attr(&sql, pk_name, pk_type, false);
-	if (sk_name)
+	for (int i = idx->is_lsi ? idx->n_pk : 0; i < idx->n_pk; i++)
 	{
-		appendStringInfoString(&sql, " OR ");
-		append_bad_attr(&sql, sk_name, sk_type, true);
+		attrs[n] = &idx->pk[i];
+		sorts[n++] = false;
 	}
-	appendStringInfo(&sql, " ORDER BY 1, 2 LIMIT 5");
+	for (int i = 0; i < idx->n_sk; i++)
+	{
+		attrs[n] = &idx->sk[i];
+		sorts[n++] = true;
+	}
+	initStringInfo(&which);
+	initStringInfo(&sql);
+	appendStringInfoString(&which, "CASE");
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfoString(&which, " WHEN ");
+		append_bad_attr(&which, attrs[i]->name, attrs[i]->type, sorts[i]);
+		appendStringInfo(&which, " THEN %d", i);
+	}
+	appendStringInfoString(&which, " END");
+	/* the first bad attribute of each item (w), of at most 5 items in key order */
+	{
+		const char *pk = quote_identifier(tab->pk_name);
+		const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
+
+		appendStringInfo(&sql, "SELECT %s::pg_catalog.text, %s%s, w FROM (SELECT %s%s%s, %s AS w FROM %s) s"
+						 " WHERE w IS NOT NULL ORDER BY %s%s LIMIT 5",
+						 pk, sk ? sk : "NULL", "::pg_catalog.text",
+						 pk, sk ? ", " : "", sk ? sk : "", which.data, tab->qualname,
+						 pk, sk ? psprintf(", %s", sk) : "");
+	}
 	if (SPI_execute(sql.data, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "checking the items of table \"%s\" failed", tab->relname);
 	if (SPI_processed == 0)
 		return;
+	bad = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	initStringInfo(&keys);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		char	   *pk = SPI_getvalue(tup, SPI_tuptable->tupdesc, 1);
 		char	   *sk = SPI_getvalue(tup, SPI_tuptable->tupdesc, 2);
-		bool		isnull;
-		bool		pk_bad = DatumGetBool(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull));
 
-		if (i == 0 && !pk_bad && sk_name)
-			bad_attr = sk_name;
 		appendStringInfo(&keys, "%s(%s%s%s)", i ? ", " : "", pk, sk ? ", " : "", sk ? sk : "");
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cannot create index \"%s\" on table \"%s\": items hold key attribute \"%s\" with a wrong type, empty or over the key size limit",
-					index_name, tab->relname, bad_attr),
+					idx->name, tab->relname, attrs[bad]->name),
 			 errdetail("Keys of such items (at most 5): %s.", keys.data),
 			 errhint("Fix or remove those attributes, then create the index again.")));
 }
 
 /*
- * singletable.create_gsi(table_name, index_name, partition_key, sort_key,
- *   partition_key_type, sort_key_type, projection, non_key_attributes)
- *   -> regclass of the PostgreSQL index
+ * Splits a list of key attribute names: "a", or up to 4 names separated by
+ * commas ("tenant,region"); a name holding a comma, a double quote or
+ * leading or trailing spaces is written in double quotes, a double quote in
+ * it doubled ("a,b" as "\"a,b\""). Spaces around the commas are ignored.
  */
-Datum
-singletable_create_gsi(PG_FUNCTION_ARGS)
+static int
+split_names(const char *s, const char *param, char **out)
 {
-	StTable    *tab;
-	char	   *index_name = required_arg(fcinfo, 1, "index_name");
-	char	   *pk_name = required_arg(fcinfo, 2, "partition_key");
-	char	   *sk_name = PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3));
-	StKeyType	pk_type = st_key_type_from_text(required_arg(fcinfo, 4, "partition_key_type"), "partition_key_type");
-	StKeyType	sk_type = ST_KEY_S;
-	char	   *projection = required_arg(fcinfo, 6, "projection");
-	ArrayType  *nonkey = PG_ARGISNULL(7) ? NULL : PG_GETARG_ARRAYTYPE_P(7);
-	char	   *pg_name;
-	char	   *nsp;
-	StringInfoData sql;
-	Oid			indexrelid;
+	int			n = 0;
+	const char *p = s;
 
-	check_index_name(index_name);
-	check_attr_name(pk_name, "partition_key");
-	if (sk_name)
+	for (;;)
 	{
-		check_attr_name(sk_name, "sort_key");
-		sk_type = st_key_type_from_text(required_arg(fcinfo, 5, "sort_key_type"), "sort_key_type");
-		if (strcmp(pk_name, sk_name) == 0)
+		StringInfoData name;
+
+		initStringInfo(&name);
+		while (*p == ' ')
+			p++;
+		if (*p == '"')
+		{
+			for (p++;; p++)
+			{
+				if (*p == '\0')
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("%s has an unterminated quoted attribute name", param)));
+				if (*p == '"' && p[1] == '"')
+					appendStringInfoChar(&name, *p++);
+				else if (*p == '"')
+					break;
+				else
+					appendStringInfoChar(&name, *p);
+			}
+			p++;
+			while (*p == ' ')
+				p++;
+			if (*p != ',' && *p != '\0')
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s has text after a quoted attribute name", param)));
+		}
+		else
+		{
+			const char *e = p;
+
+			while (*e && *e != ',')
+				e++;
+			appendBinaryStringInfo(&name, p, e - p);
+			while (name.len > 0 && name.data[name.len - 1] == ' ')
+				name.data[--name.len] = '\0';
+			p = e;
+		}
+		if (n == ST_MAX_INDEX_KEY_ATTRS)
 			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partition_key and sort_key of index \"%s\" must be different attributes, both are \"%s\"",
-							index_name, pk_name)));
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s names more than %d attributes", param, ST_MAX_INDEX_KEY_ATTRS),
+					 st_errdetail_dynamodb("One or more parameter values were invalid: A key schema may contain at most %d HASH and %d RANGE attributes",
+										   ST_MAX_INDEX_KEY_ATTRS, ST_MAX_INDEX_KEY_ATTRS)));
+		check_attr_name(name.data, param);
+		out[n++] = name.data;
+		if (*p == '\0')
+			return n;
+		p++;					/* the comma */
 	}
-	if (strcmp(projection, "ALL") != 0 && strcmp(projection, "KEYS_ONLY") != 0 &&
-		strcmp(projection, "INCLUDE") != 0)
+}
+
+/*
+ * Reads the key attributes of one side of an index key: names from the
+ * list names, types from the list types ("S", or one type per attribute,
+ * "S,N").
+ */
+static int
+parse_key_attrs(const char *names, const char *types, const char *name_param,
+				const char *type_param, StIndexAttr *attrs)
+{
+	char	   *nv[ST_MAX_INDEX_KEY_ATTRS];
+	int			n = split_names(names, name_param, nv);
+	char	   *tv = pstrdup(types);
+	int			nt = 0;
+	char	   *tokens[ST_MAX_INDEX_KEY_ATTRS + 1];
+
+	for (char *tok = strtok(tv, ","); tok != NULL; tok = strtok(NULL, ","))
+	{
+		while (*tok == ' ')
+			tok++;
+		for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';)
+			*--e = '\0';
+		if (nt == ST_MAX_INDEX_KEY_ATTRS)
+		{
+			nt++;
+			break;
+		}
+		tokens[nt++] = tok;
+	}
+	if (nt != 1 && nt != n)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("projection must be ALL, KEYS_ONLY or INCLUDE, not \"%s\"", projection)));
-	if ((strcmp(projection, "INCLUDE") == 0) != (nonkey != NULL))
+				 errmsg("%s lists %d types for the %d attributes of %s", type_param, nt, n, name_param),
+				 errhint("Give one type for all of them, or one per attribute in the same order (\"S,N\").")));
+	for (int i = 0; i < n; i++)
+	{
+		attrs[i].name = nv[i];
+		attrs[i].type = st_key_type_from_text(tokens[nt == 1 ? 0 : i], type_param);
+	}
+	return n;
+}
+
+/* Reads the projection arguments into idx and returns the non-key attributes array (or NULL). */
+static ArrayType *
+parse_projection(StIndex *idx, const char *projection, ArrayType *nonkey)
+{
+	if (strcmp(projection, "ALL") == 0)
+		idx->projection = ST_PROJ_ALL;
+	else if (strcmp(projection, "KEYS_ONLY") == 0)
+		idx->projection = ST_PROJ_KEYS_ONLY;
+	else if (strcmp(projection, "INCLUDE") == 0)
+		idx->projection = ST_PROJ_INCLUDE;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("projection must be ALL, KEYS_ONLY or INCLUDE, not \"%s\"", projection),
+				 st_errdetail_dynamodb("1 validation error detected: Value '%s' at 'projection.projectionType' failed to satisfy constraint: Member must satisfy enum value set: [ALL, INCLUDE, KEYS_ONLY]",
+									   projection)));
+	if ((idx->projection == ST_PROJ_INCLUDE) != (nonkey != NULL))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("non_key_attributes must be given exactly when projection is INCLUDE"),
 				 st_errdetail_dynamodb("One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is %sspecified",
 									   projection, nonkey ? "" : "not ")));
-	if (nonkey != NULL && (ARR_NDIM(nonkey) > 1 || array_contains_nulls(nonkey) ||
-						   ArrayGetNItems(ARR_NDIM(nonkey), ARR_DIMS(nonkey)) > 100))
+	if (nonkey != NULL && (ARR_NDIM(nonkey) != 1 || array_contains_nulls(nonkey) ||
+						   ArrayGetNItems(ARR_NDIM(nonkey), ARR_DIMS(nonkey)) > 20))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("non_key_attributes must be a one-dimensional array of at most 100 attribute names without NULLs")));
+				 errmsg("non_key_attributes must be a one-dimensional array of 1 to 20 attribute names without NULLs"),
+				 st_errdetail_dynamodb("One or more parameter values were invalid: The number of projected attributes in an index cannot exceed 20")));
+	return nonkey;
+}
 
-	SPI_connect();
-	/* ownership checked before the lock; SHARE blocks writes while the index is built */
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+/* A text[] of the names (or types) of attrs. */
+static Datum
+attrs_array(const StIndexAttr *attrs, int n, bool types)
+{
+	Datum		elems[ST_MAX_INDEX_KEY_ATTRS];
+
+	for (int i = 0; i < n; i++)
+	{
+		char		t[2] = {(char) attrs[i].type, 0};
+
+		elems[i] = CStringGetTextDatum(types ? t : attrs[i].name);
+	}
+	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* Refuses an index whose name is taken, over its quota, or whose attributes repeat. */
+static void
+check_new_index(StTable *tab, StIndex *idx)
+{
+	int			n_same = 0;
+
 	for (int i = 0; i < tab->n_indexes; i++)
-		if (strcmp(tab->indexes[i].name, index_name) == 0)
+	{
+		if (strcmp(tab->indexes[i].name, idx->name) == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_DUPLICATE_TABLE),
-					 errmsg("index \"%s\" of table \"%s\" already exists", index_name, tab->relname),
+					 errmsg("index \"%s\" of table \"%s\" already exists", idx->name, tab->relname),
 					 st_errdetail_dynamodb("Attempting to create an index which already exists")));
+		if (tab->indexes[i].is_lsi == idx->is_lsi)
+			n_same++;
+	}
+	if (n_same >= (idx->is_lsi ? ST_MAX_LSIS : ST_MAX_GSIS))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("table \"%s\" already has %d %s secondary indexes, the most it may have",
+						tab->relname, n_same, idx->is_lsi ? "local" : "global"),
+				 idx->is_lsi
+				 ? st_errdetail_dynamodb("One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of %d", ST_MAX_LSIS)
+				 : st_errdetail_dynamodb("Subscriber limit exceeded: The number of global secondary indexes per table cannot exceed %d", ST_MAX_GSIS)));
+	for (int i = 0; i < idx->n_pk + idx->n_sk; i++)
+		for (int j = 0; j < i; j++)
+		{
+			const char *a = i < idx->n_pk ? idx->pk[i].name : idx->sk[i - idx->n_pk].name;
+			const char *b = j < idx->n_pk ? idx->pk[j].name : idx->sk[j - idx->n_pk].name;
 
-	check_backfill(tab, index_name, pk_name, pk_type, sk_name, sk_type);
+			if (strcmp(a, b) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("attribute \"%s\" appears twice in the key of index \"%s\"", a, idx->name),
+						 errhint("Each key attribute of an index is named once, as partition or as sort attribute.")));
+		}
+}
 
-	/* <table>_<index>_gsi, cut to NAMEDATALEN - 1 bytes at a character boundary */
-	pg_name = psprintf("%s_%s_gsi", tab->relname, index_name);
+/*
+ * Creates the index described by idx (attributes, projection, name set) on
+ * tab, locked SHARE by the caller: checks, the btree index, the registry
+ * row. With concurrently, the registry row is written as CREATING and a
+ * background worker builds the index after the caller commits
+ * (index_build.c). Returns the PostgreSQL index (InvalidOid while it is
+ * built concurrently).
+ */
+static Oid
+create_index(StTable *tab, StIndex *idx, ArrayType *nonkey, const char *projection, bool concurrently)
+{
+	Oid			nspoid = get_rel_namespace(tab->relid);
+	char	   *pg_name;
+	Oid			indexrelid = InvalidOid;
+
+	check_new_index(tab, idx);
+	st_index_set_sql(tab, idx);
+
+	/* <table>_<index>_gsi (or _lsi), cut to NAMEDATALEN - 1 bytes at a character boundary */
+	pg_name = psprintf("%s_%s_%s", tab->relname, idx->name, idx->is_lsi ? "lsi" : "gsi");
 	if (strlen(pg_name) >= NAMEDATALEN)
 		pg_name[pg_mbcliplen(pg_name, strlen(pg_name), NAMEDATALEN - 1)] = '\0';
-	nsp = get_namespace_name(get_rel_namespace(tab->relid));
-	if (OidIsValid(get_relname_relid(pg_name, get_rel_namespace(tab->relid))))
+	idx->pg_index_name = pg_name;
+	if (OidIsValid(get_relname_relid(pg_name, nspoid)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s\" for index \"%s\" of table \"%s\" already exists",
-						pg_name, index_name, tab->relname)));
+						pg_name, idx->name, tab->relname)));
 
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "CREATE INDEX %s ON %s (%s", quote_identifier(pg_name), tab->qualname,
-					 st_index_key_expr(pk_name, pk_type));
-	if (sk_name)
-		appendStringInfo(&sql, ", %s", st_index_key_expr(sk_name, sk_type));
-	appendStringInfo(&sql, ", %s", quote_identifier(tab->pk_name));
-	if (tab->sk_name)
-		appendStringInfo(&sql, ", %s", quote_identifier(tab->sk_name));
-	appendStringInfo(&sql, ") WHERE %s", st_index_predicate(pk_name, pk_type, sk_name, sk_type));
-	if (SPI_execute(sql.data, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "CREATE INDEX failed");
-	indexrelid = get_relname_relid(pg_name, get_rel_namespace(tab->relid));
-	if (!OidIsValid(indexrelid))
-		elog(ERROR, "index \"%s\".\"%s\" was not created", nsp, pg_name);
+	if (!concurrently)
+	{
+		st_index_check_backfill(tab, idx);
+		if (SPI_execute(st_index_create_sql(tab, idx, false), false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "CREATE INDEX failed");
+		indexrelid = get_relname_relid(pg_name, nspoid);
+		if (!OidIsValid(indexrelid))
+			elog(ERROR, "index \"%s\" of table \"%s\" was not created", pg_name, tab->relname);
+	}
 
 	{
-		Oid			argtypes[9] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTARRAYOID, TEXTOID};
-		char		pkt[2] = {(char) pk_type, 0};
-		char		skt[2] = {(char) sk_type, 0};
-		Datum		values[9];
-		char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+		Oid			argtypes[11] = {OIDOID, TEXTOID, TEXTOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
+		TEXTARRAYOID, TEXTOID, TEXTARRAYOID, TEXTOID, TEXTOID};
+		Datum		values[11];
+		char		nulls[11] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 		values[0] = ObjectIdGetDatum(tab->relid);
-		values[1] = CStringGetTextDatum(index_name);
-		values[2] = CStringGetTextDatum(pk_name);
-		values[3] = CStringGetTextDatum(pkt);
-		values[4] = sk_name ? CStringGetTextDatum(sk_name) : (Datum) 0;
-		values[5] = sk_name ? CStringGetTextDatum(skt) : (Datum) 0;
-		nulls[4] = nulls[5] = sk_name ? ' ' : 'n';
-		values[6] = CStringGetTextDatum(projection);
-		values[7] = nonkey ? PointerGetDatum(nonkey) : (Datum) 0;
-		nulls[7] = nonkey ? ' ' : 'n';
-		values[8] = CStringGetTextDatum(pg_name);
+		values[1] = CStringGetTextDatum(idx->name);
+		values[2] = CStringGetTextDatum(idx->is_lsi ? "LSI" : "GSI");
+		values[3] = attrs_array(idx->pk, idx->n_pk, false);
+		values[4] = attrs_array(idx->pk, idx->n_pk, true);
+		values[5] = idx->n_sk ? attrs_array(idx->sk, idx->n_sk, false) : (Datum) 0;
+		values[6] = idx->n_sk ? attrs_array(idx->sk, idx->n_sk, true) : (Datum) 0;
+		nulls[5] = nulls[6] = idx->n_sk ? ' ' : 'n';
+		values[7] = CStringGetTextDatum(projection);
+		values[8] = nonkey ? PointerGetDatum(nonkey) : (Datum) 0;
+		nulls[8] = nonkey ? ' ' : 'n';
+		values[9] = CStringGetTextDatum(pg_name);
+		values[10] = CStringGetTextDatum(concurrently ? "CREATING" : "ACTIVE");
 		st_registry_execute_as_owner("indexes", "INSERT INTO " ST_INDEX_REGISTRY
-							   " (table_name, index_name, partition_key, partition_key_type, sort_key,"
-							   " sort_key_type, projection, non_key_attributes, pg_index)"
-							   " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5, $6, $7, $8, $9)",
-							   9, argtypes, values, nulls);
+									 " (table_name, index_name, index_type, partition_key, partition_key_type,"
+									 " sort_key, sort_key_type, projection, non_key_attributes, pg_index, status)"
+									 " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+									 11, argtypes, values, nulls);
 	}
+	if (concurrently)
+		st_index_build_launch(tab, idx);
 	CacheInvalidateRelcacheByRelid(tab->relid);
+	return indexrelid;
+}
+
+/*
+ * singletable.create_gsi(table_name, index_name, partition_key, sort_key,
+ *   partition_key_type, sort_key_type, projection, non_key_attributes,
+ *   concurrently) -> regclass of the PostgreSQL index (NULL when built
+ *   concurrently: it does not exist yet)
+ */
+Datum
+singletable_create_gsi(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	StIndex		idx;
+	char	   *pk_names = required_arg(fcinfo, 2, "partition_key");
+	char	   *pk_types = required_arg(fcinfo, 4, "partition_key_type");
+	char	   *projection = required_arg(fcinfo, 6, "projection");
+	ArrayType  *nonkey = PG_ARGISNULL(7) ? NULL : PG_GETARG_ARRAYTYPE_P(7);
+	bool		concurrently = PG_NARGS() > 8 && !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
+	Oid			indexrelid;
+
+	memset(&idx, 0, sizeof(idx));
+	idx.name = required_arg(fcinfo, 1, "index_name");
+	check_index_name(idx.name);
+	idx.n_pk = parse_key_attrs(pk_names, pk_types, "partition_key", "partition_key_type", idx.pk);
+	if (!PG_ARGISNULL(3))
+		idx.n_sk = parse_key_attrs(text_to_cstring(PG_GETARG_TEXT_PP(3)),
+								   required_arg(fcinfo, 5, "sort_key_type"),
+								   "sort_key", "sort_key_type", idx.sk);
+	nonkey = parse_projection(&idx, projection, nonkey);
+	if (concurrently)
+		st_index_build_check_caller();
+
+	SPI_connect();
+	/* ownership checked before the lock; SHARE blocks writes while the index is built */
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0),
+						concurrently ? ShareUpdateExclusiveLock : ShareLock, ST_ACL_OWNER);
+	indexrelid = create_index(tab, &idx, nonkey, projection, concurrently);
+	SPI_finish();
+	if (!OidIsValid(indexrelid))
+		PG_RETURN_NULL();
+	PG_RETURN_OID(indexrelid);
+}
+
+/*
+ * singletable.create_lsi(table_name, index_name, sort_key, sort_key_type,
+ *   projection, non_key_attributes) -> regclass of the PostgreSQL index
+ */
+Datum
+singletable_create_lsi(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	StIndex		idx;
+	char	   *sk_name = required_arg(fcinfo, 2, "sort_key");
+	char	   *sk_type = required_arg(fcinfo, 3, "sort_key_type");
+	char	   *projection = required_arg(fcinfo, 4, "projection");
+	ArrayType  *nonkey = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
+	Oid			indexrelid;
+
+	memset(&idx, 0, sizeof(idx));
+	idx.name = required_arg(fcinfo, 1, "index_name");
+	idx.is_lsi = true;
+	check_index_name(idx.name);
+	check_attr_name(sk_name, "sort_key");
+	idx.n_sk = 1;
+	idx.sk[0].name = sk_name;
+	idx.sk[0].type = st_key_type_from_text(sk_type, "sort_key_type");
+	nonkey = parse_projection(&idx, projection, nonkey);
+
+	SPI_connect();
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+	if (tab->sk_name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("table \"%s\" has no sort key, so it cannot have a local secondary index",
+						tab->relname),
+				 st_errdetail_dynamodb("One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")));
+	if (strcmp(sk_name, tab->pk_name) == 0 || strcmp(sk_name, tab->sk_name) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sort key \"%s\" of local secondary index \"%s\" is a key attribute of table \"%s\"",
+						sk_name, idx.name, tab->relname),
+				 errhint("A local secondary index orders a collection by another attribute than the table's sort key.")));
+	idx.n_pk = 1;
+	idx.pk[0].name = tab->pk_name;
+	idx.pk[0].type = tab->pk_type;
+	indexrelid = create_index(tab, &idx, nonkey, projection, false);
 	SPI_finish();
 	PG_RETURN_OID(indexrelid);
 }
 
 /*
- * singletable.drop_gsi(table_name, index_name): drops the PostgreSQL index;
- * the sql_drop event trigger removes the registry row.
+ * Drops index index_name of a table (an LSI with lsi, else a GSI): the
+ * PostgreSQL index, whose drop the sql_drop event trigger follows by
+ * removing the registry row, and a registry row left without its index.
  */
-Datum
-singletable_drop_gsi(PG_FUNCTION_ARGS)
+static void
+drop_index(FunctionCallInfo fcinfo, bool lsi)
 {
 	StTable    *tab;
 	char	   *index_name = required_arg(fcinfo, 1, "index_name");
-	StIndex    *idx = NULL;
+	StIndex    *idx;
 	char	   *nsp;
 
 	SPI_connect();
 	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock, ST_ACL_OWNER);
-	for (int i = 0; i < tab->n_indexes; i++)
-		if (strcmp(tab->indexes[i].name, index_name) == 0)
-			idx = &tab->indexes[i];
-	if (idx == NULL)
+	idx = st_table_index(tab, index_name);
+	if (idx == NULL || idx->is_lsi != lsi)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, index_name),
+				 errmsg("table \"%s\" has no %s secondary index \"%s\"", tab->relname,
+						lsi ? "local" : "global", index_name),
+				 idx ? errhint("\"%s\" is a %s secondary index; drop it with singletable.%s().",
+							   index_name, idx->is_lsi ? "local" : "global",
+							   idx->is_lsi ? "drop_lsi" : "drop_gsi") : 0,
 				 st_errdetail_dynamodb("Requested resource not found: Index: %s not found", index_name)));
 	nsp = get_namespace_name(get_rel_namespace(tab->relid));
 	if (OidIsValid(idx->indexrelid))
@@ -447,11 +758,26 @@ singletable_drop_gsi(PG_FUNCTION_ARGS)
 		Datum		values[2] = {ObjectIdGetDatum(tab->relid), CStringGetTextDatum(index_name)};
 
 		st_registry_execute_as_owner("indexes", "DELETE FROM " ST_INDEX_REGISTRY
-							   " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
-							   " AND index_name OPERATOR(pg_catalog.=) $2",
-							   2, argtypes, values, NULL);
+									 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+									 " AND index_name OPERATOR(pg_catalog.=) $2",
+									 2, argtypes, values, NULL);
 	}
 	CacheInvalidateRelcacheByRelid(tab->relid);
 	SPI_finish();
+}
+
+/* singletable.drop_gsi(table_name, index_name) */
+Datum
+singletable_drop_gsi(PG_FUNCTION_ARGS)
+{
+	drop_index(fcinfo, false);
+	PG_RETURN_VOID();
+}
+
+/* singletable.drop_lsi(table_name, index_name) */
+Datum
+singletable_drop_lsi(PG_FUNCTION_ARGS)
+{
+	drop_index(fcinfo, true);
 	PG_RETURN_VOID();
 }

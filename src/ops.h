@@ -104,6 +104,7 @@ typedef struct StQueryRequest
 	Jsonb	   *names;
 	Jsonb	   *vals;
 	const char *index_name;		/* IndexName: query this secondary index; NULL: the table */
+	const char *key_condition;	/* KeyConditionExpression, in place of pk/op/sk1/sk2 */
 } StQueryRequest;
 
 /*

@@ -27,6 +27,7 @@
 #include "expr_glue.h"
 #include "item.h"
 #include "jsonval.h"
+#include "keycond.h"
 #include "ops.h"
 
 /* The sk_op names of StSkOp (RANGE is begins_with) */
@@ -45,8 +46,12 @@ typedef struct QueryArgs
 	StAttrNames *filter_attrs;	/* attributes the filter reads */
 	StAttrNames *projection_attrs;	/* attributes the projection reads */
 	StIndex    *index;			/* the secondary index queried, or NULL */
-	Datum		values[ST_INDEX_QUERY_NARGS];	/* ST_QUERY_NARGS on the table */
-	char		nulls[ST_INDEX_QUERY_NARGS];
+	int			n_eq;			/* index: sort attributes with equality */
+	char	   *pk_displays[ST_MAX_INDEX_KEY_ATTRS];	/* index: partition values */
+	int			n_key_names;	/* index: the table's and the index's key attributes */
+	const char *key_names[2 + 2 * ST_MAX_INDEX_KEY_ATTRS];
+	Datum		values[ST_INDEX_QUERY_MAX_NARGS];	/* ST_QUERY_NARGS on the table */
+	char		nulls[ST_INDEX_QUERY_MAX_NARGS];
 } QueryArgs;
 
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj). */
@@ -118,19 +123,21 @@ sk_arg(StTable *tab, const StKeyText *t)
 	return k;
 }
 
-/* Whether a start key's sort key lies within the key condition (DynamoDB requires it). */
+/*
+ * Whether a start key's sort key (start) lies within the key condition op
+ * with operand / lower bound lo and upper bound hi (DynamoDB requires it).
+ */
 static bool
-start_in_range(StTable *tab, QueryArgs *qa, Datum start)
+start_in_range(StKeyType t, StSkOp op, Datum lo, bool has_hi, Datum hi, Datum start)
 {
-	StKeyType	t = tab->sk_type;
 	int			c1 = 0,
 				c2 = 0;
 
-	if (qa->op != ST_SK_NONE)
-		c1 = st_key_compare(t, start, qa->values[1]);
-	if ((qa->op == ST_SK_BETWEEN || qa->op == ST_SK_RANGE) && qa->nulls[2] == ' ')
-		c2 = st_key_compare(t, start, qa->values[2]);
-	switch (qa->op)
+	if (op != ST_SK_NONE)
+		c1 = st_key_compare(t, start, lo);
+	if ((op == ST_SK_BETWEEN || op == ST_SK_RANGE) && has_hi)
+		c2 = st_key_compare(t, start, hi);
+	switch (op)
 	{
 		case ST_SK_NONE:
 			return true;
@@ -147,7 +154,7 @@ start_in_range(StTable *tab, QueryArgs *qa, Datum start)
 		case ST_SK_BETWEEN:
 			return c1 >= 0 && c2 <= 0;
 		case ST_SK_RANGE:
-			return c1 >= 0 && (qa->nulls[2] != ' ' || c2 < 0);
+			return c1 >= 0 && (!has_hi || c2 < 0);
 		default:
 			return false;
 	}
@@ -242,7 +249,7 @@ parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 	else
 		sk = req->start_sk;
 	k = sk_arg(tab, &sk);
-	if (!start_in_range(tab, qa, k.datum))
+	if (!start_in_range(tab->sk_type, qa->op, qa->values[1], qa->nulls[2] == ' ', qa->values[2], k.datum))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the start key of a query on table \"%s\" is outside the sort key condition",
@@ -263,7 +270,7 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 	StKey		k;
 
 	memset(qa, 0, sizeof(*qa));
-	for (int i = 0; i < ST_INDEX_QUERY_NARGS; i++)
+	for (int i = 0; i < ST_INDEX_QUERY_MAX_NARGS; i++)
 		qa->nulls[i] = 'n';
 
 	if (req->pk.data == NULL)
@@ -370,23 +377,24 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 }
 
 /*
- * The table as a query on index idx sees it: the index's keys in place of
- * the table's, so that the key condition is parsed and checked as on a
- * table (error messages name the index's key attributes).
+ * The table as a query on index idx sees it: the index's partition key (its
+ * first attribute) and sort attribute n_eq in place of the table's keys, so
+ * that the key condition on them is parsed and checked as on a table (error
+ * messages name the index's key attributes).
  */
 static StTable
-index_view(StTable *tab, StIndex *idx)
+index_view(StTable *tab, StIndex *idx, int n_eq)
 {
 	StTable		view = *tab;
 
-	view.pk_name = idx->pk_name;
-	view.pk_type = idx->pk_type;
-	view.sk_name = idx->sk_name;
-	view.sk_type = idx->sk_type;
+	view.pk_name = idx->pk[0].name;
+	view.pk_type = idx->pk[0].type;
+	view.sk_name = n_eq < idx->n_sk ? idx->sk[n_eq].name : NULL;
+	view.sk_type = n_eq < idx->n_sk ? idx->sk[n_eq].type : ST_KEY_S;
 	return view;
 }
 
-/* The index named by a query request, or DynamoDB's error for an unknown one. */
+/* The index named by a query request, or DynamoDB's error for an unknown or unusable one. */
 static StIndex *
 query_index(StTable *tab, const char *name)
 {
@@ -397,26 +405,103 @@ query_index(StTable *tab, const char *name)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, name),
 				 st_errdetail_dynamodb("The table does not have the specified index: %s", name)));
+	if (idx->build_error)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" of table \"%s\" could not be built", name, tab->relname),
+				 errdetail("The build failed with: %s", idx->build_error),
+				 errhint("Drop it with singletable.drop_gsi(), fix the items, and create it again.")));
+	if (!idx->active)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("index \"%s\" of table \"%s\" is still being built", name, tab->relname),
+				 st_errdetail_dynamodb("Cannot read from backfilling global secondary index: %s", name),
+				 errhint("describe_table shows IndexStatus ACTIVE once the index can be read.")));
 	if (!OidIsValid(idx->indexrelid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("index \"%s\" of table \"%s\" has lost its PostgreSQL index \"%s\"",
 						name, tab->relname, idx->pg_index_name),
-				 errhint("Drop it with singletable.drop_gsi() and create it again.")));
+				 errhint("Drop it with singletable.%s() and create it again.",
+						 idx->is_lsi ? "drop_lsi" : "drop_gsi")));
 	return idx;
+}
+
+/* The key schema a query reads: the table's, or index idx's. */
+static void
+key_schema(StTable *tab, StIndex *idx, StKeySchema *ks)
+{
+	memset(ks, 0, sizeof(*ks));
+	if (idx == NULL)
+	{
+		ks->n_pk = 1;
+		ks->pk_names[0] = tab->pk_name;
+		ks->pk_types[0] = tab->pk_type;
+		ks->n_sk = tab->sk_name ? 1 : 0;
+		ks->sk_names[0] = tab->sk_name;
+		ks->sk_types[0] = tab->sk_type;
+		return;
+	}
+	ks->n_pk = idx->n_pk;
+	ks->n_sk = idx->n_sk;
+	for (int i = 0; i < idx->n_pk; i++)
+	{
+		ks->pk_names[i] = idx->pk[i].name;
+		ks->pk_types[i] = idx->pk[i].type;
+	}
+	for (int j = 0; j < idx->n_sk; j++)
+	{
+		ks->sk_names[j] = idx->sk[j].name;
+		ks->sk_types[j] = idx->sk[j].type;
+	}
+}
+
+/*
+ * The key condition of a request in normal form: parsed from key_condition,
+ * or taken from the positional pk, sk_op, sk_value and sk_value2, which
+ * only a key of one partition and at most one sort attribute has.
+ */
+static void
+request_key_condition(StTable *tab, StIndex *idx, const StQueryRequest *req, StExprEnv *env,
+					  StKeyCond *kc)
+{
+	StKeySchema ks;
+
+	key_schema(tab, idx, &ks);
+	if (req->key_condition != NULL)
+	{
+		if (req->pk.data != NULL || req->op != ST_SK_NONE || req->sk1.data != NULL || req->sk2.data != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("key_condition cannot be given with pk, sk_op, sk_value or sk_value2"),
+					 errhint("key_condition holds the whole key condition, e.g. 'pk = :pk AND begins_with(sk, :prefix)'.")));
+		st_parse_key_condition(req->key_condition, env, &ks, kc);
+		return;
+	}
+	if (ks.n_pk > 1 || ks.n_sk > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("index \"%s\" of table \"%s\" has a key of several attributes, so it is queried with key_condition",
+						idx->name, tab->relname),
+				 errhint("Write the condition as DynamoDB's KeyConditionExpression, e.g. key_condition => 'tenant = :t AND region = :r', with the values in vals.")));
+	memset(kc, 0, sizeof(*kc));
+	kc->pk[0] = req->pk;
+	kc->op = req->op;
+	kc->sk1 = req->sk1;
+	kc->sk2 = req->sk2;
 }
 
 /*
  * Validates the start key of a query on an index (DynamoDB's
  * LastEvaluatedKey of an index: exactly the index keys and the table's keys)
- * and sets $4 (index sort key), $6 and $7 (table keys).
+ * and sets its parameters: it lies in the queried partition, its sort
+ * attributes with equality have the queried values, the one with the
+ * condition lies within it.
  */
 static void
 parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, QueryArgs *qa)
 {
-	StTable		view = index_view(tab, idx);
-	const char *names[4] = {idx->pk_name, idx->sk_name, tab->pk_name, tab->sk_name};
-	int			nnames = 0;
+	StTable		view = index_view(tab, idx, 0);
 	bool		canonical;
 	StVal	   *map;
 	StKeyText	t;
@@ -429,80 +514,200 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, Que
 				 errhint("A query on an index continues from exclusive_start_key, holding the index keys and the table's keys.")));
 	if (req->start_key == NULL)
 		return;
-	for (int i = 0; i < 4; i++)
-	{
-		bool		dup = names[i] == NULL;
-
-		for (int j = 0; j < i && !dup; j++)
-			dup = names[j] && strcmp(names[i], names[j]) == 0;
-		if (!dup)
-			nnames++;
-	}
 	if (!JB_ROOT_IS_OBJECT(req->start_key) || JB_ROOT_IS_SCALAR(req->start_key) ||
-		JB_ROOT_COUNT(req->start_key) != (uint32) nnames)
+		JB_ROOT_COUNT(req->start_key) != (uint32) qa->n_key_names)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("exclusive_start_key of a query on index \"%s\" of table \"%s\" must be an object of exactly its %d key attributes",
-						idx->name, tab->relname, nnames),
+						idx->name, tab->relname, qa->n_key_names),
 				 st_errdetail_dynamodb("The provided starting key is invalid"),
 				 errhint("The start key of an index holds the index's key attributes and the table's key attributes.")));
 	map = st_jsonb_to_val(req->start_key, "exclusive_start_key", &canonical);
 
-	t = start_key_attr(&view, map, idx->pk_name, idx->pk_type);
-	st_key_from_text(idx->pk_type, t.data, t.len, idx->pk_name, tab->relname, false, &k);
-	if (strcmp(k.display, qa->pk_display) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("exclusive_start_key of a query on index \"%s\" of table \"%s\" lies in another partition than the query",
-						idx->name, tab->relname),
-				 st_errdetail_dynamodb("The provided starting key is outside query boundaries based on provided conditions")));
-	if (idx->sk_name)
+	for (int i = 0; i < idx->n_pk; i++)
 	{
-		t = start_key_attr(&view, map, idx->sk_name, idx->sk_type);
-		k = sk_arg(&view, &t);
-		if (!start_in_range(&view, qa, k.datum))
+		t = start_key_attr(&view, map, idx->pk[i].name, idx->pk[i].type);
+		st_key_from_text(idx->pk[i].type, t.data, t.len, idx->pk[i].name, tab->relname, false, &k);
+		if (strcmp(k.display, qa->pk_displays[i]) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("exclusive_start_key of a query on index \"%s\" of table \"%s\" lies in another partition than the query",
+							idx->name, tab->relname),
+					 st_errdetail_dynamodb("The provided starting key is outside query boundaries based on provided conditions")));
+	}
+	for (int j = 0; j < idx->n_sk; j++)
+	{
+		StTable		sview = index_view(tab, idx, j);
+		bool		ok = true;
+
+		t = start_key_attr(&sview, map, idx->sk[j].name, idx->sk[j].type);
+		k = sk_arg(&sview, &t);
+		if (j < qa->n_eq)
+			ok = st_key_compare(idx->sk[j].type, k.datum, qa->values[ST_IXP_SK(idx, j)]) == 0;
+		else if (j == qa->n_eq)
+			ok = start_in_range(idx->sk[j].type, qa->op, qa->values[ST_IXP_SK(idx, j)],
+								qa->nulls[ST_IXP_UPPER(idx)] == ' ', qa->values[ST_IXP_UPPER(idx)], k.datum);
+		if (!ok)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("the start key of a query on index \"%s\" of table \"%s\" is outside the sort key condition",
 							idx->name, tab->relname),
 					 st_errdetail_dynamodb("The provided starting key does not match the range key predicate")));
-		qa->values[3] = k.datum;
-		qa->nulls[3] = ' ';
+		qa->values[ST_IXP_START_SK(idx, j)] = k.datum;
+		qa->nulls[ST_IXP_START_SK(idx, j)] = ' ';
 	}
 	t = start_key_attr(tab, map, tab->pk_name, tab->pk_type);
 	st_key_from_text(tab->pk_type, t.data, t.len, tab->pk_name, tab->relname, false, &k);
-	qa->values[5] = k.datum;
-	qa->nulls[5] = ' ';
+	qa->values[ST_IXP_START_PK(idx)] = k.datum;
+	qa->nulls[ST_IXP_START_PK(idx)] = ' ';
 	if (tab->sk_name)
 	{
 		t = start_key_attr(tab, map, tab->sk_name, tab->sk_type);
 		st_key_from_text(tab->sk_type, t.data, t.len, tab->sk_name, tab->relname, true, &k);
-		qa->values[6] = k.datum;
-		qa->nulls[6] = ' ';
+		qa->values[ST_IXP_START_TSK(idx)] = k.datum;
+		qa->nulls[ST_IXP_START_TSK(idx)] = ' ';
 	}
 	qa->has_start = true;
 }
 
+/* Adds name to the key attributes of a query on an index, once. */
+static void
+add_key_name(QueryArgs *qa, const char *name)
+{
+	if (name == NULL)
+		return;
+	for (int i = 0; i < qa->n_key_names; i++)
+		if (strcmp(qa->key_names[i], name) == 0)
+			return;
+	qa->key_names[qa->n_key_names++] = name;
+}
+
 /*
- * Validates a query request on table tab, on the table or on the index it
- * names, and fills qa.
+ * Validates the key condition kc of a query on index idx and fills qa with
+ * the parameters of the index's statement: the condition on the partition
+ * key and sort attribute n_eq is checked as a table's (through
+ * index_view), the other attributes of a multi-attribute key one by one.
  */
 static void
-parse_request_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+parse_index_keys(StTable *tab, StIndex *idx, const StKeyCond *kc, const StQueryRequest *req,
+				 QueryArgs *qa)
 {
-	StIndex    *idx;
-	StTable		view;
+	StTable		view = index_view(tab, idx, kc->n_eq);
+	StQueryRequest one = *req;
+	QueryArgs	t;
+	StKey		k;
 
-	if (req->index_name == NULL)
-	{
-		parse_query_keys(tab, req, qa);
-		return;
-	}
-	idx = query_index(tab, req->index_name);
-	view = index_view(tab, idx);
-	parse_query_keys(&view, req, qa);
-	parse_index_start_key(tab, idx, req, qa);
+	one.pk = kc->pk[0];
+	one.op = kc->op;
+	one.sk1 = kc->sk1;
+	one.sk2 = kc->sk2;
+	one.start_key = NULL;
+	one.start_sk.data = NULL;
+	parse_query_keys(&view, &one, &t);
+
+	memset(qa, 0, sizeof(*qa));
+	for (int i = 0; i < ST_INDEX_QUERY_MAX_NARGS; i++)
+		qa->nulls[i] = 'n';
 	qa->index = idx;
+	qa->op = t.op;
+	qa->n_eq = kc->n_eq;
+	qa->pk_display = t.pk_display;
+	qa->pk_displays[0] = t.pk_display;
+	qa->values[ST_IXP_PK(idx, 0)] = t.values[0];
+	qa->nulls[ST_IXP_PK(idx, 0)] = ' ';
+	if (t.nulls[1] == ' ')
+	{
+		qa->values[ST_IXP_SK(idx, kc->n_eq)] = t.values[1];
+		qa->nulls[ST_IXP_SK(idx, kc->n_eq)] = ' ';
+	}
+	qa->values[ST_IXP_UPPER(idx)] = t.values[2];
+	qa->nulls[ST_IXP_UPPER(idx)] = t.nulls[2];
+	qa->values[ST_IXP_LIMIT(idx)] = t.values[4];
+	qa->nulls[ST_IXP_LIMIT(idx)] = t.nulls[4];
+	for (int i = 1; i < idx->n_pk; i++)
+	{
+		if (kc->pk[i].data == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("partition key \"%s\" of index \"%s\" must not be NULL in a query",
+							idx->pk[i].name, idx->name)));
+		st_key_from_text(idx->pk[i].type, kc->pk[i].data, kc->pk[i].len, idx->pk[i].name,
+						 tab->relname, false, &k);
+		qa->values[ST_IXP_PK(idx, i)] = k.datum;
+		qa->nulls[ST_IXP_PK(idx, i)] = ' ';
+		qa->pk_displays[i] = k.display;
+	}
+	for (int j = 0; j < kc->n_eq; j++)
+	{
+		st_key_from_text(idx->sk[j].type, kc->sk_eq[j].data, kc->sk_eq[j].len, idx->sk[j].name,
+						 tab->relname, true, &k);
+		qa->values[ST_IXP_SK(idx, j)] = k.datum;
+		qa->nulls[ST_IXP_SK(idx, j)] = ' ';
+	}
+	/* an item's keys: the table's, then the index's (an LSI's partition key is the table's) */
+	add_key_name(qa, tab->pk_name);
+	add_key_name(qa, tab->sk_name);
+	for (int i = 0; i < idx->n_pk; i++)
+		add_key_name(qa, idx->pk[i].name);
+	for (int j = 0; j < idx->n_sk; j++)
+		add_key_name(qa, idx->sk[j].name);
+	parse_index_start_key(tab, idx, req, qa);
+}
+
+/*
+ * The placeholders of a query, and the key attributes its filter may not
+ * read: the table's, or on an index the index's.
+ */
+static StExprEnv *
+query_env(StTable *tab, StIndex *idx, const StQueryRequest *req)
+{
+	StExprEnv  *env;
+
+	if (req->filter == NULL && req->projection == NULL && req->key_condition == NULL &&
+		(req->names || req->vals))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names and vals can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	env = st_env_build(tab, req->names, req->vals);
+	if (idx)
+	{
+		int			n = 0;
+
+		memset(env->key_names, 0, sizeof(env->key_names));
+		for (int i = 0; i < idx->n_pk; i++)
+			env->key_names[n++] = idx->pk[i].name;
+		for (int j = 0; j < idx->n_sk; j++)
+			env->key_names[n++] = idx->sk[j].name;
+	}
+	return env;
+}
+
+/*
+ * Validates a query request on table tab, on the table or on the index it
+ * names, and fills qa; env holds its placeholders.
+ */
+static void
+parse_request_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa, StExprEnv **envp)
+{
+	StIndex    *idx = req->index_name ? query_index(tab, req->index_name) : NULL;
+	StExprEnv  *env = query_env(tab, idx, req);
+	StKeyCond	kc;
+
+	request_key_condition(tab, idx, req, env, &kc);
+	if (idx == NULL)
+	{
+		StQueryRequest one = *req;
+
+		one.pk = kc.pk[0];
+		one.op = kc.op;
+		one.sk1 = kc.sk1;
+		one.sk2 = kc.sk2;
+		parse_query_keys(tab, &one, qa);
+	}
+	else
+		parse_index_keys(tab, idx, &kc, req, qa);
+	*envp = env;
 }
 
 /*
@@ -536,43 +741,26 @@ pick_attrs(Jsonb *item, const char *const *names, int n)
 	return JsonbValueToJsonb(res);
 }
 
-/* The key attributes of index idx and its table (4 names, NULLs for absent sort keys). */
-static void
-index_key_names(StTable *tab, StIndex *idx, const char **names)
-{
-	names[0] = tab->pk_name;
-	names[1] = tab->sk_name;
-	names[2] = idx->pk_name;
-	names[3] = idx->sk_name;
-}
-
 /* An item as the index projects it (KEYS_ONLY, INCLUDE); ALL returns item. */
 static Jsonb *
-index_project(StTable *tab, StIndex *idx, Jsonb *item)
+index_project(QueryArgs *qa, Jsonb *item)
 {
+	StIndex    *idx = qa->index;
 	const char **names;
 
 	if (idx->projection == ST_PROJ_ALL)
 		return item;
-	names = palloc(sizeof(char *) * (4 + idx->n_nonkey));
-	index_key_names(tab, idx, names);
+	names = palloc(sizeof(char *) * (qa->n_key_names + idx->n_nonkey));
+	memcpy(names, qa->key_names, sizeof(char *) * qa->n_key_names);
 	for (int i = 0; i < idx->n_nonkey; i++)
-		names[4 + i] = idx->nonkey[i];
-	return pick_attrs(item, names, 4 + idx->n_nonkey);
+		names[qa->n_key_names + i] = idx->nonkey[i];
+	return pick_attrs(item, names, qa->n_key_names + idx->n_nonkey);
 }
 
-/* The filter, projection, names and vals of a Query. */
+/* The filter and projection of a Query; then every placeholder must have been used. */
 static void
-parse_query_expressions(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+parse_query_expressions(StExprEnv *env, const StQueryRequest *req, QueryArgs *qa)
 {
-	StExprEnv  *env;
-
-	if (req->filter == NULL && req->projection == NULL && (req->names || req->vals))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("names and vals can only be given with an expression"),
-				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
-	env = st_env_build(tab, req->names, req->vals);
 	if (req->filter)
 		qa->filter = st_parse_condition(req->filter, SE_QUERY_FILTER, env);
 	if (req->projection)
@@ -615,7 +803,6 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 	QueryReceiver *r = (QueryReceiver *) self;
 	QueryArgs  *qa = r->qa;
 	StTable    *tab = r->tab;
-	StIndex    *idx = qa->index;
 	text	   *pk;
 	text	   *sk;
 	Jsonb	   *stored;
@@ -634,7 +821,7 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 	sk = (slot->tts_isnull[1] || tab->sk_name == NULL) ? NULL
 		: st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
 	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
-	item = index_project(tab, idx, stored);
+	item = index_project(qa, stored);
 	returned = qa->filter == NULL ||
 		st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs));
 	if (returned && qa->projection)
@@ -643,11 +830,8 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 		r->row(r->row_arg, pk, sk, item);
 	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items)
 	{
-		const char *names[4];
-
-		index_key_names(tab, idx, names);
 		MemoryContextSwitchTo(r->callcxt);
-		r->last_key = pick_attrs(stored, names, 4);
+		r->last_key = pick_attrs(stored, qa->key_names, qa->n_key_names);
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(r->rowcxt);
@@ -715,23 +899,16 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	QueryArgs	qa;
 	QueryReceiver recv;
 	SPIExecuteOptions options;
-	Oid			argtypes[ST_INDEX_QUERY_NARGS];
+	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
+	StExprEnv  *env;
 	int			rc;
 
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
-	parse_request_keys(tab, req, &qa);
+	parse_request_keys(tab, req, &qa, &env);
+	parse_query_expressions(env, req, &qa);
 	if (qa.index)
-	{
-		/* on an index, the index's keys are the key attributes a filter may not use */
-		StTable		view = index_view(tab, qa.index);
-
-		parse_query_expressions(&view, req, &qa);
-	}
-	else
-		parse_query_expressions(tab, req, &qa);
-	if (qa.index)
-		st_index_query_argtypes(tab, qa.index, argtypes);
+		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
 	else
 		st_query_argtypes(tab, argtypes);
 
@@ -748,12 +925,12 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 
 	memset(&options, 0, sizeof(options));
 	options.params = qa.index
-		? st_param_list(ST_INDEX_QUERY_NARGS, qa.values, qa.nulls, argtypes)
+		? st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes)
 		: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 	options.read_only = true;
 	options.dest = (DestReceiver *) &recv;
 	rc = SPI_execute_plan_extended(qa.index
-								   ? st_index_query_plan(tab, qa.index, qa.op, req->forward, qa.has_start)
+								   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
 								   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
@@ -777,22 +954,24 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 {
 	StTable    *tab;
 	QueryArgs	qa;
-	Oid			argtypes[ST_INDEX_QUERY_NARGS];
+	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
 	SPIPlanPtr	plan;
 	CachedPlanSource *src;
 	CachedPlan *cplan;
 	ParamListInfo params;
 	ExplainState *es;
+	StExprEnv  *env;
 	char	   *result;
 
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
-	parse_request_keys(tab, req, &qa);
+	parse_request_keys(tab, req, &qa, &env);
+	st_expr_check_unused(env);
 	if (qa.index)
 	{
-		st_index_query_argtypes(tab, qa.index, argtypes);
-		plan = st_index_query_plan(tab, qa.index, qa.op, req->forward, qa.has_start);
-		params = st_param_list(ST_INDEX_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
+		plan = st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start);
+		params = st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes);
 	}
 	else
 	{

@@ -227,6 +227,9 @@ singletable_query(PG_FUNCTION_ARGS)
 	/* index_name is the 14th argument since 0.2.0's query (older definitions lack it) */
 	if (PG_NARGS() > 13)
 		req.index_name = ARG_CSTRING(13);
+	/* key_condition is the 15th argument since 0.2.0 */
+	if (PG_NARGS() > 14)
+		req.key_condition = ARG_CSTRING(14);
 	st_op_query(&req, store_row, rsinfo);
 	return (Datum) 0;
 }
@@ -247,6 +250,14 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 	/* index_name is the 10th argument since 0.2.0 (0.1.0's explain_query lacks it) */
 	if (PG_NARGS() > 9)
 		req.index_name = ARG_CSTRING(9);
+	/* since 0.2.0 also key_condition, names, vals and exclusive_start_key */
+	if (PG_NARGS() > 13)
+	{
+		req.key_condition = ARG_CSTRING(10);
+		req.names = ARG_JSONB(11);
+		req.vals = ARG_JSONB(12);
+		req.start_key = ARG_JSONB(13);
+	}
 	line = st_op_explain_query(&req, !PG_ARGISNULL(8) && PG_GETARG_BOOL(8));
 	while (*line)
 	{

@@ -323,96 +323,130 @@ st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start)
 	return *slot;
 }
 
-/* Parameter types of an index query: st_query_argtypes's on the index keys, then the base keys. */
+/*
+ * Parameter types of a query on index idx whose first n_eq sort attributes
+ * have equality conditions (see ST_IXP_* for the layout): the bounds' type
+ * is that of the sort attribute the condition op applies to.
+ */
 void
-st_index_query_argtypes(StTable *tab, StIndex *idx, Oid *argtypes)
+st_index_query_argtypes(StTable *tab, StIndex *idx, int n_eq, Oid *argtypes)
 {
-	Oid			skt = idx->sk_name ? st_key_type_oid(idx->sk_type) : TEXTOID;
-
-	argtypes[0] = st_key_type_oid(idx->pk_type);
-	argtypes[1] = skt;
-	argtypes[2] = skt;
-	argtypes[3] = skt;
-	argtypes[4] = INT8OID;
-	argtypes[5] = st_key_type_oid(tab->pk_type);
-	argtypes[6] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
+	for (int i = 0; i < idx->n_pk; i++)
+		argtypes[ST_IXP_PK(idx, i)] = st_key_type_oid(idx->pk[i].type);
+	for (int j = 0; j < idx->n_sk; j++)
+	{
+		argtypes[ST_IXP_SK(idx, j)] = st_key_type_oid(idx->sk[j].type);
+		argtypes[ST_IXP_START_SK(idx, j)] = st_key_type_oid(idx->sk[j].type);
+	}
+	argtypes[ST_IXP_UPPER(idx)] = n_eq < idx->n_sk ? st_key_type_oid(idx->sk[n_eq].type) : TEXTOID;
+	argtypes[ST_IXP_LIMIT(idx)] = INT8OID;
+	argtypes[ST_IXP_START_PK(idx)] = st_key_type_oid(tab->pk_type);
+	argtypes[ST_IXP_START_TSK(idx)] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
 }
 
 /*
  * The SQL of a query on a secondary index: the index's predicate written
  * literally (so the planner proves the partial index usable, in generic
- * plans too), equality on the index partition key expression, the sort key
- * condition on the index sort key expression, a start key as a row
- * comparison on (index sk, pk, sk) -- the index's trailing columns, so still
- * one index range -- and ORDER BY the index's columns.
+ * plans too), equality on every partition key expression and on the first
+ * n_eq sort key expressions, the condition op on the next one, a start key
+ * as a row comparison on the sort key expressions and the table's key
+ * columns that follow them in the index -- the index's trailing columns,
+ * so still one index range -- and ORDER BY the index's columns.
  */
 char *
-st_index_query_sql(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start)
+st_index_query_sql(StTable *tab, StIndex *idx, int n_eq, StSkOp op, bool forward, bool has_start)
 {
 	StringInfoData buf;
-	const char *isk = idx->sk_expr;
 	const char *pk = quote_identifier(tab->pk_name);
 	const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
 	const char *dir = forward ? "" : " DESC";
+	const char *isk = n_eq < idx->n_sk ? idx->sk[n_eq].expr : NULL;
+	int			lo = ST_IXP_SK(idx, n_eq) + 1;
+	int			hi = ST_IXP_UPPER(idx) + 1;
+	bool		first = true;
 	static const char *const ops[ST_NUM_SK_OPS] = {NULL, "=", "<", "<=", ">", ">=", NULL, NULL};
 
+	Assert(n_eq >= 0 && n_eq < Max(idx->n_sk, 1));
+	Assert(op == ST_SK_NONE || isk != NULL);
 	initStringInfo(&buf);
-	appendStringInfo(&buf, "SELECT %s, %s, " ST_ITEM_COLUMN " FROM %s WHERE %s AND %s OPERATOR(pg_catalog.=) $1",
-					 pk, sk ? sk : "NULL::pg_catalog.text",
-					 tab->qualname, idx->predicate, idx->pk_expr);
+	appendStringInfo(&buf, "SELECT %s, %s, " ST_ITEM_COLUMN " FROM %s WHERE %s",
+					 pk, sk ? sk : "NULL::pg_catalog.text", tab->qualname, idx->predicate);
+	for (int i = 0; i < idx->n_pk; i++)
+		appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.=) $%d", idx->pk[i].expr, ST_IXP_PK(idx, i) + 1);
+	for (int j = 0; j < n_eq; j++)
+		appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.=) $%d", idx->sk[j].expr, ST_IXP_SK(idx, j) + 1);
 	switch (op)
 	{
 		case ST_SK_NONE:
 			break;
 		case ST_SK_BETWEEN:
-			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $2 AND %s OPERATOR(pg_catalog.<=) $3", isk, isk);
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $%d AND %s OPERATOR(pg_catalog.<=) $%d",
+							 isk, lo, isk, hi);
 			break;
 		case ST_SK_RANGE:
-			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $2 AND %s OPERATOR(pg_catalog.<) $3", isk, isk);
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.>=) $%d AND %s OPERATOR(pg_catalog.<) $%d",
+							 isk, lo, isk, hi);
 			break;
 		default:
-			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.%s) $2", isk, ops[op]);
+			appendStringInfo(&buf, " AND %s OPERATOR(pg_catalog.%s) $%d", isk, ops[op], lo);
 			break;
 	}
 	if (has_start)
 	{
 		appendStringInfoString(&buf, " AND (");
-		if (isk)
-			appendStringInfo(&buf, "%s, ", isk);
-		appendStringInfo(&buf, "%s", pk);
+		for (int j = 0; j < idx->n_sk; j++)
+		{
+			appendStringInfo(&buf, "%s%s", first ? "" : ", ", idx->sk[j].expr);
+			first = false;
+		}
+		if (!idx->is_lsi)
+		{
+			appendStringInfo(&buf, "%s%s", first ? "" : ", ", pk);
+			first = false;
+		}
 		if (sk)
-			appendStringInfo(&buf, ", %s", sk);
+			appendStringInfo(&buf, "%s%s", first ? "" : ", ", sk);
 		appendStringInfo(&buf, ") OPERATOR(pg_catalog.%s) (", forward ? ">" : "<");
-		if (isk)
-			appendStringInfoString(&buf, "$4, ");
-		appendStringInfoString(&buf, "$6");
+		first = true;
+		for (int j = 0; j < idx->n_sk; j++)
+		{
+			appendStringInfo(&buf, "%s$%d", first ? "" : ", ", ST_IXP_START_SK(idx, j) + 1);
+			first = false;
+		}
+		if (!idx->is_lsi)
+		{
+			appendStringInfo(&buf, "%s$%d", first ? "" : ", ", ST_IXP_START_PK(idx) + 1);
+			first = false;
+		}
 		if (sk)
-			appendStringInfoString(&buf, ", $7");
+			appendStringInfo(&buf, "%s$%d", first ? "" : ", ", ST_IXP_START_TSK(idx) + 1);
 		appendStringInfoString(&buf, ")");
 	}
 	appendStringInfoString(&buf, " ORDER BY ");
-	if (isk)
-		appendStringInfo(&buf, "%s%s, ", isk, dir);
+	for (int j = 0; j < idx->n_sk; j++)
+		appendStringInfo(&buf, "%s%s, ", idx->sk[j].expr, dir);
 	appendStringInfo(&buf, "%s%s", pk, dir);
 	if (sk)
 		appendStringInfo(&buf, ", %s%s", sk, dir);
-	appendStringInfoString(&buf, " LIMIT $5");
+	appendStringInfo(&buf, " LIMIT $%d", ST_IXP_LIMIT(idx) + 1);
 	return buf.data;
 }
 
 /* The kept statement of a query shape on a secondary index (see st_query_plan). */
 SPIPlanPtr
-st_index_query_plan(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start)
+st_index_query_plan(StTable *tab, StIndex *idx, int n_eq, StSkOp op, bool forward, bool has_start)
 {
-	SPIPlanPtr *slot = &idx->query_plans[op][forward ? 1 : 0][has_start ? 1 : 0];
+	SPIPlanPtr *slot;
 
+	Assert(n_eq >= 0 && n_eq < ST_MAX_INDEX_KEY_ATTRS);
+	slot = &idx->query_plans[n_eq][op][forward ? 1 : 0][has_start ? 1 : 0];
 	if (*slot == NULL)
 	{
-		Oid			argtypes[ST_INDEX_QUERY_NARGS];
-		char	   *sql = st_index_query_sql(tab, idx, op, forward, has_start);
+		Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
+		char	   *sql = st_index_query_sql(tab, idx, n_eq, op, forward, has_start);
 
-		st_index_query_argtypes(tab, idx, argtypes);
-		*slot = prepare_kept(sql, ST_INDEX_QUERY_NARGS, argtypes, CURSOR_OPT_FAST_PLAN);
+		st_index_query_argtypes(tab, idx, n_eq, argtypes);
+		*slot = prepare_kept(sql, ST_INDEX_QUERY_NARGS(idx), argtypes, CURSOR_OPT_FAST_PLAN);
 		pfree(sql);
 	}
 	return *slot;
@@ -431,14 +465,17 @@ st_statements_free(StTable *tab)
 				if (tab->query_plans[o][f][s])
 					SPI_freeplan(tab->query_plans[o][f][s]);
 	for (int i = 0; i < tab->n_indexes; i++)
-		for (int o = 0; o < ST_NUM_SK_OPS; o++)
-			for (int f = 0; f < 2; f++)
-				for (int s = 0; s < 2; s++)
-					if (tab->indexes[i].query_plans[o][f][s])
-					{
-						SPI_freeplan(tab->indexes[i].query_plans[o][f][s]);
-						tab->indexes[i].query_plans[o][f][s] = NULL;
-					}
+	{
+		SPIPlanPtr *plans = &tab->indexes[i].query_plans[0][0][0][0];
+		int			n = sizeof(tab->indexes[i].query_plans) / sizeof(SPIPlanPtr);
+
+		for (int k = 0; k < n; k++)
+			if (plans[k])
+			{
+				SPI_freeplan(plans[k]);
+				plans[k] = NULL;
+			}
+	}
 	memset(tab->item_plans, 0, sizeof(tab->item_plans));
 	memset(tab->query_plans, 0, sizeof(tab->query_plans));
 }

@@ -42,8 +42,22 @@ typedef enum StSkOp
 /* Query statement parameters: $1 pk, $2 bound, $3 bound, $4 start key, $5 limit */
 #define ST_QUERY_NARGS 5
 
-/* Index query parameters: the five above on the index keys, $6 start pk, $7 start sk */
-#define ST_INDEX_QUERY_NARGS 7
+/*
+ * Index query parameters (0-based; $n is one more), for an index of n_pk
+ * partition and n_sk sort attributes: the partition values, the sort values
+ * (equality, or the operand / lower bound of the condition on the sort
+ * attribute after those with equality), the upper bound, the limit, the
+ * start key's sort values, the start key's table keys.
+ */
+#define ST_IXP_PK(idx, i)		(i)
+#define ST_IXP_SK(idx, j)		((idx)->n_pk + (j))
+#define ST_IXP_UPPER(idx)		((idx)->n_pk + (idx)->n_sk)
+#define ST_IXP_LIMIT(idx)		((idx)->n_pk + (idx)->n_sk + 1)
+#define ST_IXP_START_SK(idx, j)	((idx)->n_pk + (idx)->n_sk + 2 + (j))
+#define ST_IXP_START_PK(idx)	((idx)->n_pk + 2 * (idx)->n_sk + 2)
+#define ST_IXP_START_TSK(idx)	((idx)->n_pk + 2 * (idx)->n_sk + 3)
+#define ST_INDEX_QUERY_NARGS(idx)	((idx)->n_pk + 2 * (idx)->n_sk + 4)
+#define ST_INDEX_QUERY_MAX_NARGS	(3 * 4 + 4)
 
 /* The cached description of a table (registry.h) that the statements are kept in */
 typedef struct StTable StTable;
@@ -58,10 +72,11 @@ extern Jsonb *st_item_fetch(StTable *tab, StPlanKind kind, Datum *values,
 extern char *st_query_sql(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern SPIPlanPtr st_query_plan(StTable *tab, StSkOp op, bool forward, bool has_start);
 extern void st_query_argtypes(StTable *tab, Oid *argtypes);
-extern char *st_index_query_sql(StTable *tab, StIndex *idx, StSkOp op, bool forward, bool has_start);
-extern SPIPlanPtr st_index_query_plan(StTable *tab, StIndex *idx, StSkOp op, bool forward,
-									  bool has_start);
-extern void st_index_query_argtypes(StTable *tab, StIndex *idx, Oid *argtypes);
+extern char *st_index_query_sql(StTable *tab, StIndex *idx, int n_eq, StSkOp op, bool forward,
+								bool has_start);
+extern SPIPlanPtr st_index_query_plan(StTable *tab, StIndex *idx, int n_eq, StSkOp op,
+									  bool forward, bool has_start);
+extern void st_index_query_argtypes(StTable *tab, StIndex *idx, int n_eq, Oid *argtypes);
 extern void st_statements_free(StTable *tab);
 
 #endif

@@ -319,26 +319,51 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 		Oid			gargtypes[2] = {OIDOID, JSONBOID};
 		Datum		gvalues[2] = {ObjectIdGetDatum(tab->relid), result};
 
+		/*
+		 * Each index in DynamoDB's shape (a multi-attribute key lists its
+		 * HASH then its RANGE attributes in order), GSIs and LSIs in their
+		 * own arrays (absent when empty), and the index key attributes
+		 * added to AttributeDefinitions, each name once.
+		 */
 		if (SPI_execute_with_args(
-								  "SELECT $2 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('GlobalSecondaryIndexes',"
-								  " pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+								  "WITH i AS ("
+								  " SELECT i.index_name, i.index_type, pg_catalog.jsonb_build_object("
 								  "  'IndexName', i.index_name,"
-								  "  'KeySchema', pg_catalog.jsonb_build_array("
-								  "     pg_catalog.jsonb_build_object('AttributeName', i.partition_key, 'KeyType', 'HASH'))"
-								  "   OPERATOR(pg_catalog.||) CASE WHEN i.sort_key IS NULL THEN '[]'::pg_catalog.jsonb ELSE"
-								  "     pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', i.sort_key, 'KeyType', 'RANGE')) END,"
+								  "  'KeySchema', (SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('AttributeName', a.n, 'KeyType', a.k) ORDER BY a.o)"
+								  "     FROM (SELECT n, 'HASH' AS k, o FROM pg_catalog.unnest(i.partition_key) WITH ORDINALITY u(n, o)"
+								  "           UNION ALL SELECT n, 'RANGE', 10 OPERATOR(pg_catalog.+) o FROM pg_catalog.unnest(i.sort_key) WITH ORDINALITY u(n, o)) a),"
 								  "  'Projection', pg_catalog.jsonb_build_object('ProjectionType', i.projection)"
 								  "   OPERATOR(pg_catalog.||) CASE WHEN i.non_key_attributes IS NULL THEN '{}'::pg_catalog.jsonb ELSE"
 								  "     pg_catalog.jsonb_build_object('NonKeyAttributes', pg_catalog.to_jsonb(i.non_key_attributes)) END,"
-								  "  'IndexStatus', 'ACTIVE',"
+								  "  'IndexStatus', i.status,"
 								  "  'ItemCount', GREATEST(COALESCE(ic.reltuples, 0), 0)::pg_catalog.int8,"
 								  "  'IndexSizeBytes', COALESCE(pg_catalog.pg_relation_size(ic.oid), 0))"
-								  "  ORDER BY i.index_name COLLATE pg_catalog.\"C\"))"
+								  "  OPERATOR(pg_catalog.||) CASE WHEN i.index_type OPERATOR(pg_catalog.=) 'GSI'"
+								  "   THEN pg_catalog.jsonb_build_object('Backfilling', i.status OPERATOR(pg_catalog.=) 'CREATING') ELSE '{}' END"
+								  "  OPERATOR(pg_catalog.||) CASE WHEN i.build_error IS NULL THEN '{}'::pg_catalog.jsonb"
+								  "   ELSE pg_catalog.jsonb_build_object('BuildError', i.build_error) END AS d"
 								  " FROM singletable.indexes i"
 								  " JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.table_name::pg_catalog.oid"
 								  " LEFT JOIN pg_catalog.pg_class ic ON ic.relname OPERATOR(pg_catalog.=) i.pg_index"
 								  "  AND ic.relnamespace OPERATOR(pg_catalog.=) c.relnamespace"
-								  " WHERE i.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+								  " WHERE i.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass),"
+								  " defs AS ("
+								  " SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('AttributeName', a.n, 'AttributeType', a.t) ORDER BY a.n COLLATE pg_catalog.\"C\") AS extra"
+								  " FROM (SELECT DISTINCT ON (n) n, t FROM singletable.indexes i,"
+								  "        LATERAL (SELECT * FROM ROWS FROM (pg_catalog.unnest(i.partition_key), pg_catalog.unnest(i.partition_key_type)) u(n, t)"
+								  "                 UNION ALL SELECT * FROM ROWS FROM (pg_catalog.unnest(i.sort_key), pg_catalog.unnest(i.sort_key_type)) u(n, t)) k"
+								  "       WHERE i.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+								  "         AND NOT ($2 OPERATOR(pg_catalog.->) 'AttributeDefinitions') OPERATOR(pg_catalog.@>)"
+								  "             pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', k.n))"
+								  "       ORDER BY n, t) a)"
+								  " SELECT $2 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('AttributeDefinitions',"
+								  "  ($2 OPERATOR(pg_catalog.->) 'AttributeDefinitions') OPERATOR(pg_catalog.||) COALESCE((SELECT extra FROM defs), '[]'))"
+								  "  OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.jsonb_build_object('GlobalSecondaryIndexes',"
+								  "     pg_catalog.jsonb_agg(d ORDER BY index_name COLLATE pg_catalog.\"C\")) FROM i"
+								  "     WHERE index_type OPERATOR(pg_catalog.=) 'GSI' HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')"
+								  "  OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.jsonb_build_object('LocalSecondaryIndexes',"
+								  "     pg_catalog.jsonb_agg(d ORDER BY index_name COLLATE pg_catalog.\"C\")) FROM i"
+								  "     WHERE index_type OPERATOR(pg_catalog.=) 'LSI' HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')",
 								  2, gargtypes, gvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);

@@ -225,6 +225,8 @@ typedef struct StProjection
  * The placeholders of one call, shared by all its expressions so that
  * unused ones can be reported across them, as DynamoDB does.
  */
+#define ST_EXPR_MAX_KEYS 8
+
 typedef struct StExprEnv
 {
 	int			nnames;
@@ -239,16 +241,20 @@ typedef struct StExprEnv
 	/*
 	 * the table's key attributes (key_names[1] NULL without a sort key):
 	 * updates must not touch them, no path may go into them, and a query's
-	 * filter must not read them
+	 * filter must not read them; for the filter of a query on a secondary
+	 * index, the index's key attributes (up to ST_EXPR_MAX_KEYS, unused
+	 * entries NULL)
 	 */
-	const char *key_names[2];
+	const char *key_names[ST_EXPR_MAX_KEYS];
 } StExprEnv;
 
 /*
  * Which expression is being parsed, for messages ("Invalid UpdateExpression:
  * ...") and for the rules that depend on it. SE_QUERY_FILTER is the filter
  * of a Query, which DynamoDB forbids to read key attributes; SE_FILTER (a
- * Scan's filter) may read them.
+ * Scan's filter) may read them. SE_KEY_CONDITION is a Query's
+ * KeyConditionExpression: parsed as a condition, its shape is checked by
+ * the caller (src/keycond.c).
  */
 typedef enum StExprKind
 {
@@ -256,7 +262,8 @@ typedef enum StExprKind
 	SE_FILTER,
 	SE_QUERY_FILTER,
 	SE_UPDATE,
-	SE_PROJECTION
+	SE_PROJECTION,
+	SE_KEY_CONDITION
 } StExprKind;
 
 #define ST_MAX_EXPRESSION_BYTES 4096

@@ -73,6 +73,8 @@ st_expr_kind_name(StExprKind kind)
 			return "UpdateExpression";
 		case SE_PROJECTION:
 			return "ProjectionExpression";
+		case SE_KEY_CONDITION:
+			return "KeyConditionExpression";
 	}
 	return "expression";
 }
@@ -91,6 +93,8 @@ kind_label(StExprKind kind)
 			return "update";
 		case SE_PROJECTION:
 			return "projection";
+		case SE_KEY_CONDITION:
+			return "key condition";
 	}
 	return "";
 }
@@ -338,7 +342,7 @@ resolve_name(Parser *p, StPathElem *el)
 static const char *
 path_key(Parser *p, const StPath *path)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < ST_EXPR_MAX_KEYS; k++)
 	{
 		const char *key = p->env->key_names[k];
 
@@ -360,7 +364,8 @@ check_key_path(Parser *p, const StPath *path)
 {
 	const char *key;
 
-	if (path->n < 2 || p->kind == SE_QUERY_FILTER || (key = path_key(p, path)) == NULL)
+	if (path->n < 2 || p->kind == SE_QUERY_FILTER || p->kind == SE_KEY_CONDITION ||
+		(key = path_key(p, path)) == NULL)
 		return;
 	st_expr_error(ST_ERR_VALIDATION,
 				  psprintf("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: %s", key),
@@ -1037,7 +1042,7 @@ find_key_use(Parser *p, const StNode *n, const char *key)
 static void
 check_query_filter(Parser *p, const StNode *n)
 {
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < ST_EXPR_MAX_KEYS; k++)
 	{
 		const char *key = p->env->key_names[k];
 		const StPath *path = key ? find_key_use(p, n, key) : NULL;
