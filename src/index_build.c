@@ -12,7 +12,8 @@
  *   1. waits for the caller's transaction to end (its xid lock); if the
  *      caller rolled back, the row is gone and the worker exits;
  *   2. runs CREATE INDEX CONCURRENTLY as a top-level statement, as the
- *      caller's role (who owns the table);
+ *      caller's role (who owns the table), so that PostgreSQL's ownership
+ *      check applies to the build too;
  *   3. checks the items already in the table (st_index_check_backfill):
  *      every writer that started after the registry row was committed
  *      checks the index keys itself, and CREATE INDEX CONCURRENTLY waited
@@ -174,11 +175,21 @@ run_toplevel(const char *sql)
 	List	   *raw;
 	RawStmt    *rs;
 	PlannedStmt *ps;
+	MemoryContext stmtcxt = AllocSetContextCreate(TopMemoryContext, "singletable index build statement",
+												  ALLOCSET_DEFAULT_SIZES);
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	pgstat_report_activity(STATE_RUNNING, sql);
 	PushActiveSnapshot(GetTransactionSnapshot());
+
+	/*
+	 * The statement, and what ProcessUtility allocates for it before the
+	 * build commits its first transaction, must outlive the transactions
+	 * CREATE INDEX CONCURRENTLY commits: they live in a context of their
+	 * own, as exec_simple_query keeps them in its portal's context.
+	 */
+	MemoryContextSwitchTo(stmtcxt);
 	raw = pg_parse_query(sql);
 	if (list_length(raw) != 1)
 		elog(ERROR, "singletable index build: expected one statement");
@@ -194,7 +205,9 @@ run_toplevel(const char *sql)
 	if (ActiveSnapshotSet())
 		PopActiveSnapshot();
 	CommitTransactionCommand();
+	MemoryContextSwitchTo(TopMemoryContext);
 	pgstat_report_activity(STATE_IDLE, NULL);
+	MemoryContextDelete(stmtcxt);
 }
 
 /* Entry point of the worker (see the file header). */
@@ -206,7 +219,16 @@ st_index_build_main(Datum arg)
 
 	memcpy(&req, MyBgworkerEntry->bgw_extra, sizeof(req));
 	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(req.dboid, req.roleid, 0);
+
+	/*
+	 * Connected as the bootstrap superuser (PostgreSQL 15 would refuse a
+	 * role without LOGIN), everything then runs as the caller's role, who
+	 * owns the table: the build, the check of the items, the registry
+	 * writes (as its owner, like every registry write).
+	 */
+	BackgroundWorkerInitializeConnectionByOid(req.dboid, InvalidOid, 0);
+	SetUserIdAndSecContext(req.roleid, SECURITY_LOCAL_USERID_CHANGE);
+	pgstat_report_appname("singletable index build");
 
 	/* 1. the creating transaction must have ended */
 	StartTransactionCommand();

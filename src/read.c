@@ -407,13 +407,12 @@ query_index(StTable *tab, const char *name)
 				 st_errdetail_dynamodb("The table does not have the specified index: %s", name)));
 	if (idx->build_error)
 		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("index \"%s\" of table \"%s\" could not be built", name, tab->relname),
-				 errdetail("The build failed with: %s", idx->build_error),
-				 errhint("Drop it with singletable.drop_gsi(), fix the items, and create it again.")));
+				 errhint("describe_table shows the build's error (BuildError); drop the index with singletable.drop_gsi(), fix the items, and create it again.")));
 	if (!idx->active)
 		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("index \"%s\" of table \"%s\" is still being built", name, tab->relname),
 				 st_errdetail_dynamodb("Cannot read from backfilling global secondary index: %s", name),
 				 errhint("describe_table shows IndexStatus ACTIVE once the index can be read.")));
