@@ -14,8 +14,12 @@
 --   analytics roll-up   pk USER#{userId}  sk ANALYTICS#{postId}
 --   post source file    pk POST#{postId}  sk SOURCE#{fileId}
 --   post metrics        pk POST#{postId}  sk METRICS#{capturedAt}   (ttl: epoch seconds)
--- Approved posts also carry gsi1pk = 'STATUS#approved', gsi1sk = publishAt (for the
--- sparse GSI of a later release); drafts don't.
+--   team member         pk TEAM#{teamId}  sk MEMBER#{userId}
+-- GSI1 (sparse, overloaded; gsi1pk and gsi1sk are both S):
+--   approved post       gsi1pk STATUS#approved  gsi1sk publishAt (ISO-8601, UTC, 'Z')
+--   team member         gsi1pk ROLE#{role}      gsi1sk joinedAt  (ISO-8601, UTC, 'Z')
+-- Drafts, profiles and every other item carry no gsi1pk, so they are not in GSI1 at all.
+-- (The team member is not in the seed's table: it is here to show the overloaded GSI.)
 
 \set QUIET on
 \pset null '(null)'
@@ -32,8 +36,9 @@ RESET client_min_messages;
 \set ECHO queries
 
 \echo
-\echo '=== Create the table ==='
+\echo '=== Create the table and its sparse GSI (gsi1pk, gsi1sk; both S, the defaults) ==='
 SELECT singletable.create_table('posting_app');
+SELECT singletable.create_gsi('posting_app', 'gsi1', partition_key => 'gsi1pk', sort_key => 'gsi1sk');
 
 \echo
 \echo '=== Load the items (put_item returns NULL unless asked for the previous item) ==='
@@ -78,6 +83,11 @@ SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2001", "sk": "METRICS
 SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2101", "sk": "SOURCE#f_3101", "fileName": "checklist.pdf", "mimeType": "application/pdf", "driveFileId": "1FiLe3101", "folderId": "fld_11"}');
 SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2101", "sk": "METRICS#2026-06-24T09:12Z", "impressions": 980, "likes": 51, "reposts": 7, "ttl": 1784884320}');
 SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2202", "sk": "SOURCE#f_3201", "fileName": "tips.png", "mimeType": "image/png", "driveFileId": "1FiLe3201", "folderId": "fld_21"}');
+-- team members: the same gsi1pk/gsi1sk attributes, another meaning (role, join time);
+-- u_1003 created the team, u_1001 and u_1002 joined it later
+SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1001", "role": "admin", "joinedAt": "2026-05-02T09:00:00Z", "gsi1pk": "ROLE#admin", "gsi1sk": "2026-05-02T09:00:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1002", "role": "editor", "joinedAt": "2026-05-03T11:15:00Z", "gsi1pk": "ROLE#editor", "gsi1sk": "2026-05-03T11:15:00Z"}');
+SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1003", "role": "admin", "joinedAt": "2026-04-18T15:30:00Z", "gsi1pk": "ROLE#admin", "gsi1sk": "2026-04-18T15:30:00Z"}');
 -- 5,000 more users with a profile and two draft posts each, so that the table is big enough
 -- for the planner to prefer the index over a sequential scan, as on a real table.
 SELECT count(singletable.put_item('posting_app', item))
@@ -157,13 +167,83 @@ SELECT sk, item->>'title' AS title
   FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', forward => false);
 
 \echo
-\echo '--- 11. Scheduler: approved posts of all users by publishAt (gsi1pk = STATUS#approved, gsi1sk)'
--- The sparse GSI comes in a later release; until then this is plain SQL over the item
--- column, which reads the whole table (the GSI will read only the approved posts).
+\echo '--- 11. Scheduler: approved posts of all users by publishAt, one Query on GSI1'
+\echo '    (gsi1pk = STATUS#approved, in gsi1sk = publishAt order; the rows carry the table keys)'
 SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'STATUS#approved', index_name => 'gsi1');
+\echo '    The scheduler''s next batch: the next 2 posts due by 2026-06-26T00:00:00Z (3 are due;'
+\echo '    max_items reads 2). ISO-8601 strings in one format and zone sort as time does:'
+SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
+                         max_items => 2, index_name => 'gsi1');
+\echo '    The schedule screen for June 25 and 26 (between), latest first:'
+SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'STATUS#approved', 'between', '2026-06-25T00:00:00Z',
+                         '2026-06-26T23:59:59Z', forward => false, index_name => 'gsi1');
+\echo '    Its plan: one range of the GSI''s btree (posting_app_gsi1_gsi), the whole key condition'
+\echo '    in the Index Cond, max_items as the Limit; none of the 15,000 other items is read:'
+SELECT * FROM singletable.explain_query('posting_app', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
+                                        max_items => 2, index_name => 'gsi1');
+
+\echo
+\echo '--- 11a. Approving a draft puts it in the scheduler, unpublishing takes it out. The index is'
+\echo '    written with the item (not eventually, as in DynamoDB): each read below, in the same'
+\echo '    transaction, sees the write before it.'
+BEGIN;
+SELECT singletable.update_item('posting_app', 'USER#u_1002', 'POST#p_2102',
+         'SET #s = :approved, publishAt = :at, gsi1pk = :queue, gsi1sk = :at',
+         names => '{"#s": "status"}',
+         vals => '{":approved": "approved", ":at": "2026-06-24T12:00:00Z", ":queue": "STATUS#approved"}',
+         return_values => 'UPDATED_NEW');
+\echo '    p_2102 is now due at 2026-06-24T12:00:00Z, between p_2101 and p_2202:'
+SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'STATUS#approved', index_name => 'gsi1');
+SELECT singletable.update_item('posting_app', 'USER#u_1002', 'POST#p_2102',
+         'SET #s = :draft REMOVE publishAt, gsi1pk, gsi1sk',
+         names => '{"#s": "status"}', vals => '{":draft": "draft"}', return_values => 'UPDATED_NEW');
+\echo '    back to a draft: no gsi1pk, so it is gone from the index (the post itself is still there):'
+SELECT item->>'gsi1sk' AS publish_at, pk, sk, item->>'title' AS title
+  FROM singletable.query('posting_app', 'STATUS#approved', index_name => 'gsi1');
+SELECT sk, item->>'status' AS status FROM singletable.query('posting_app', 'USER#u_1002', '=', 'POST#p_2102');
+COMMIT;
+
+\echo
+\echo '--- 11b. The same index, overloaded: the admins of teams (gsi1pk = ROLE#admin), in joinedAt'
+\echo '    order (u_1003 joined first: index order, not table-key order)'
+SELECT item->>'gsi1sk' AS joined_at, pk, sk, item->>'role' AS role
+  FROM singletable.query('posting_app', 'ROLE#admin', index_name => 'gsi1');
+\echo '    Each gsi1pk value is its own partition of the index: STATUS#approved holds only posts'
+\echo '    (no member came back in 11), ROLE#admin only admins (the editor is in ROLE#editor).'
+
+\echo
+\echo '--- 11c. The index is sparse: only the items that carry gsi1pk and gsi1sk are in it'
+\echo '    Its predicate (the WHERE of the partial index) is the JSON type test of both keys:'
+SELECT pg_get_indexdef('posting_app_gsi1_gsi'::regclass) AS gsi1;
+\echo '    Plain SQL with that predicate counts the index''s entries (an Index Only Scan of the'
+\echo '    GSI): 7, against 15,039 items in the table; none of them a draft or a profile:'
+SELECT count(*) AS in_gsi1
   FROM posting_app
- WHERE item->>'gsi1pk' = 'STATUS#approved'
- ORDER BY item->>'gsi1sk';
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string';
+EXPLAIN (COSTS OFF)
+SELECT count(*) AS in_gsi1
+  FROM posting_app
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string';
+SELECT count(*) AS items,
+       count(*) FILTER (WHERE item->>'status' = 'draft') AS drafts,
+       count(*) FILTER (WHERE sk = 'PROFILE') AS profiles
+  FROM posting_app;
+SELECT count(*) AS drafts_or_profiles_in_gsi1
+  FROM posting_app
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string'
+   AND (item->>'status' = 'draft' OR sk = 'PROFILE');
+\echo '    By partition of the index:'
+SELECT item->>'gsi1pk' AS gsi1pk, count(*) AS entries
+  FROM posting_app
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string'
+ GROUP BY 1 ORDER BY 1;
+\echo '    Its size is that of 7 entries (one metapage, one leaf page), not of the table:'
+SELECT pg_size_pretty(pg_relation_size('posting_app_gsi1_gsi')) AS gsi1_size,
+       pg_size_pretty(pg_relation_size('posting_app_pkey')) AS primary_key_size;
 
 \echo
 \echo '=== Plain SQL over the same table: begins_with is an index range there too ==='
@@ -188,20 +268,44 @@ DEALLOCATE posts;
 RESET plan_cache_mode;
 
 \echo
+\echo '--- The scheduler in plain SQL: GSI1 serves the WHERE clause that repeats the index''s'
+\echo '    predicate (the type tests) and its typed, COLLATE "C" expressions; ORDER BY is index order'
+SELECT item->>'gsi1sk' AS publish_at, pk, sk
+  FROM posting_app
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string'
+   AND (item ->> 'gsi1pk') COLLATE "C" = 'STATUS#approved'
+   AND (item ->> 'gsi1sk') COLLATE "C" <= '2026-06-26T00:00:00Z'
+ ORDER BY (item ->> 'gsi1sk') COLLATE "C", pk, sk;
+EXPLAIN (COSTS OFF)
+SELECT item->>'gsi1sk' AS publish_at, pk, sk
+  FROM posting_app
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'string'
+   AND (item ->> 'gsi1pk') COLLATE "C" = 'STATUS#approved'
+   AND (item ->> 'gsi1sk') COLLATE "C" <= '2026-06-26T00:00:00Z'
+ ORDER BY (item ->> 'gsi1sk') COLLATE "C", pk, sk;
+\echo '    The naive WHERE item->>''gsi1pk'' = ... matches neither, so it reads the whole table:'
+EXPLAIN (COSTS OFF)
+SELECT item->>'gsi1sk' AS publish_at, pk, sk
+  FROM posting_app
+ WHERE item->>'gsi1pk' = 'STATUS#approved'
+ ORDER BY item->>'gsi1sk';
+
+\echo
 \echo '--- The plan of a singletable.query call'
 SELECT * FROM singletable.explain_query('posting_app', 'USER#u_1001', 'begins_with', 'POST#');
 
 \echo
-\echo '--- The table'
+\echo '--- The table (DescribeTable), its GSI1 included: 7 items of 15,039'
 SELECT jsonb_pretty(singletable.describe_table('posting_app')) AS describe_table;
 
 \echo
 \echo '=== Writes with DynamoDB expressions ==='
-\echo '--- Approve a draft only if it is still a draft (STATUS is a reserved word: #s)'
+\echo '--- Approve a draft only if it is still a draft (STATUS is a reserved word: #s);'
+\echo '    gsi1pk/gsi1sk put it in the scheduler''s GSI, as in 11a'
 SELECT singletable.update_item('posting_app', 'USER#u_1001', 'POST#p_2002',
-         'SET #s = :approved, publishAt = :at', condition => '#s = :draft',
+         'SET #s = :approved, publishAt = :at, gsi1pk = :queue, gsi1sk = :at', condition => '#s = :draft',
          names => '{"#s": "status"}',
-         vals => '{":approved": "approved", ":draft": "draft", ":at": "2026-06-28T09:00:00Z"}',
+         vals => '{":approved": "approved", ":draft": "draft", ":at": "2026-06-28T09:00:00Z", ":queue": "STATUS#approved"}',
          return_values => 'UPDATED_NEW');
 \echo '--- Doing it again fails with SQLSTATE 23S01 (ConditionalCheckFailed), caught here'
 DO $$
