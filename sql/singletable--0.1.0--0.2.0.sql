@@ -203,6 +203,13 @@ AS 'MODULE_PATHNAME', 'singletable_drop_lsi';
 COMMENT ON FUNCTION singletable.drop_lsi(pg_catalog.text, pg_catalog.text) IS
   'Drops a local secondary index of a table the caller owns, with its btree index and registry row';
 
+CREATE FUNCTION singletable.index_sql(table_name pg_catalog.text, index_name pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_index_sql';
+COMMENT ON FUNCTION singletable.index_sql(pg_catalog.text, pg_catalog.text) IS
+  'The plain-SQL SELECT that reads one partition of a secondary index in index order (its predicate, = $n on each partition key expression, ORDER BY the sort key expressions and the table keys); conditions added on the sort key expressions are index conditions too';
+
 DROP FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool);
 CREATE FUNCTION singletable.explain_query(
     table_name          pg_catalog.text,

@@ -37,6 +37,7 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -780,4 +781,87 @@ singletable_drop_lsi(PG_FUNCTION_ARGS)
 {
 	drop_index(fcinfo, true);
 	PG_RETURN_VOID();
+}
+
+/* Replaces every occurrence of from in s by to (a new string). */
+static char *
+replace_all(const char *s, const char *from, const char *to)
+{
+	StringInfoData buf;
+	int			flen = strlen(from);
+	const char *p;
+
+	initStringInfo(&buf);
+	while ((p = strstr(s, from)) != NULL)
+	{
+		appendBinaryStringInfo(&buf, s, p - s);
+		appendStringInfoString(&buf, to);
+		s = p + flen;
+	}
+	appendStringInfoString(&buf, s);
+	return buf.data;
+}
+
+/* SQL written search_path-proof by the extension, as a user would write it. */
+static char *
+readable_sql(const char *sql)
+{
+	static const char *const pairs[][2] = {
+		{"OPERATOR(pg_catalog.->>)", "->>"}, {"OPERATOR(pg_catalog.->)", "->"},
+		{"OPERATOR(pg_catalog.=)", "="}, {"COLLATE pg_catalog.\"C\"", "COLLATE \"C\""},
+		{"pg_catalog.", ""}
+	};
+	char	   *s = pstrdup(sql);
+
+	for (int i = 0; i < lengthof(pairs); i++)
+		s = replace_all(s, pairs[i][0], pairs[i][1]);
+	return s;
+}
+
+PG_FUNCTION_INFO_V1(singletable_index_sql);
+
+/*
+ * singletable.index_sql(table_name, index_name) -> text: a SELECT that
+ * reads one partition of the index from plain SQL, in index order: the
+ * index's predicate, equality on each partition key expression ($1, $2,
+ * ...), ORDER BY the sort key expressions and the table's keys. Conditions
+ * on the sort key expressions added to it are index conditions too.
+ */
+Datum
+singletable_index_sql(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+	StIndex    *idx;
+	char	   *index_name = required_arg(fcinfo, 1, "index_name");
+	StringInfoData sql;
+	char	   *result;
+
+	SPI_connect();
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock, ACL_SELECT);
+	idx = st_table_index(tab, index_name);
+	if (idx == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"%s\" has no index \"%s\"", tab->relname, index_name),
+				 st_errdetail_dynamodb("Requested resource not found: Index: %s not found", index_name)));
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT %s, %s" ST_ITEM_COLUMN " FROM %s\n WHERE %s", quote_identifier(tab->pk_name),
+					 tab->sk_name ? psprintf("%s, ", quote_identifier(tab->sk_name)) : "",
+					 tab->qualname, idx->predicate);
+	for (int i = 0; i < idx->n_pk; i++)
+		appendStringInfo(&sql, "\n   AND %s = $%d", idx->pk[i].expr, i + 1);
+	appendStringInfoString(&sql, "\n ORDER BY ");
+	for (int j = 0; j < idx->n_sk; j++)
+		appendStringInfo(&sql, "%s, ", idx->sk[j].expr);
+	appendStringInfoString(&sql, quote_identifier(tab->pk_name));
+	if (tab->sk_name)
+		appendStringInfo(&sql, ", %s", quote_identifier(tab->sk_name));
+	{
+		char	   *text = readable_sql(sql.data);
+
+		result = SPI_palloc(strlen(text) + 1);
+		strcpy(result, text);
+	}
+	SPI_finish();
+	PG_RETURN_TEXT_P(cstring_to_text(result));
 }

@@ -196,6 +196,15 @@ EXPLAIN (COSTS OFF) EXECUTE next_page('STATUS#approved', 1700000001, 'USER#6', '
 EXECUTE next_page('STATUS#approved', 1700000001, 'USER#6', 'POST#3');
 RESET plan_cache_mode;
 
+-- index_sql: the plain-SQL statement that reaches the index, as the user writes it
+\pset format unaligned
+SELECT singletable.index_sql('gsi_posts', 'gsi1');
+\pset format aligned
+SELECT 'EXPLAIN (COSTS OFF) ' || replace(singletable.index_sql('gsi_posts', 'gsi1'), '$1', quote_literal('STATUS#approved')) \gexec
+SELECT 'EXPLAIN (COSTS OFF) ' || replace(singletable.index_sql('gsi_posts', 'gsi1'), '$1', quote_literal('STATUS#approved')) || ' LIMIT 3' \gexec
+SELECT singletable.index_sql('gsi_posts', 'nope');
+SELECT singletable.index_sql('gsi_posts', NULL);
+
 -- errors: wrong-typed, empty or oversized index keys are refused and nothing is written
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#1", "sk": "POST#9", "gsi1pk": 5}');
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#1", "sk": "POST#9", "gsi1pk": "STATUS#approved", "gsi1sk": "soon"}');

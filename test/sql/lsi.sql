@@ -11,6 +11,9 @@ SELECT count(*) FROM (
     FROM generate_series(1, 3) c, generate_series(1, 6) o) s;
 SELECT singletable.put_item('lsi_orders', '{"pk": "CUSTOMER#1", "sk": "PROFILE", "name": "Ada"}');
 UPDATE lsi_orders SET item = item - 'total' WHERE sk = 'ORDER#006';
+-- other collections, so that the planner sees a real table
+INSERT INTO lsi_orders SELECT 'CUSTOMER#' || (100 + i % 300), 'NOTE#' || i, jsonb_build_object('pk', 'CUSTOMER#' || (100 + i % 300), 'sk', 'NOTE#' || i)
+  FROM generate_series(1, 3000) i;
 ANALYZE lsi_orders;
 
 -- tests
@@ -43,6 +46,12 @@ SET plan_cache_mode = force_generic_plan;
 SELECT * FROM singletable.explain_query('lsi_orders', 'CUSTOMER#1', index_name => 'by-total',
                                         exclusive_start_key => '{"pk": "CUSTOMER#1", "sk": "ORDER#002", "total": 22}');
 RESET plan_cache_mode;
+-- index_sql: plain SQL reaching the LSI, in its order
+\pset format unaligned
+SELECT singletable.index_sql('lsi_orders', 'by-total');
+\pset format aligned
+SELECT 'EXPLAIN (COSTS OFF) ' || replace(singletable.index_sql('lsi_orders', 'by-total'), '$1', quote_literal('CUSTOMER#1'))
+       || ' LIMIT 2' \gexec
 -- writes keep it current in the same transaction
 BEGIN;
 SELECT singletable.update_item('lsi_orders', 'CUSTOMER#1', 'ORDER#006', 'SET #t = :t', names => '{"#t": "total"}', vals => '{":t": 0}', return_values => 'NONE');
