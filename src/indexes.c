@@ -1,18 +1,22 @@
 /*
- * indexes.c — secondary indexes (GSIs): create_gsi, drop_gsi, their registry
- * rows in singletable.indexes, and the rules an item's index key attributes
- * follow.
+ * indexes.c — secondary indexes (GSIs and LSIs): create_gsi, create_lsi,
+ * drop_gsi, drop_lsi, index_sql, their registry rows in singletable.indexes
+ * (written here, read into the table cache by st_indexes_load), and the
+ * rules an item's index key attributes follow.
  *
  * A GSI is a partial btree index on the item table over typed expressions of
  * the item's index key attributes (S: ((item->>'a') COLLATE "C"), N:
  * ((item->'a')::numeric), B: decode of the stored {"$B": base64} form)
  * followed by the table's key columns, so that ties come back in base-key
- * order and pagination has a total order. Its predicate admits exactly the
- * items carrying every index key attribute with the declared JSON type, so
- * items without them (the sparse case) cost nothing in the index. The same
- * SQL text (st_index_key_expr, st_index_predicate) is written into the
- * CREATE INDEX and into the query statements (statements.c), so the planner
- * proves the partial index usable, in generic plans too.
+ * order and pagination has a total order; a key may have up to 4 partition
+ * and 4 sort attributes, in that order. An LSI's first column is the
+ * table's partition key column, then its one sort attribute, then the
+ * table's sort key. The predicate admits exactly the items carrying every
+ * index key attribute with the declared JSON type, so items without them
+ * (the sparse case) cost nothing in the index. The same SQL text
+ * (st_index_set_sql) is written into the CREATE INDEX and into the query
+ * statements (statements.c), so the planner proves the partial index
+ * usable, in generic plans too. With concurrently, index_build.c builds it.
  *
  * Writes check the index key attributes as DynamoDB does
  * (st_index_check_item): absent is fine; present, they must have the
@@ -240,6 +244,105 @@ st_index_check_item(StTable *tab, StVal *val, bool is_update, int base_key_bytes
 					 errdetail("The index keys and the table's keys are stored in one btree index entry, which holds at most 2704 bytes."),
 					 errhint("Shorten the index keys or the table's keys.")));
 	}
+}
+
+/* Reads a text[] registry column into attribute names (types false) or types. */
+static int
+read_attrs(HeapTuple tup, TupleDesc desc, int col, StIndexAttr *attrs, bool types)
+{
+	bool		isnull;
+	Datum		arr = SPI_getbinval(tup, desc, col, &isnull);
+	Datum	   *elems;
+	bool	   *enulls;
+	int			n;
+
+	if (isnull)
+		return 0;
+	deconstruct_array(DatumGetArrayTypeP(arr), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &enulls, &n);
+	if (n < 1 || n > ST_MAX_INDEX_KEY_ATTRS)
+		elog(ERROR, "singletable index registry row has %d key attributes", n);
+	for (int j = 0; j < n; j++)
+	{
+		char	   *v = enulls[j] ? pstrdup("S") : TextDatumGetCString(elems[j]);
+
+		if (types)
+			attrs[j].type = (StKeyType) v[0];
+		else
+			attrs[j].name = v;
+	}
+	return n;
+}
+
+/*
+ * Reads the table's secondary indexes from singletable.indexes into tab
+ * (memory in tab->cxt), for the cache entry registry.c builds. An installation not yet updated to 0.2.0 has no
+ * index registry: its tables have no indexes.
+ */
+void
+st_indexes_load(StTable *tab)
+{
+	Oid			nsp = get_namespace_oid("singletable", true);
+	Oid			tabnsp = get_rel_namespace(tab->relid);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+	SPITupleTable *tt;
+	int			rc;
+
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("indexes", nsp)))
+		return;
+	rc = SPI_execute_with_args("SELECT index_name, index_type, partition_key, partition_key_type, sort_key,"
+							   " sort_key_type, projection, non_key_attributes, pg_index, status, build_error"
+							   " FROM " ST_INDEX_REGISTRY " WHERE table_name OPERATOR(pg_catalog.=) $1"
+							   " ORDER BY index_name COLLATE pg_catalog.\"C\"",
+							   1, argtypes, values, NULL, true, 0);
+	if (rc != SPI_OK_SELECT)
+		elog(ERROR, "reading the singletable index registry failed: %s", SPI_result_code_string(rc));
+	tt = SPI_tuptable;
+	if (SPI_processed == 0)
+		return;
+	tab->n_indexes = (int) SPI_processed;
+	tab->indexes = MemoryContextAllocZero(tab->cxt, sizeof(StIndex) * SPI_processed);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = tt->vals[i];
+		StIndex    *idx = &tab->indexes[i];
+		MemoryContext old = MemoryContextSwitchTo(tab->cxt);
+		char	   *proj;
+		bool		isnull;
+		Datum		arr;
+
+		idx->name = SPI_getvalue(tup, tt->tupdesc, 1);
+		idx->is_lsi = strcmp(SPI_getvalue(tup, tt->tupdesc, 2), "LSI") == 0;
+		idx->n_pk = read_attrs(tup, tt->tupdesc, 3, idx->pk, false);
+		if (read_attrs(tup, tt->tupdesc, 4, idx->pk, true) != idx->n_pk)
+			elog(ERROR, "singletable index registry row of \"%s\" has key types that do not match its key", idx->name);
+		idx->n_sk = read_attrs(tup, tt->tupdesc, 5, idx->sk, false);
+		if (read_attrs(tup, tt->tupdesc, 6, idx->sk, true) != idx->n_sk)
+			elog(ERROR, "singletable index registry row of \"%s\" has key types that do not match its key", idx->name);
+		proj = SPI_getvalue(tup, tt->tupdesc, 7);
+		idx->projection = strcmp(proj, "ALL") == 0 ? ST_PROJ_ALL
+			: strcmp(proj, "KEYS_ONLY") == 0 ? ST_PROJ_KEYS_ONLY : ST_PROJ_INCLUDE;
+		arr = SPI_getbinval(tup, tt->tupdesc, 8, &isnull);
+		if (!isnull)
+		{
+			Datum	   *elems;
+			bool	   *enulls;
+
+			deconstruct_array(DatumGetArrayTypeP(arr), TEXTOID, -1, false, TYPALIGN_INT,
+							  &elems, &enulls, &idx->n_nonkey);
+			idx->nonkey = palloc(sizeof(char *) * (idx->n_nonkey + 1));
+			for (int j = 0; j < idx->n_nonkey; j++)
+				idx->nonkey[j] = enulls[j] ? pstrdup("") : TextDatumGetCString(elems[j]);
+		}
+		idx->pg_index_name = SPI_getvalue(tup, tt->tupdesc, 9);
+		idx->active = strcmp(SPI_getvalue(tup, tt->tupdesc, 10), "ACTIVE") == 0;
+		idx->build_error = SPI_getvalue(tup, tt->tupdesc, 11);
+		idx->indexrelid = get_relname_relid(idx->pg_index_name, tabnsp);
+		st_index_set_sql(tab, idx);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_freetuptable(tt);
 }
 
 /* A text argument that must not be NULL, as a C string. */

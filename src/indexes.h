@@ -61,6 +61,9 @@ struct StIndex
 /* The SQL expression of an index key attribute over the item column */
 extern char *st_index_key_expr(const char *attname, StKeyType t);
 
+/* Reads the registry rows of tab's indexes into its cache entry */
+extern void st_indexes_load(StTable *tab);
+
 /* Fills the key expressions and predicate of an index whose attributes are set */
 extern void st_index_set_sql(StTable *tab, StIndex *idx);
 

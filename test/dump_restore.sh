@@ -87,6 +87,12 @@ SELECT count(*) FROM (
 -- a sparse global secondary index on it: its registry row, btree index and queries are restored
 SELECT singletable.create_gsi('dr_s', 'by-name', 'name', 'pk', projection => 'INCLUDE',
                               non_key_attributes => ARRAY['tags']);
+-- a local secondary index and a multi-attribute GSI
+SELECT singletable.create_lsi('dr_s', 'by-total', 'total', 'N');
+SELECT singletable.create_gsi('dr_s', 'by-name-active', 'name,active2', 'sk', partition_key_type => 'S,N');
+SELECT singletable.put_item('dr_s', '{"pk": "USER#3", "sk": "PROFILE", "name": "Cy", "active2": 1}');
+-- describe_table's index ItemCount is the estimate: the same in both databases once analyzed
+ANALYZE dr_s;
 
 -- N/N, with key attributes of its own
 SELECT singletable.create_table('dr_n', partition_key => 'acct', sort_key => 'seq',
@@ -258,9 +264,9 @@ same "the item tables have the same columns, collations and primary keys" \
       ORDER BY 1, 2"
 
 same "singletable.indexes has the same rows" \
-    "SELECT table_name::text, index_name, partition_key, partition_key_type, sort_key, sort_key_type,
-            projection, non_key_attributes, pg_index, created_at
-       FROM singletable.indexes ORDER BY 1, 2" '^dr_s\|by-name\|'
+    "SELECT table_name::text, index_name, index_type, partition_key, partition_key_type, sort_key, sort_key_type,
+            projection, non_key_attributes, pg_index, status, build_error, created_at
+       FROM singletable.indexes ORDER BY 1, 2" '^dr_s\|by-(name|total|name-active)\|(GSI|LSI)\|.*\|ACTIVE\|'
 
 same "the secondary index is restored as the same partial btree index" \
     "SELECT pg_catalog.pg_get_indexdef(c.oid) FROM singletable.indexes i
@@ -268,6 +274,13 @@ same "the secondary index is restored as the same partial btree index" \
 
 same "query by index_name returns the same rows (INCLUDE projection)" \
     "SELECT pk, sk, item FROM singletable.query('dr_s', 'Ada', index_name => 'by-name')" 'USER#1'
+
+same "query of the LSI returns the same rows" \
+    "SELECT pk, sk, item FROM singletable.query('dr_s', 'USER#1', index_name => 'by-total')" 'USER#1'
+
+same "query of the multi-attribute GSI by key_condition returns the same rows" \
+    "SELECT pk, sk FROM singletable.query('dr_s', key_condition => '#n = :n AND active2 = :a',
+            names => '{\"#n\": \"name\"}', vals => '{\":n\": \"Cy\", \":a\": 1}', index_name => 'by-name-active')" 'USER#3'
 
 same "query by index_name is an Index Scan on the restored index" \
     "SELECT e FROM singletable.explain_query('dr_s', 'Bob', index_name => 'by-name') e
