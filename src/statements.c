@@ -125,7 +125,11 @@ st_item_plan(StTable *tab, StPlanKind kind)
 	return tab->item_plans[kind];
 }
 
-/* Statement parameters as SPI_execute_plan_extended takes them (values are constants). */
+/*
+ * Statement parameters as SPI_execute_plan_extended takes them (values are
+ * constants). Every slot is set, a NULL one to (Datum) 0, so that an
+ * executor that copies the list (Citus's does) never reads garbage.
+ */
 ParamListInfo
 st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes)
 {
@@ -133,7 +137,7 @@ st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes)
 
 	for (int i = 0; i < n; i++)
 	{
-		params->params[i].value = values[i];
+		params->params[i].value = nulls[i] == 'n' ? (Datum) 0 : values[i];
 		params->params[i].isnull = (nulls[i] == 'n');
 		params->params[i].pflags = PARAM_FLAG_CONST;
 		params->params[i].ptype = argtypes[i];
