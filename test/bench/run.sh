@@ -412,6 +412,7 @@ PG_CONFIG=$STAGE$SYS_BINDIR/pg_config
     die "the copied PostgreSQL installation is not relocatable ($PG_CONFIG --pkglibdir = $("$PG_CONFIG" --pkglibdir))"
 
 log "building the extension ($SRC_DESC) into $STAGE"
+# shellcheck disable=SC2119  # no extra compiler flags
 (TOP=$WORK/src PG_CONFIG=$SYS_PG_CONFIG DESTDIR=$STAGE && export DESTDIR && st_build_install) \
     >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; die "build failed"; }
 [[ -f $STAGE$SYS_PKGLIBDIR/singletable.so ]] || die "the build installed no singletable.so"
