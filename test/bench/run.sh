@@ -5,7 +5,7 @@
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
-#   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 10 minutes
+#   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 5 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -200,6 +200,7 @@ fmt0() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 mark() { if ge "$1" "$2"; then echo "met"; else echo "**missed**"; fi }     # target: $1 >= $2
 mark_le() { if ge "$2" "$1"; then echo "met"; else echo "**missed**"; fi }  # target: $1 <= $2
+bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 1073741824; else printf "%.0f MB", b / 1048576 }'; }
 
 # results.csv: section,name,variant,round,metric,value
 res() {
@@ -394,23 +395,29 @@ gsi_stmt() {
         ext_limit) echo "SELECT * FROM singletable.query('$t', 'STATUS#approved', '<=', '$GSI_CUTOFF', index_name => 'gsi1') LIMIT $n" ;;
     esac
 }
-# "hit read rows ms" of the top plan node of the EXPLAIN (ANALYZE, BUFFERS) output in file $1
-# (planning buffers, listed after the plan, are not counted)
+# "shared_hit shared_read rows ms temp_written" of the top plan node of the EXPLAIN (ANALYZE,
+# BUFFERS) output in file $1 (planning buffers, listed after the plan, are not counted). A
+# Buffers line is "Buffers: shared hit=1 read=2 dirtied=3, temp read=4 written=5".
 explain_buffers() {
     awk 'NR == 1 && match($0, /rows=[0-9]+/) { rows = substr($0, RSTART + 5, RLENGTH - 5) }
          /^Planning/ { planning = 1 }
          !planning && !seen && /Buffers:/ {
-             if (match($0, /hit=[0-9]+/)) hit = substr($0, RSTART + 4, RLENGTH - 4)
-             if (match($0, /read=[0-9]+/)) rd = substr($0, RSTART + 5, RLENGTH - 5)
-             seen = 1 }
+             seen = 1
+             np = split($0, part, ",")
+             for (i = 1; i <= np; i++) {
+                 sub(/^ *(Buffers: *)?/, "", part[i])
+                 nw = split(part[i], w, " ")
+                 for (k = 2; k <= nw; k++) { split(w[k], kv, "="); val[w[1] "." kv[1]] = kv[2] }
+             }
+         }
          /^Execution Time:/ { ms = $3 }
-         END { printf "%d %d %d %s\n", hit, rd, rows, ms }' "$1"
+         END { printf "%d %d %d %s %d\n", val["shared.hit"], val["shared.read"], rows, ms, val["temp.written"] }' "$1"
 }
 gsi_stats() { # TABLE -> "inserts updates hot_updates" so far
     sql "SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = '$1'" | tr '|' ' '
 }
 gsi_measure() {
-    local ncoll=$((GSI_ITEMS / 100)) t idx rel full def fulldef pb fb pe fe pkb n v f hit rd rows ms
+    local ncoll=$((GSI_ITEMS / 100)) t idx rel full def fulldef pb fb pe fe pkb n v f hit rd rows ms tw
     local r ta tb ratio sa sb i0 u0 h0 i1 u1 h1 mn md mx side
     local -a ratios atps btps
     log "gsi: loading gsi_on (GSIs gsi1, gsi2) and gsi_off (none), $GSI_ITEMS items each, gsi_small (gsi1), $((GSI_ITEMS / 10))"
@@ -456,6 +463,8 @@ gsi_measure() {
         log "gsi size $idx: partial $pb bytes ($pe entries), full $fb bytes ($fe entries), ratio $(calc "$pb / $fb")"
     done
 
+    GSI_SIZE[tables]=$(sql "SELECT sum(pg_total_relation_size(t)) FROM unnest('{${GSI_TABLES// /,}}'::regclass[]) t")
+    res gsi size tables all total_bytes "${GSI_SIZE[tables]}"
     log "gsi: CHECKPOINT and pg_prewarm"
     sql "CHECKPOINT" >/dev/null
     for t in $GSI_TABLES; do
@@ -476,13 +485,14 @@ ${GSI_STMT[$t.$n.$v]};
 \\o
 EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${GSI_STMT[$t.$n.$v]};
 EOF
-                read -r hit rd rows ms <<<"$(explain_buffers "$f")"
-                GSI_BUF[$t.$n.$v]="$hit $rd $rows $ms"
+                read -r hit rd rows ms tw <<<"$(explain_buffers "$f")"
+                GSI_BUF[$t.$n.$v]="$hit $rd $rows $ms $tw"
                 res gsi query "$t.$n" "$v" all shared_hit "$hit"
                 res gsi query "$t.$n" "$v" all shared_read "$rd"
+                res gsi query "$t.$n" "$v" all temp_written "$tw"
                 res gsi query "$t.$n" "$v" all rows "$rows"
                 res gsi query "$t.$n" "$v" all execution_ms "$ms"
-                log "gsi query $t, $n items, $v: shared hit $hit read $rd, $rows rows, $ms ms"
+                log "gsi query $t, $n items, $v: shared hit $hit read $rd, temp written $tw, $rows rows, $ms ms"
             done
             [[ ${GSI_BUF[$t.$n.sql]} =~ ^[0-9]+\ [0-9]+\ $n\  ]] || die "gsi query on $t: the plain SQL did not return $n rows"
             grep -q "Index Scan using ${t}_gsi1_gsi on $t" "$OUT/gsi/explain.$t.$n.sql.txt" ||
@@ -532,6 +542,8 @@ EOF
         res gsi put "$side" all median_tps "$(echo "${GSI_PUT[$side]}" | awk '{ print $2 }')"
         res gsi put "$side" all median_server_cpu_us_per_txn "$(echo "${GSI_PUT[$side.cpu]}" | awk '{ print $2 }')"
     done
+    res gsi put B/A all median_tps_ratio "$(calc "$(echo "${GSI_PUT[B]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A]}" | awk '{ print $2 }')")"
+    res gsi put B/A all median_server_cpu_ratio "$(calc "$(echo "${GSI_PUT[B.cpu]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A.cpu]}" | awk '{ print $2 }')")"
     sleep 1 # the last run's backends report their statistics as they exit
     for t in gsi_off gsi_on; do
         read -r i0 u0 h0 <<<"${GSI_PUT[$t.stats0]}"
@@ -548,7 +560,7 @@ EOF
 
 # The report's lines of the secondary-index measurement.
 gsi_report() {
-    local idx pb fb pe fe t n v hit rd rows ms row mn md mx i u h
+    local idx pb fb pe fe t n v hit rd rows ms tw row mn md mx i u h
     echo "## Secondary indexes"
     echo
     echo "Tables of the rows of [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) — setup.sql's collections of 100 items, where in"
@@ -557,7 +569,8 @@ gsi_report() {
     echo "keys) and the item \`POST#198\` carries the keys of a second index (\`gsi2pk\`, \`gsi2sk\`, strings):"
     echo "1% of the items in each index. Each table is loaded with one set-based \`INSERT … SELECT\` (as"
     echo "the other tables), then \`singletable.create_gsi\` checks the items and builds the index; then"
-    echo "VACUUM ANALYZE, CHECKPOINT and pg_prewarm of the tables and all their indexes."
+    echo "VACUUM ANALYZE, CHECKPOINT and pg_prewarm of the tables and all their indexes ($(bytes_h "${GSI_SIZE[tables]}") in all, in"
+    echo "shared_buffers)."
     echo
     echo "* \`gsi_on\`: $GSI_ITEMS items, GSIs \`gsi1\` (S partition key, N sort key) and \`gsi2\` (S, S);"
     echo "* \`gsi_off\`: the same rows, no GSI;"
@@ -609,8 +622,9 @@ gsi_report() {
             if [[ $t == gsi_on ]]; then row="| \`$t\` ($GSI_ITEMS, $((GSI_ITEMS / 100)))"; else row="| \`$t\` ($((GSI_ITEMS / 10)), $((GSI_ITEMS / 1000)))"; fi
             row+=" | $n"
             for v in ext sql ext_limit; do
-                read -r hit rd rows ms <<<"${GSI_BUF[$t.$n.$v]}"
+                read -r hit rd rows ms tw <<<"${GSI_BUF[$t.$n.$v]}"
                 row+=" | $((hit + rd)) buffers, $rows rows, $ms ms"
+                ((tw == 0)) || row+=" (and $tw temp blocks written)"
             done
             echo "$row |"
         done
@@ -620,7 +634,9 @@ gsi_report() {
     echo "100 items $(gsi_per_item gsi_on 100 ext) / $(gsi_per_item gsi_on 100 sql) on \`gsi_on\`; the same on the table of a tenth of the"
     echo "size: $(gsi_per_item gsi_small 10 ext) / $(gsi_per_item gsi_small 10 sql) and $(gsi_per_item gsi_small 100 ext) / $(gsi_per_item gsi_small 100 sql). Each approved post is in another"
     echo "collection, so each item returned is one heap page; the index pages add the descent and a"
-    echo "leaf page per few hundred entries."
+    echo "leaf page per few hundred entries. Without max_items, an outer LIMIT does not stop the"
+    echo "function (its result is materialized before LIMIT sees a row): it reads every approved post"
+    echo "of the table, in proportion to the partition, not to the items returned."
     echo
     echo "<details><summary>Plans (EXPLAIN (ANALYZE, BUFFERS, COSTS OFF); explain_query)</summary>"
     echo
@@ -664,8 +680,11 @@ gsi_report() {
     done
     read -r mn md mx <<<"${GSI_PUT[ratio]}"
     echo
-    echo "B/A per round: min $(fmt2 "$mn"), **median $(fmt2 "$md")**, max $(fmt2 "$mx"); target ≥ $TARGET_GSI_WRITE: $(mark "$md" "$TARGET_GSI_WRITE")."
-    read -r mn md mx <<<"$(awk -F, '$1 == "cpu" && index($2, "gsi.put.") == 1 && $5 == "foreign_cpu_share" { print $6 * 100 }' "$RES" |
+    echo "B/A per round: min $(fmt2 "$mn"), **median $(fmt2 "$md")**, max $(fmt2 "$mx"); target ≥ $TARGET_GSI_WRITE: $(mark "$md" "$TARGET_GSI_WRITE")"
+    echo "(judged, as for the pairs, on the median of the rounds' ratios, in which A and B ran back to"
+    echo "back; the ratio of the two sides' median tps is $(fmt2 "$(calc "$(echo "${GSI_PUT[B]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A]}" | awk '{ print $2 }')")")). Server CPU per put, B ÷ A:"
+    echo "$(fmt2 "$(calc "$(echo "${GSI_PUT[B.cpu]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A.cpu]}" | awk '{ print $2 }')")") (medians), the steadier figure when other processes compete for the CPU."
+    read -r mn md mx <<<"$(awk -F, '$1 == "cpu" && index($2, "gsi.put.") == 1 && $5 == "foreign_cpu_share" { print ($6 < 0 ? 0 : $6 * 100) }' "$RES" |
         sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %s\n", v[1], v[int((NR + 1) / 2)], v[NR] }')"
     echo "Other load: processes other than the server and pgbench used a median $md%, at most $(fmt0 "$mx")%, of"
     echo "the machine's CPU during these runs (each run waits for an idle machine first, up to 20 s)."
@@ -1288,7 +1307,6 @@ EOF
             ;;
     esac
 }
-bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 1073741824; else printf "%.0f MB", b / 1048576 }'; }
 csv_get() { # section name variant round metric -> value
     awk -F, -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
         '$1 == a && $2 == b && $3 == c && $4 == d && $5 == e { print $6; exit }' "$RES"
