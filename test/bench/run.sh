@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/bench/run.sh: the benchmark suite of singletable (issue #4). As root on Debian 12:
 #
-#   make bench                      # = test/bench/run.sh: the full run, about 35 minutes
+#   make bench                      # = test/bench/run.sh: the full run, about 40 minutes
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
@@ -152,10 +152,10 @@ PAIRS=(
     # its two scripts in scripts/ (@TABLE@ and @NCOLL@ are substituted) and uncomment it; a pair
     # whose required function does not exist in the installed extension is skipped and listed
     # as such in the report.
-    # "gsi|gsi_ext|gsi_sql|singletable.create_index|read|query on a GSI vs SELECT … WHERE <gsi key expression> = … on the same expression index"
+    # "gsi|gsi_ext|gsi_sql|singletable.create_gsi|read|query on a GSI vs the same statement in plain SQL on the same partial index"
     # "ttl|ttl_ext|get_sql|singletable.update_time_to_live|read|get_item on a table with TTL enabled (expired items filtered) vs the plain get"
 )
-TODO_FEATURES="global secondary indexes vs an expression index, TTL (reads with expiry filtering) — neither feature exists yet"
+TODO_FEATURES="a query on a GSI vs the same statement in plain SQL (its scripts are not written; GSIs have their own section below: size, write cost, buffers of the scheduler query), TTL (reads with expiry filtering), which does not exist yet"
 
 # The prefix test: "name|script|plan_cache_mode|label". The first one is the baseline.
 PREFIX_VARIANTS=(
@@ -1184,6 +1184,11 @@ fi
 # ---------------------------------------------------------------------------------------
 wide_measure
 
+# ---------------------------------------------------------------------------------------
+# 7. Global secondary indexes (gsi_measure above)
+# ---------------------------------------------------------------------------------------
+gsi_measure
+
 st_stop_server
 
 # ---------------------------------------------------------------------------------------
@@ -1358,6 +1363,11 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo "| singletable.begins_with, bind parameter, generic plan ≥ 0.9× constant prefix | median $(fmt2 "$bwmd") (min $(fmt2 "$bwmn"), max $(fmt2 "$bwmx")) | $(mark "$bwmd" "$TARGET_RATIO") |"
     echo "| get_item p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$GET_GROWTH")× ($g50a µs → $g50z µs) | $(mark_le "$GET_GROWTH" "$TARGET_P50_GROWTH") |"
     echo "| query p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$QUERY_GROWTH")× ($q50a µs → $q50z µs) | $(mark_le "$QUERY_GROWTH" "$TARGET_P50_GROWTH") |"
+    read -r _ gsi_md _ <<<"${GSI_PUT[ratio]}"
+    read -r gsi_pb gsi_fb gsi_pe gsi_fe <<<"${GSI_SIZE[gsi1]}"
+    gsi_f=$(calc "($gsi_pb / $gsi_fb) / ($gsi_pe / $gsi_fe)")
+    echo "| a GSI holding 1% of the items (gsi1) within ${TARGET_GSI_SIZE}× of 1% of a full index's size | $(fmt2 "$gsi_f")× ($(fmt0 "$(calc "$gsi_pb / 1024")") kB against $(fmt0 "$(calc "$gsi_fb / 1024")") kB) | $(mark_le "$gsi_f" "$TARGET_GSI_SIZE") |"
+    echo "| put_item (no index keys) on a table with two GSIs ≥ ${TARGET_GSI_WRITE}× the same table without | median $(fmt2 "$gsi_md") | $(mark "$gsi_md" "$TARGET_GSI_WRITE") |"
     echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
     echo
     echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
@@ -1592,10 +1602,12 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     fi
     echo
     wide_report
+    gsi_report
     echo "## Files"
     echo
     echo "* [run.sh]($REPORT_LINKBASE/run.sh) (the runner), [scripts/]($REPORT_LINKBASE/scripts/) (pgbench scripts;"
-    echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator)"
+    echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator),"
+    echo "  [sql/wide_put.sql]($REPORT_LINKBASE/sql/wide_put.sql) and [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) (wide items, secondary indexes)"
     echo "* [$RESULTS_LINK/results.csv]($RESULTS_LINK/results.csv): every measurement"
     echo "  (section,name,variant,round,metric,value); raw pgbench output in test/bench/out/raw/ (not committed)"
 } >"$REPORT"
