@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # test/bench/run.sh: the benchmark suite of singletable (issue #4). As root on Debian 12:
 #
-#   make bench                      # = test/bench/run.sh: the full run, about 35 minutes
+#   make bench                      # = test/bench/run.sh: the full run, about 40 minutes
 #   BENCH_QUICK=1 test/bench/run.sh # development run: fewer/shorter rounds, sizes up to 10^6
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
+#   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 5 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -22,7 +23,11 @@
 #   4. backend memory over 1,000,000 extension calls in one session, disk bytes per item;
 #   5. perf profiles of A and B of each pair (where the time goes);
 #   6. wide items: put_item of an item of 4,000 and of 40,000 attributes, time per attribute
-#      (test/bench/sql/wide_put.sql): conversion must stay linear in the attribute count.
+#      (test/bench/sql/wide_put.sql): conversion must stay linear in the attribute count;
+#   7. global secondary indexes (test/bench/sql/gsi.sql, scripts/gsi_put.sql): the size of a
+#      sparse index (1% of the items) against a full index over the same columns; put_item of
+#      items without index keys on a table with two GSIs vs the same table without (A and B
+#      alternating as in 1.); buffers of the scheduler query (10 vs 100 items, two table sizes).
 # Output: test/bench/results/results.csv, test/bench/results/latency.png and the generated
 # test/bench/REPORT.md (BENCH_QUICK=1 writes them under test/bench/out/quick/ instead, so a
 # development run never overwrites the committed report). Raw pgbench output and logs go to
@@ -45,6 +50,12 @@
 #   BENCH_ONLY=wide      run only the wide-item measurement and print its figures; results go to
 #                        test/bench/out/wide/results.csv, the committed report is not touched
 #   BENCH_WIDE_ROUNDS    rounds of the wide-item measurement (7; 3 in quick mode)
+#   BENCH_ONLY=gsi       run only the secondary-index measurement and print its figures; results
+#                        go to test/bench/out/gsi/results.csv, the committed report is not touched
+#   BENCH_GSI_ITEMS      items of the secondary-index tables (1000000; 100000 in quick mode; a
+#                        multiple of 1000: the small table of the query test has a tenth of them)
+#   BENCH_GSI_ROUNDS, BENCH_GSI_SECONDS   rounds and seconds per run of the GSI write test
+#                        (default BENCH_ROUNDS, BENCH_SECONDS)
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -93,10 +104,13 @@ else
     RESULTS_LINK=results
 fi
 ONLY=${BENCH_ONLY:-}
-[[ -z $ONLY || $ONLY == wide ]] || die "BENCH_ONLY must be empty or wide, not $ONLY"
+[[ -z $ONLY || $ONLY == wide || $ONLY == gsi ]] || die "BENCH_ONLY must be empty, wide or gsi, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
-if [[ $ONLY == wide ]]; then
-    RESULTS_DIR=$BENCH/out/wide
+if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
+GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
+GSI_SECS=${BENCH_GSI_SECONDS:-$SECS}
+if [[ -n $ONLY ]]; then
+    RESULTS_DIR=$BENCH/out/$ONLY
 fi
 CLIENTS=${BENCH_CLIENTS:-2}
 SEED=${BENCH_SEED:-20240501}
@@ -104,6 +118,9 @@ PROFILE=${BENCH_PROFILE:-all}
 TARGET_RATIO=0.9      # extension >= 0.9x hand-written; begins_with generic >= 0.9x constant
 TARGET_P50_GROWTH=1.3 # p50 at the largest size within 1.3x of the smallest
 TARGET_WIDE_RATIO=2   # per attribute, a 40,000-attribute put within 2x of a 4,000-attribute one
+TARGET_GSI_SIZE=2     # a sparse index holding 1% of the items: at most 2x 1% of the full index's size
+TARGET_GSI_WRITE=0.95 # put_item without index keys, two GSIs >= 0.95x no GSI (tps ratio)
+GSI_CUTOFF=1731536000 # the scheduler's "due by": after the last publish time of sql/gsi.sql
 MEM_FLAT_KB=1024      # "flat": RssAnon and memory contexts grow less than 1 MiB over the calls
 WIDE_PK='BIG#0'       # the 100,000-item collection of the prefix test
 
@@ -111,6 +128,7 @@ for n in $SIZES $PAIR_ITEMS; do
     ((n >= 100 && n % 100 == 0)) || die "table sizes must be multiples of 100 items, not $n"
 done
 ((MEM_CALLS % 10000 == 0)) || die "BENCH_MEM_CALLS must be a multiple of 10000"
+((GSI_ITEMS >= 1000 && GSI_ITEMS % 1000 == 0)) || die "BENCH_GSI_ITEMS must be a multiple of 1000, not $GSI_ITEMS"
 
 # Server settings: "setting|why" (test/lib.sh adds fsync = off and the socket/port lines).
 SETTINGS=(
@@ -134,10 +152,10 @@ PAIRS=(
     # its two scripts in scripts/ (@TABLE@ and @NCOLL@ are substituted) and uncomment it; a pair
     # whose required function does not exist in the installed extension is skipped and listed
     # as such in the report.
-    # "gsi|gsi_ext|gsi_sql|singletable.create_index|read|query on a GSI vs SELECT … WHERE <gsi key expression> = … on the same expression index"
+    # "gsi|gsi_ext|gsi_sql|singletable.create_gsi|read|query on a GSI vs the same statement in plain SQL on the same partial index"
     # "ttl|ttl_ext|get_sql|singletable.update_time_to_live|read|get_item on a table with TTL enabled (expired items filtered) vs the plain get"
 )
-TODO_FEATURES="global secondary indexes vs an expression index, TTL (reads with expiry filtering) — neither feature exists yet"
+TODO_FEATURES="a query on a GSI vs the same statement in plain SQL (its scripts are not written; GSIs have their own section below: size, write cost, buffers of the scheduler query), TTL (reads with expiry filtering), which does not exist yet"
 
 # The prefix test: "name|script|plan_cache_mode|label". The first one is the baseline.
 PREFIX_VARIANTS=(
@@ -180,6 +198,9 @@ calc() { awk "BEGIN { printf \"%.6g\n\", $1 }"; }
 fmt2() { awk -v x="$1" 'BEGIN { printf "%.2f", x }'; }
 fmt0() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+mark() { if ge "$1" "$2"; then echo "met"; else echo "**missed**"; fi }     # target: $1 >= $2
+mark_le() { if ge "$2" "$1"; then echo "met"; else echo "**missed**"; fi }  # target: $1 <= $2
+bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 1073741824; else printf "%.0f MB", b / 1048576 }'; }
 
 # results.csv: section,name,variant,round,metric,value
 res() {
@@ -341,6 +362,348 @@ wide_report() {
     echo
 }
 
+# 7. Global secondary indexes. Three tables of the rows of sql/gsi.sql (setup.sql's rows, 1% of
+# the items carrying the keys of gsi1 and, in gsi_on and gsi_off, another 1% those of gsi2),
+# each loaded with one set-based INSERT like the other tables, then create_gsi (which checks
+# the items and builds the index):
+#   gsi_on     GSI_ITEMS items, GSIs gsi1 (S, N: the scheduler's index) and gsi2 (S, S)
+#   gsi_off    the same rows, no GSI
+#   gsi_small  GSI_ITEMS / 10 items, gsi1
+# (1) size of each GSI of gsi_on against a full index over the same columns (built from
+# pg_get_indexdef without its WHERE, measured, dropped); (2) the scheduler query on gsi1
+# (gsi1pk = STATUS#approved, gsi1sk <= GSI_CUTOFF, 10 and 100 items) on gsi_on and gsi_small:
+# EXPLAIN (ANALYZE, BUFFERS) of each GSI_VARIANTS statement, after two unmeasured executions in
+# the same session; (3) put_item of items without index keys (scripts/gsi_put.sql), gsi_off (A)
+# vs gsi_on (B), GSI_ROUNDS rounds alternating as the pairs do, each run after VACUUM +
+# CHECKPOINT. Sets the GSI_* variables that gsi_report prints.
+declare -A GSI_SIZE GSI_DEF GSI_BUF GSI_STMT GSI_PUT
+GSI_VARIANTS=(
+    "ext|singletable.query(…, max_items => n)"
+    "sql|its statement as plain SQL, LIMIT n"
+    "ext_limit|singletable.query(…) LIMIT n, no max_items"
+)
+GSI_TABLES="gsi_on gsi_off gsi_small"
+# the statement of GSI_VARIANTS entry $1 on table $2 for $3 items
+gsi_stmt() {
+    local v=$1 t=$2 n=$3
+    case $v in
+        ext) echo "SELECT * FROM singletable.query('$t', 'STATUS#approved', '<=', '$GSI_CUTOFF', index_name => 'gsi1', max_items => $n)" ;;
+        sql) echo "SELECT pk, sk, item FROM $t
+ WHERE jsonb_typeof(item -> 'gsi1pk') = 'string' AND jsonb_typeof(item -> 'gsi1sk') = 'number'
+   AND (item ->> 'gsi1pk') COLLATE \"C\" = 'STATUS#approved' AND (item -> 'gsi1sk')::numeric <= $GSI_CUTOFF
+ ORDER BY (item -> 'gsi1sk')::numeric, pk, sk LIMIT $n" ;;
+        ext_limit) echo "SELECT * FROM singletable.query('$t', 'STATUS#approved', '<=', '$GSI_CUTOFF', index_name => 'gsi1') LIMIT $n" ;;
+    esac
+}
+# "shared_hit shared_read rows ms temp_written" of the top plan node of the EXPLAIN (ANALYZE,
+# BUFFERS) output in file $1 (planning buffers, listed after the plan, are not counted). A
+# Buffers line is "Buffers: shared hit=1 read=2 dirtied=3, temp read=4 written=5".
+explain_buffers() {
+    awk 'NR == 1 && match($0, /rows=[0-9]+/) { rows = substr($0, RSTART + 5, RLENGTH - 5) }
+         /^Planning/ { planning = 1 }
+         !planning && !seen && /Buffers:/ {
+             seen = 1
+             np = split($0, part, ",")
+             for (i = 1; i <= np; i++) {
+                 sub(/^ *(Buffers: *)?/, "", part[i])
+                 nw = split(part[i], w, " ")
+                 for (k = 2; k <= nw; k++) { split(w[k], kv, "="); val[w[1] "." kv[1]] = kv[2] }
+             }
+         }
+         /^Execution Time:/ { ms = $3 }
+         END { printf "%d %d %d %s %d\n", val["shared.hit"], val["shared.read"], rows, ms, val["temp.written"] }' "$1"
+}
+gsi_stats() { # TABLE -> "inserts updates hot_updates" so far
+    sql "SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname = '$1'" | tr '|' ' '
+}
+gsi_measure() {
+    local ncoll=$((GSI_ITEMS / 100)) t idx rel full def fulldef pb fb pe fe pkb n v f hit rd rows ms tw
+    local r ta tb ratio sa sb i0 u0 h0 i1 u1 h1 mn md mx side
+    local -a ratios atps btps
+    log "gsi: loading gsi_on (GSIs gsi1, gsi2) and gsi_off (none), $GSI_ITEMS items each, gsi_small (gsi1), $((GSI_ITEMS / 10))"
+    mkdir -p "$OUT/gsi"
+    sql_file "$BENCH/sql/gsi.sql" >/dev/null
+    for t in $GSI_TABLES; do sql "SELECT singletable.create_table('$t')" >/dev/null; done
+    sql "INSERT INTO gsi_on SELECT * FROM bench_gsi_rows($ncoll, true)" >/dev/null
+    sql "INSERT INTO gsi_off SELECT * FROM bench_gsi_rows($ncoll, true)" >/dev/null
+    sql "INSERT INTO gsi_small SELECT * FROM bench_gsi_rows($((ncoll / 10)), false)" >/dev/null
+    for t in gsi_on gsi_small; do
+        sql "SELECT singletable.create_gsi('$t', 'gsi1', 'gsi1pk', 'gsi1sk', sort_key_type => 'N')" >/dev/null
+    done
+    sql "SELECT singletable.create_gsi('gsi_on', 'gsi2', 'gsi2pk', 'gsi2sk')" >/dev/null
+    for t in $GSI_TABLES; do sql "VACUUM ANALYZE $t" >/dev/null; done
+    [[ $(sql "SELECT count(*) FROM gsi_on") == "$GSI_ITEMS" ]] || die "gsi_on: wrong item count"
+    [[ $(sql "SELECT count(*) FROM singletable.query('gsi_on', 'STATUS#approved', index_name => 'gsi1')") == "$ncoll" ]] ||
+        die "gsi_on: gsi1 does not return one approved post per collection"
+
+    # (1) sizes: each GSI against a full index over the same columns
+    pkb=$(sql "SELECT pg_relation_size(indexrelid) FROM pg_index WHERE indrelid = 'gsi_on'::regclass AND indisprimary")
+    GSI_SIZE[pkey]=$pkb
+    res gsi size pkey all bytes "$pkb"
+    for idx in gsi1 gsi2; do
+        rel=gsi_on_${idx}_gsi full=gsi_on_${idx}_full
+        def=$(sql "SELECT pg_get_indexdef('$rel'::regclass)")
+        fulldef=$(sed -e "s/^CREATE INDEX $rel /CREATE INDEX $full /" -e 's/ WHERE .*$//' <<<"$def")
+        [[ $fulldef == "CREATE INDEX $full "* && $fulldef != *" WHERE "* ]] || die "unexpected definition of $rel: $def"
+        GSI_DEF[$idx]=$def
+        GSI_DEF[$idx.full]=$fulldef
+        sql "$fulldef" >/dev/null
+        # entries: the items that satisfy the GSI's predicate (reltuples is only an estimate)
+        IFS='|' read -r pb fb pe fe <<<"$(sql "SELECT pg_relation_size('$rel'), pg_relation_size('$full'),
+            (SELECT count(*) FROM gsi_on WHERE ${def#* WHERE }), (SELECT count(*) FROM gsi_on)")"
+        sql "DROP INDEX $full" >/dev/null
+        ((pe == ncoll && fe == GSI_ITEMS)) || die "$rel: $pe entries (expected $ncoll), full index $fe (expected $GSI_ITEMS)"
+        GSI_SIZE[$idx]="$pb $fb $pe $fe"
+        res gsi size "$idx" partial bytes "$pb"
+        res gsi size "$idx" full bytes "$fb"
+        res gsi size "$idx" partial entries "$pe"
+        res gsi size "$idx" full entries "$fe"
+        res gsi size "$idx" partial/full ratio "$(calc "$pb / $fb")"
+        res gsi size "$idx" partial/full ratio_over_share "$(calc "($pb / $fb) / ($pe / $fe)")"
+        log "gsi size $idx: partial $pb bytes ($pe entries), full $fb bytes ($fe entries), ratio $(calc "$pb / $fb")"
+    done
+
+    GSI_SIZE[tables]=$(sql "SELECT sum(pg_total_relation_size(t)) FROM unnest('{${GSI_TABLES// /,}}'::regclass[]) t")
+    res gsi size tables all total_bytes "${GSI_SIZE[tables]}"
+    log "gsi: CHECKPOINT and pg_prewarm"
+    sql "CHECKPOINT" >/dev/null
+    for t in $GSI_TABLES; do
+        sql "SELECT pg_prewarm('$t'), (SELECT sum(pg_prewarm(indexrelid)) FROM pg_index WHERE indrelid = '$t'::regclass)" >/dev/null
+    done
+
+    # (2) the scheduler query
+    for t in gsi_on gsi_small; do
+        for n in 10 100; do
+            for v in "${GSI_VARIANTS[@]}"; do
+                v=${v%%|*}
+                GSI_STMT[$t.$n.$v]=$(gsi_stmt "$v" "$t" "$n")
+                f=$OUT/gsi/explain.$t.$n.$v.txt
+                "${PSQL[@]}" -qAt >"$f" <<EOF
+\\o /dev/null
+${GSI_STMT[$t.$n.$v]};
+${GSI_STMT[$t.$n.$v]};
+\\o
+EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${GSI_STMT[$t.$n.$v]};
+EOF
+                read -r hit rd rows ms tw <<<"$(explain_buffers "$f")"
+                GSI_BUF[$t.$n.$v]="$hit $rd $rows $ms $tw"
+                res gsi query "$t.$n" "$v" all shared_hit "$hit"
+                res gsi query "$t.$n" "$v" all shared_read "$rd"
+                res gsi query "$t.$n" "$v" all temp_written "$tw"
+                res gsi query "$t.$n" "$v" all rows "$rows"
+                res gsi query "$t.$n" "$v" all execution_ms "$ms"
+                log "gsi query $t, $n items, $v: shared hit $hit read $rd, temp written $tw, $rows rows, $ms ms"
+            done
+            [[ ${GSI_BUF[$t.$n.sql]} =~ ^[0-9]+\ [0-9]+\ $n\  ]] || die "gsi query on $t: the plain SQL did not return $n rows"
+            grep -q "Index Scan using ${t}_gsi1_gsi on $t" "$OUT/gsi/explain.$t.$n.sql.txt" ||
+                die "gsi query on $t: the plain SQL does not use ${t}_gsi1_gsi (see $OUT/gsi/explain.$t.$n.sql.txt)"
+            "${PSQL[@]}" -qAt >"$OUT/gsi/explain_query.$t.$n.txt" <<EOF
+SELECT * FROM singletable.explain_query('$t', 'STATUS#approved', '<=', '$GSI_CUTOFF', max_items => $n,
+                                        with_analyze => true, index_name => 'gsi1');
+EOF
+        done
+    done
+
+    # (3) write cost: put_item of items without index keys, no GSI (A) vs two GSIs (B)
+    sa=$(script_for gsi_put gsi_off "$ncoll")
+    sb=$(script_for gsi_put gsi_on "$ncoll")
+    for t in gsi_off gsi_on; do GSI_PUT[$t.stats0]=$(gsi_stats "$t"); done
+    GSI_PUT[sizes0]=$(sql "SELECT pg_relation_size('gsi_on_gsi1_gsi'), pg_relation_size('gsi_on_gsi2_gsi')" | tr '|' ' ')
+    for ((r = 1; r <= GSI_ROUNDS; r++)); do
+        # A first in odd rounds, B first in even ones; both read the same keys (-D r: new keys per round)
+        if ((r % 2)); then
+            prep_run write gsi_off
+            ta=$(pgbench_run "gsi.put.A.$r" "$sa" "$CLIENTS" "$GSI_SECS" auto -D "r=$r")
+            prep_run write gsi_on
+            tb=$(pgbench_run "gsi.put.B.$r" "$sb" "$CLIENTS" "$GSI_SECS" auto -D "r=$r")
+        else
+            prep_run write gsi_on
+            tb=$(pgbench_run "gsi.put.B.$r" "$sb" "$CLIENTS" "$GSI_SECS" auto -D "r=$r")
+            prep_run write gsi_off
+            ta=$(pgbench_run "gsi.put.A.$r" "$sa" "$CLIENTS" "$GSI_SECS" auto -D "r=$r")
+        fi
+        ratio=$(calc "$tb / $ta")
+        log "gsi put round $r/$GSI_ROUNDS: A (no GSI) $(fmt0 "$ta") tps, B (two GSIs) $(fmt0 "$tb") tps, B/A $(fmt2 "$ratio")"
+        res gsi put A "$r" tps "$ta"
+        res gsi put B "$r" tps "$tb"
+        res gsi put B/A "$r" ratio "$ratio"
+        ratios+=("$ratio") atps+=("$ta") btps+=("$tb")
+    done
+    GSI_PUT[ratio]=$(mmm "${ratios[@]}")
+    GSI_PUT[A]=$(mmm "${atps[@]}")
+    GSI_PUT[B]=$(mmm "${btps[@]}")
+    read -r mn md mx <<<"${GSI_PUT[ratio]}"
+    res gsi put B/A all ratio_min "$mn"
+    res gsi put B/A all ratio_median "$md"
+    res gsi put B/A all ratio_max "$mx"
+    for side in A B; do
+        # shellcheck disable=SC2046  # the values are words
+        GSI_PUT[$side.cpu]=$(mmm $(awk -F, -v n="gsi.put.$side." '$1 == "cpu" && index($2, n) == 1 && $5 == "server_cpu_us_per_txn" { print $6 }' "$RES"))
+        res gsi put "$side" all median_tps "$(echo "${GSI_PUT[$side]}" | awk '{ print $2 }')"
+        res gsi put "$side" all median_server_cpu_us_per_txn "$(echo "${GSI_PUT[$side.cpu]}" | awk '{ print $2 }')"
+    done
+    res gsi put B/A all median_tps_ratio "$(calc "$(echo "${GSI_PUT[B]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A]}" | awk '{ print $2 }')")"
+    res gsi put B/A all median_server_cpu_ratio "$(calc "$(echo "${GSI_PUT[B.cpu]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A.cpu]}" | awk '{ print $2 }')")"
+    sleep 1 # the last run's backends report their statistics as they exit
+    for t in gsi_off gsi_on; do
+        read -r i0 u0 h0 <<<"${GSI_PUT[$t.stats0]}"
+        read -r i1 u1 h1 <<<"$(gsi_stats "$t")"
+        GSI_PUT[$t.writes]="$((i1 - i0)) $((u1 - u0)) $((h1 - h0))"
+        res gsi put "$t" all inserts $((i1 - i0))
+        res gsi put "$t" all updates $((u1 - u0))
+        res gsi put "$t" all hot_updates $((h1 - h0))
+    done
+    GSI_PUT[sizes1]=$(sql "SELECT pg_relation_size('gsi_on_gsi1_gsi'), pg_relation_size('gsi_on_gsi2_gsi')" | tr '|' ' ')
+    res gsi put gsi_on all gsi1_bytes_after "${GSI_PUT[sizes1]%% *}"
+    res gsi put gsi_on all gsi2_bytes_after "${GSI_PUT[sizes1]##* }"
+}
+
+# The report's lines of the secondary-index measurement.
+gsi_report() {
+    local idx pb fb pe fe t n v hit rd rows ms tw row mn md mx i u h
+    echo "## Secondary indexes"
+    echo
+    echo "Tables of the rows of [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) — setup.sql's collections of 100 items, where in"
+    echo "every collection the item \`POST#199\` is an approved post (\`gsi1pk\` = \`STATUS#approved\`,"
+    echo "\`gsi1sk\` = its publish time, a number spread over a year in an order unrelated to the table"
+    echo "keys) and the item \`POST#198\` carries the keys of a second index (\`gsi2pk\`, \`gsi2sk\`, strings):"
+    echo "1% of the items in each index. Each table is loaded with one set-based \`INSERT … SELECT\` (as"
+    echo "the other tables), then \`singletable.create_gsi\` checks the items and builds the index; then"
+    echo "VACUUM ANALYZE, CHECKPOINT and pg_prewarm of the tables and all their indexes ($(bytes_h "${GSI_SIZE[tables]}") in all, in"
+    echo "shared_buffers)."
+    echo
+    echo "* \`gsi_on\`: $GSI_ITEMS items, GSIs \`gsi1\` (S partition key, N sort key) and \`gsi2\` (S, S);"
+    echo "* \`gsi_off\`: the same rows, no GSI;"
+    echo "* \`gsi_small\`: $((GSI_ITEMS / 10)) items, \`gsi1\` only (the rows without \`gsi2\`'s keys)."
+    echo
+    echo "### Size of a sparse index"
+    echo
+    echo "Each GSI of \`gsi_on\` (a partial btree index) against a full index over the same expressions and"
+    echo "columns, built for the comparison from \`pg_get_indexdef\` without its WHERE clause (so that it"
+    echo "has an entry, mostly NULLs, for every item), measured with \`pg_relation_size\` and dropped."
+    echo "Target: the GSI within ${TARGET_GSI_SIZE}× of its share of the items times the full index's size."
+    echo
+    echo "| index | entries (GSI / full) | GSI | full index | GSI ÷ full | (GSI ÷ full) ÷ share of the items in the GSI | target |"
+    echo "|---|---|---|---|---|---|---|"
+    for idx in gsi1 gsi2; do
+        read -r pb fb pe fe <<<"${GSI_SIZE[$idx]}"
+        echo "| \`$idx\` | $pe / $fe | $(fmt0 "$(calc "$pb / 1024")") kB | $(fmt0 "$(calc "$fb / 1024")") kB | $(awk -v a="$pb" -v b="$fb" 'BEGIN { printf "%.4f", a / b }') | **$(fmt2 "$(calc "($pb / $fb) / ($pe / $fe)")")×** | $(mark_le "$(calc "($pb / $fb) / ($pe / $fe)")" "$TARGET_GSI_SIZE") |"
+    done
+    echo
+    echo "For scale: the primary key index of \`gsi_on\` takes $(fmt0 "$(calc "${GSI_SIZE[pkey]} / 1024")") kB. A GSI entry is larger than"
+    echo "an entry of the full index, whose key columns are NULL for 99% of the items (a NULL takes"
+    echo "no space but the null bitmap): that, and the fuller pages of a larger index, is what the"
+    echo "factor above 1 measures. Definitions:"
+    echo
+    echo '```'
+    for idx in gsi1 gsi2; do
+        echo "${GSI_DEF[$idx]};"
+        echo "${GSI_DEF[$idx.full]};  -- the full index"
+    done
+    echo '```'
+    echo
+    echo "### The scheduler query: buffers per item returned"
+    echo
+    echo "Approved posts due by a time, in publish order: \`gsi1pk = STATUS#approved\`, \`gsi1sk <= $GSI_CUTOFF\`"
+    echo "(after every publish time, so that only the item count stops the scan), 10 and 100 items."
+    echo "\`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)\` of each statement after two unmeasured executions in the"
+    echo "same session; the figure is the top plan node's \`shared hit + read\` (the planning's buffers,"
+    echo "listed separately, are not counted; everything is in shared_buffers, so read is 0). For"
+    echo "\`singletable.query\` the Function Scan's buffers include those of the statement the function runs"
+    echo "through SPI — and of its planning, as the statement is planned inside the call."
+    echo "\`singletable.explain_query(…, with_analyze => true)\` shows the plan of that statement but has no"
+    echo "BUFFERS option, so the statement is also measured written as plain SQL (README, \"Reaching an"
+    echo "index from plain SQL\": the same predicate, conditions, ORDER BY and LIMIT)."
+    echo
+    echo "| table (items, approved) | items returned | \`query(…, max_items => n)\` | plain SQL \`LIMIT n\` | \`query(…) LIMIT n\` (no max_items) |"
+    echo "|---|---|---|---|---|"
+    for t in gsi_on gsi_small; do
+        for n in 10 100; do
+            if [[ $t == gsi_on ]]; then row="| \`$t\` ($GSI_ITEMS, $((GSI_ITEMS / 100)))"; else row="| \`$t\` ($((GSI_ITEMS / 10)), $((GSI_ITEMS / 1000)))"; fi
+            row+=" | $n"
+            for v in ext sql ext_limit; do
+                read -r hit rd rows ms tw <<<"${GSI_BUF[$t.$n.$v]}"
+                row+=" | $((hit + rd)) buffers, $rows rows, $ms ms"
+                ((tw == 0)) || row+=" (and $tw temp blocks written)"
+            done
+            echo "$row |"
+        done
+    done
+    echo
+    echo "Buffers per item returned (\`query\` with max_items, plain SQL): 10 items $(gsi_per_item gsi_on 10 ext) / $(gsi_per_item gsi_on 10 sql),"
+    echo "100 items $(gsi_per_item gsi_on 100 ext) / $(gsi_per_item gsi_on 100 sql) on \`gsi_on\`; the same on the table of a tenth of the"
+    echo "size: $(gsi_per_item gsi_small 10 ext) / $(gsi_per_item gsi_small 10 sql) and $(gsi_per_item gsi_small 100 ext) / $(gsi_per_item gsi_small 100 sql). Each approved post is in another"
+    echo "collection, so each item returned is one heap page; the index pages add the descent and a"
+    echo "leaf page per few hundred entries. Without max_items, an outer LIMIT does not stop the"
+    echo "function (its result is materialized before LIMIT sees a row): it reads every approved post"
+    echo "of the table, in proportion to the partition, not to the items returned."
+    echo
+    echo "<details><summary>Plans (EXPLAIN (ANALYZE, BUFFERS, COSTS OFF); explain_query)</summary>"
+    echo
+    for t in gsi_on gsi_small; do
+        for n in 10 100; do
+            for v in "${GSI_VARIANTS[@]}"; do
+                echo "#### $t, $n items: ${v#*|}"
+                echo
+                echo '```'
+                echo "${GSI_STMT[$t.$n.${v%%|*}]};"
+                cat "$OUT/gsi/explain.$t.$n.${v%%|*}.txt"
+                echo '```'
+                echo
+            done
+            echo "#### $t, $n items: singletable.explain_query(…, with_analyze => true, index_name => 'gsi1')"
+            echo
+            echo '```'
+            cat "$OUT/gsi/explain_query.$t.$n.txt"
+            echo '```'
+            echo
+        done
+    done
+    echo "</details>"
+    echo
+    echo "### Write cost of two GSIs"
+    echo
+    echo "put_item of items that carry no index key attribute ([scripts/gsi_put.sql]($REPORT_LINKBASE/scripts/gsi_put.sql)),"
+    echo "A on \`gsi_off\` (no GSI), B on \`gsi_on\` (two GSIs), same rows: half of the puts insert a new item"
+    echo "(a random existing collection, a sort key \`DRAFT#<round>#<random>\` new in every round), half"
+    echo "overwrite a random existing item that is in no index. pgbench \`-M prepared\`, $CLIENTS clients,"
+    echo "\`--random-seed=$SEED\` (A and B put the same keys), $GSI_SECS s per run, $GSI_ROUNDS rounds, A first in odd"
+    echo "rounds and B first in even ones, VACUUM and CHECKPOINT before every run."
+    echo
+    echo "| side | tps min / median / max | server CPU µs/txn, median | inserts | updates | of which HOT |"
+    echo "|---|---|---|---|---|---|"
+    for v in "A|gsi_off|no GSI" "B|gsi_on|two GSIs"; do
+        IFS='|' read -r n t row <<<"$v"
+        read -r mn md mx <<<"${GSI_PUT[$n]}"
+        read -r i u h <<<"${GSI_PUT[$t.writes]}"
+        echo "| $n: \`$t\`, $row | $(fmt0 "$mn") / **$(fmt0 "$md")** / $(fmt0 "$mx") | $(fmt2 "$(echo "${GSI_PUT[$n.cpu]}" | awk '{ print $2 }')") | $i | $u | $h ($(awk -v h="$h" -v u="$u" 'BEGIN { printf "%.0f", u ? 100 * h / u : 0 }')%) |"
+    done
+    read -r mn md mx <<<"${GSI_PUT[ratio]}"
+    echo
+    echo "B/A per round: min $(fmt2 "$mn"), **median $(fmt2 "$md")**, max $(fmt2 "$mx"); target ≥ $TARGET_GSI_WRITE: $(mark "$md" "$TARGET_GSI_WRITE")"
+    echo "(judged, as for the pairs, on the median of the rounds' ratios, in which A and B ran back to"
+    echo "back; the ratio of the two sides' median tps is $(fmt2 "$(calc "$(echo "${GSI_PUT[B]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A]}" | awk '{ print $2 }')")")). Server CPU per put, B ÷ A:"
+    echo "$(fmt2 "$(calc "$(echo "${GSI_PUT[B.cpu]}" | awk '{ print $2 }') / $(echo "${GSI_PUT[A.cpu]}" | awk '{ print $2 }')")") (medians), the steadier figure when other processes compete for the CPU."
+    read -r mn md mx <<<"$(awk -F, '$1 == "cpu" && index($2, "gsi.put.") == 1 && $5 == "foreign_cpu_share" { print ($6 < 0 ? 0 : $6 * 100) }' "$RES" |
+        sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %s\n", v[1], v[int((NR + 1) / 2)], v[NR] }')"
+    echo "Other load: processes other than the server and pgbench used a median $md%, at most $(fmt0 "$mx")%, of"
+    echo "the machine's CPU during these runs (each run waits for an idle machine first, up to 20 s)."
+    echo "The GSIs stayed as they were: \`gsi1\` $(fmt0 "$(calc "${GSI_PUT[sizes0]%% *} / 1024")") → $(fmt0 "$(calc "${GSI_PUT[sizes1]%% *} / 1024")") kB,"
+    echo "\`gsi2\` $(fmt0 "$(calc "${GSI_PUT[sizes0]##* } / 1024")") → $(fmt0 "$(calc "${GSI_PUT[sizes1]##* } / 1024")") kB over the puts. An item without index keys gets no"
+    echo "entry in a partial index, but on PostgreSQL 15 an index whose expressions or predicate read"
+    echo "\`item\` makes every update that changes \`item\` a non-HOT update (a new entry in the primary"
+    echo "key index too), and the executor evaluates each GSI's predicate for every new row version;"
+    echo "the HOT column shows what \`gsi_off\` saves (a HOT update needs room on the row's page: the"
+    echo "VACUUM before each run makes some)."
+    echo
+}
+# buffers per item returned of GSI_BUF entry TABLE N VARIANT
+gsi_per_item() {
+    local hit rd rows
+    read -r hit rd rows _ <<<"${GSI_BUF[$1.$2.$3]}"
+    awk -v b="$((hit + rd))" -v r="$rows" 'BEGIN { printf "%.2f", r ? b / r : 0 }'
+}
+
 # ---------------------------------------------------------------------------------------
 # Build, private installation, server
 # ---------------------------------------------------------------------------------------
@@ -412,6 +775,7 @@ PG_CONFIG=$STAGE$SYS_BINDIR/pg_config
     die "the copied PostgreSQL installation is not relocatable ($PG_CONFIG --pkglibdir = $("$PG_CONFIG" --pkglibdir))"
 
 log "building the extension ($SRC_DESC) into $STAGE"
+# shellcheck disable=SC2119  # no extra compiler flags
 (TOP=$WORK/src PG_CONFIG=$SYS_PG_CONFIG DESTDIR=$STAGE && export DESTDIR && st_build_install) \
     >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; die "build failed"; }
 [[ -f $STAGE$SYS_PKGLIBDIR/singletable.so ]] || die "the build installed no singletable.so"
@@ -426,6 +790,16 @@ if [[ $ONLY == wide ]]; then
     sql "CREATE EXTENSION singletable" >/dev/null
     wide_measure
     wide_report | tee "$RESULTS_DIR/wide.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+if [[ $ONLY == gsi ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    gsi_measure
+    gsi_report | tee "$RESULTS_DIR/gsi.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0
@@ -810,6 +1184,11 @@ fi
 # ---------------------------------------------------------------------------------------
 wide_measure
 
+# ---------------------------------------------------------------------------------------
+# 7. Global secondary indexes (gsi_measure above)
+# ---------------------------------------------------------------------------------------
+gsi_measure
+
 st_stop_server
 
 # ---------------------------------------------------------------------------------------
@@ -933,9 +1312,6 @@ EOF
             ;;
     esac
 }
-mark() { if ge "$1" "$2"; then echo "met"; else echo "**missed**"; fi }
-mark_le() { if ge "$2" "$1"; then echo "met"; else echo "**missed**"; fi }
-bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 1073741824; else printf "%.0f MB", b / 1048576 }'; }
 csv_get() { # section name variant round metric -> value
     awk -F, -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
         '$1 == a && $2 == b && $3 == c && $4 == d && $5 == e { print $6; exit }' "$RES"
@@ -987,6 +1363,11 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo "| singletable.begins_with, bind parameter, generic plan ≥ 0.9× constant prefix | median $(fmt2 "$bwmd") (min $(fmt2 "$bwmn"), max $(fmt2 "$bwmx")) | $(mark "$bwmd" "$TARGET_RATIO") |"
     echo "| get_item p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$GET_GROWTH")× ($g50a µs → $g50z µs) | $(mark_le "$GET_GROWTH" "$TARGET_P50_GROWTH") |"
     echo "| query p50 at $(label "$SIZE_LAST") items within 1.3× of $(label "$SIZE_FIRST") | $(fmt2 "$QUERY_GROWTH")× ($q50a µs → $q50z µs) | $(mark_le "$QUERY_GROWTH" "$TARGET_P50_GROWTH") |"
+    read -r _ gsi_md _ <<<"${GSI_PUT[ratio]}"
+    read -r gsi_pb gsi_fb gsi_pe gsi_fe <<<"${GSI_SIZE[gsi1]}"
+    gsi_f=$(calc "($gsi_pb / $gsi_fb) / ($gsi_pe / $gsi_fe)")
+    echo "| a GSI holding 1% of the items (gsi1) within ${TARGET_GSI_SIZE}× of 1% of a full index's size | $(fmt2 "$gsi_f")× ($(fmt0 "$(calc "$gsi_pb / 1024")") kB against $(fmt0 "$(calc "$gsi_fb / 1024")") kB) | $(mark_le "$gsi_f" "$TARGET_GSI_SIZE") |"
+    echo "| put_item (no index keys) on a table with two GSIs ≥ ${TARGET_GSI_WRITE}× the same table without | median $(fmt2 "$gsi_md") | $(mark "$gsi_md" "$TARGET_GSI_WRITE") |"
     echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
     echo
     echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
@@ -1221,10 +1602,12 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     fi
     echo
     wide_report
+    gsi_report
     echo "## Files"
     echo
     echo "* [run.sh]($REPORT_LINKBASE/run.sh) (the runner), [scripts/]($REPORT_LINKBASE/scripts/) (pgbench scripts;"
-    echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator)"
+    echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator),"
+    echo "  [sql/wide_put.sql]($REPORT_LINKBASE/sql/wide_put.sql) and [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) (wide items, secondary indexes)"
     echo "* [$RESULTS_LINK/results.csv]($RESULTS_LINK/results.csv): every measurement"
     echo "  (section,name,variant,round,metric,value); raw pgbench output in test/bench/out/raw/ (not committed)"
 } >"$REPORT"
