@@ -160,6 +160,15 @@ $$;
 COMMENT ON FUNCTION singletable.on_sql_drop() IS
   'Event trigger: removes registry rows of dropped item tables (and of their secondary indexes) and of dropped secondary-index btree indexes';
 
+CREATE FUNCTION singletable.distribute_table(
+    table_name          pg_catalog.text,
+    shard_count         pg_catalog.int4 DEFAULT NULL)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_distribute_table';
+COMMENT ON FUNCTION singletable.distribute_table(pg_catalog.text, pg_catalog.int4) IS
+  'Distributes an item-collection table the caller owns with Citus, by its partition key, colocated with the other item tables of the same partition key type';
+
 CREATE FUNCTION singletable.create_gsi(
     table_name          pg_catalog.text,
     index_name          pg_catalog.text,

@@ -245,6 +245,15 @@ AS 'MODULE_PATHNAME', 'singletable_describe_table';
 COMMENT ON FUNCTION singletable.describe_table(pg_catalog.text) IS
   'Key schema, item count estimate and size in bytes of an item-collection table';
 
+CREATE FUNCTION singletable.distribute_table(
+    table_name          pg_catalog.text,
+    shard_count         pg_catalog.int4 DEFAULT NULL)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_distribute_table';
+COMMENT ON FUNCTION singletable.distribute_table(pg_catalog.text, pg_catalog.int4) IS
+  'Distributes an item-collection table the caller owns with Citus, by its partition key, colocated with the other item tables of the same partition key type';
+
 CREATE FUNCTION singletable.create_gsi(
     table_name          pg_catalog.text,
     index_name          pg_catalog.text,

@@ -40,6 +40,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "distribute.h"
 #include "registry.h"
 #include "tables.h"
 
@@ -369,6 +370,21 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (isnull)
 			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
+	}
+	{
+		/* a table distributed with Citus says so */
+		Datum		dist = st_table_distribution(tab);
+
+		if (dist != (Datum) 0)
+		{
+			Oid			dargtypes[2] = {JSONBOID, JSONBOID};
+			Datum		dvalues[2] = {result, dist};
+
+			if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('TableDistribution', $2)",
+									  2, dargtypes, dvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+				elog(ERROR, "describing table \"%s\" failed", tab->relname);
+			result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		}
 	}
 	result = SPI_datumTransfer(result, false, -1);
 	SPI_finish();

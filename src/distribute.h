@@ -1,0 +1,14 @@
+/*
+ * distribute.h — item-collection tables distributed with Citus (distribute.c).
+ */
+#ifndef SINGLETABLE_DISTRIBUTE_H
+#define SINGLETABLE_DISTRIBUTE_H
+
+#include "fmgr.h"
+
+typedef struct StTable StTable;
+
+extern bool st_citus_installed(void);
+extern Datum st_table_distribution(StTable *tab);
+
+#endif
