@@ -31,6 +31,20 @@ AS 'MODULE_PATHNAME', 'singletable_query_support';
 COMMENT ON FUNCTION singletable.query_support(pg_catalog.internal) IS
   'Planner support for singletable.query: its row estimate (max_items, or rows per partition key from the table''s statistics)';
 
+DROP FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb);
+CREATE FUNCTION singletable.get_item(
+    table_name  pg_catalog.text,
+    pk          pg_catalog.text,
+    sk          pg_catalog.text DEFAULT NULL,
+    projection  pg_catalog.text DEFAULT NULL,
+    names       pg_catalog.jsonb DEFAULT NULL,
+    include_expired pg_catalog.bool DEFAULT false)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_get_item';
+COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.bool) IS
+  'Reads one item by its key (N keys as decimal text, B keys as base64), optionally projected; NULL when absent, or expired by the table''s TTL unless include_expired';
+
 DROP FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb);
 CREATE FUNCTION singletable.query(
     table_name          pg_catalog.text,
@@ -47,13 +61,14 @@ CREATE FUNCTION singletable.query(
     vals                pg_catalog.jsonb DEFAULT NULL,
     exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
     index_name          pg_catalog.text DEFAULT NULL,
-    key_condition       pg_catalog.text DEFAULT NULL)
+    key_condition       pg_catalog.text DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
-  'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read';
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+  'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read; items expired by the table''s TTL are left out unless include_expired';
 
 
 -- Every change of the registry reaches the per-backend caches of every session (the
@@ -127,6 +142,26 @@ CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.
 CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.indexes
     FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
 
+------------------------------------------------------------------------------
+-- Time to Live: one row per table whose items expire
+------------------------------------------------------------------------------
+CREATE TABLE singletable.ttl (
+    table_name          pg_catalog.regclass PRIMARY KEY,
+    attribute_name      pg_catalog.text NOT NULL
+        CHECK (pg_catalog.octet_length(attribute_name) OPERATOR(pg_catalog.>=) 1
+               AND pg_catalog.octet_length(attribute_name) OPERATOR(pg_catalog.<=) 255),
+    ttl_index           pg_catalog.name NOT NULL,
+    enabled_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE singletable.ttl IS
+  'Registry of TTL settings: the attribute holding each table''s expiry time (a Number of epoch seconds) and the partial index the sweep reads';
+SELECT pg_catalog.pg_extension_config_dump('singletable.ttl', '');
+GRANT SELECT ON singletable.ttl TO PUBLIC;
+CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.ttl
+    FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
+CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.ttl
+    FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
+
 CREATE OR REPLACE FUNCTION singletable.on_sql_drop()
 RETURNS event_trigger
 LANGUAGE plpgsql
@@ -150,6 +185,11 @@ BEGIN
        AND n.nspname OPERATOR(pg_catalog.=) d.schema_name
        AND i.pg_index OPERATOR(pg_catalog.=) d.object_name::pg_catalog.name
        AND i.status OPERATOR(pg_catalog.<>) 'FAILED';
+    DELETE FROM singletable.ttl t
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND t.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
     DELETE FROM singletable.tables t
      USING pg_catalog.pg_event_trigger_dropped_objects() d
      WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
@@ -218,6 +258,43 @@ LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_index_sql';
 COMMENT ON FUNCTION singletable.index_sql(pg_catalog.text, pg_catalog.text) IS
   'The plain-SQL SELECT that reads one partition of a secondary index in index order (its predicate, = $n on each partition key expression, ORDER BY the sort key expressions and the table keys); conditions added on the sort key expressions are index conditions too';
+
+CREATE FUNCTION singletable.enable_ttl(table_name pg_catalog.text, attribute_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_enable_ttl';
+COMMENT ON FUNCTION singletable.enable_ttl(pg_catalog.text, pg_catalog.text) IS
+  'Items of a table the caller owns expire at the Number of epoch seconds in attribute_name: creates the partial index sweeps read and registers the setting';
+
+CREATE FUNCTION singletable.disable_ttl(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_disable_ttl';
+COMMENT ON FUNCTION singletable.disable_ttl(pg_catalog.text) IS
+  'Items of a table the caller owns no longer expire; drops the TTL index';
+
+CREATE FUNCTION singletable.ttl_sweep(table_name pg_catalog.text DEFAULT NULL, max_items pg_catalog.int4 DEFAULT NULL)
+RETURNS pg_catalog.int8
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_ttl_sweep';
+COMMENT ON FUNCTION singletable.ttl_sweep(pg_catalog.text, pg_catalog.int4) IS
+  'Deletes expired items now, in this transaction, in batches of singletable.ttl_batch_size skipping locked items: of the table named, or of every TTL table the caller may read and delete from; returns how many';
+
+CREATE FUNCTION singletable.ttl_status(
+    OUT table_name pg_catalog.regclass, OUT attribute_name pg_catalog.text, OUT ttl_index pg_catalog.name,
+    OUT last_sweep_start pg_catalog.timestamptz, OUT last_sweep_end pg_catalog.timestamptz,
+    OUT deleted_last pg_catalog.int8, OUT deleted_total pg_catalog.int8,
+    OUT backlog pg_catalog.int8, OUT last_error pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE C STRICT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_ttl_status';
+COMMENT ON FUNCTION singletable.ttl_status() IS
+  'Per TTL table: the last sweep''s start and end, items it deleted, items deleted since the server started (the statistics need shared_preload_libraries), expired items not yet swept (up to 1,000,000), the last sweep''s error';
+
+CREATE VIEW singletable.ttl_status AS SELECT * FROM singletable.ttl_status();
+COMMENT ON VIEW singletable.ttl_status IS
+  'TTL tables with the statistics of their sweeps and their backlog (singletable.ttl_status())';
+GRANT SELECT ON singletable.ttl_status TO PUBLIC;
 
 DROP FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool);
 CREATE FUNCTION singletable.explain_query(

@@ -117,18 +117,6 @@ st_index_build_launch(StTable *tab, StIndex *idx)
 				 errhint("Every slot of max_worker_processes is in use; try again later, or create the index without concurrently.")));
 }
 
-/* The item table's qualified name as a text argument of st_table_open. */
-static text *
-table_name_text(Oid relid)
-{
-	char	   *rel = get_rel_name(relid);
-	char	   *nsp = rel ? get_namespace_name(get_rel_namespace(relid)) : NULL;
-
-	if (rel == NULL || nsp == NULL)
-		return NULL;
-	return cstring_to_text(quote_qualified_identifier(nsp, rel));
-}
-
 /*
  * Reads the CREATING registry row of the request and returns its index
  * name (in TopMemoryContext), or NULL when there is none (the caller
@@ -242,7 +230,7 @@ st_index_build_main(Datum arg)
 	build_index_name = creating_index_name(&req);
 	if (build_index_name != NULL)
 	{
-		text	   *name = table_name_text(req.relid);
+		text	   *name = st_table_name_text(req.relid);
 		StTable    *tab = name ? st_table_open(name, AccessShareLock, ST_ACL_OWNER) : NULL;
 		StIndex    *idx = tab ? st_table_index(tab, build_index_name) : NULL;
 
@@ -272,7 +260,7 @@ st_index_build_main(Datum arg)
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		{
-			text	   *name = table_name_text(req.relid);
+			text	   *name = st_table_name_text(req.relid);
 			StTable    *tab = name ? st_table_open(name, AccessShareLock, ST_ACL_OWNER) : NULL;
 			StIndex    *idx = tab ? st_table_index(tab, build_index_name) : NULL;
 

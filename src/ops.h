@@ -65,6 +65,7 @@ typedef struct StGetRequest
 	StKeyText	sk;
 	const char *projection;
 	Jsonb	   *names;
+	bool		include_expired;	/* also an item its TTL has expired */
 } StGetRequest;
 
 typedef struct StDeleteRequest
@@ -105,6 +106,7 @@ typedef struct StQueryRequest
 	Jsonb	   *vals;
 	const char *index_name;		/* IndexName: query this secondary index; NULL: the table */
 	const char *key_condition;	/* KeyConditionExpression, in place of pk/op/sk1/sk2 */
+	bool		include_expired;	/* also items their TTL has expired */
 } StQueryRequest;
 
 /*

@@ -29,6 +29,7 @@
 #include "jsonval.h"
 #include "keycond.h"
 #include "ops.h"
+#include "ttl.h"
 
 /* The sk_op names of StSkOp (RANGE is begins_with) */
 static const char *const sk_op_names[ST_NUM_SK_OPS] = {
@@ -103,6 +104,15 @@ st_op_get(const StGetRequest *req)
 	}
 	/* the item comes back in this function's memory, outliving SPI_finish */
 	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+	if (item && tab->ttl_attr && !req->include_expired)
+	{
+		StTtlClock	clock;
+
+		/* expired but not swept yet: as good as deleted (unlike DynamoDB) */
+		st_ttl_clock(&clock);
+		if (st_ttl_item_expired(tab, item, &clock))
+			item = NULL;
+	}
 	if (item && proj)
 	{
 		/* projected in SPI memory, the result copied out of it */
@@ -788,6 +798,8 @@ typedef struct QueryReceiver
 								 * N or B sort key) */
 	MemoryContext callcxt;		/* lives for the call: the page marker's key */
 	uint64		evaluated;
+	bool		hide_expired;	/* leave out items the table's TTL has expired */
+	StTtlClock	clock;
 	text	   *last_sk;		/* key of the max_items-th item, with a filter */
 	Jsonb	   *last_key;		/* the same on an index: its LastEvaluatedKey */
 } QueryReceiver;
@@ -821,8 +833,9 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 		: st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
 	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
 	item = index_project(qa, stored);
-	returned = qa->filter == NULL ||
-		st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs));
+	returned = !(r->hide_expired && st_ttl_item_expired(tab, stored, &r->clock)) &&
+		(qa->filter == NULL ||
+		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
 		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
@@ -866,8 +879,9 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
 	/* detoasted: a stored row must not point into the table's TOAST */
 	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
-	returned = qa->filter == NULL ||
-		st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs));
+	returned = !(r->hide_expired && st_ttl_item_expired(tab, item, &r->clock)) &&
+		(qa->filter == NULL ||
+		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
 		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
@@ -921,6 +935,12 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	recv.pk_text = cstring_to_text(qa.pk_display);
 	recv.callcxt = CurrentMemoryContext;
 	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
+	recv.hide_expired = tab->ttl_attr != NULL && !req->include_expired;
+	if (recv.hide_expired)
+	{
+		st_ttl_clock(&recv.clock);
+		recv.row_allocs = true; /* the expiry test allocates */
+	}
 
 	memset(&options, 0, sizeof(options));
 	options.params = qa.index

@@ -56,6 +56,7 @@
 
 #include "errors.h"
 #include "registry.h"
+#include "ttl.h"
 
 StaticAssertDecl((ST_ACL_OWNER & (((AclMode) 1 << N_ACL_RIGHTS) - 1)) == 0 &&
 				 ST_ACL_OWNER < ((AclMode) 1 << 16),
@@ -344,6 +345,18 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 		not_singletable_error(check->name);
 }
 
+/* A table's qualified, quoted name as st_table_open takes it; NULL when it is gone. */
+text *
+st_table_name_text(Oid relid)
+{
+	char	   *rel = get_rel_name(relid);
+	char	   *nsp = rel ? get_namespace_name(get_rel_namespace(relid)) : NULL;
+
+	if (rel == NULL || nsp == NULL)
+		return NULL;
+	return cstring_to_text(quote_qualified_identifier(nsp, rel));
+}
+
 /* The cached index named name of tab, or NULL. */
 StIndex *
 st_table_index(StTable *tab, const char *name)
@@ -385,6 +398,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	tab->sk_type = row->sk_type;
 	MemoryContextSwitchTo(old);
 	st_indexes_load(tab);
+	st_ttl_load(tab);
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;
 	building_relid = InvalidOid;

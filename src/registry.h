@@ -38,6 +38,8 @@ struct StTable
 	StKeyType	sk_type;
 	SPIPlanPtr	item_plans[ST_NUM_ITEM_PLANS];
 	SPIPlanPtr	query_plans[ST_NUM_SK_OPS][2][2];	/* [op][forward][has start] */
+	char	   *ttl_attr;		/* TTL attribute (singletable.ttl), or NULL */
+	char	   *ttl_index;		/* its partial index, in the table's schema */
 	int			n_indexes;		/* secondary indexes (singletable.indexes) */
 	StIndex    *indexes;		/* in cxt, ordered by name */
 };
@@ -47,6 +49,7 @@ extern RangeVar *st_name_to_rangevar(text *name);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
 extern bool st_spi_connected(void);
 extern StIndex *st_table_index(StTable *tab, const char *name);
+extern text *st_table_name_text(Oid relid);
 
 /* in write.c */
 

@@ -5,7 +5,9 @@
 
 #include "fmgr.h"
 
+#include "guc.h"
 #include "registry.h"
+#include "ttl.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,5 +22,8 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	st_guc_init();
 	st_registry_init();
+	/* the background sweep of TTL tables, only under shared_preload_libraries */
+	st_ttl_worker_init();
 }

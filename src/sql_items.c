@@ -120,6 +120,7 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	req.table_name = table_arg(fcinfo);
 	req.pk = key_arg(fcinfo, 1);
 	req.sk = key_arg(fcinfo, 2);
+	req.include_expired = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
 	req.projection = ARG_CSTRING(3);
 	req.names = ARG_JSONB(4);
 	RETURN_JSONB_OR_NULL(st_op_get(&req));
@@ -230,6 +231,8 @@ singletable_query(PG_FUNCTION_ARGS)
 	/* key_condition is the 15th argument since 0.2.0 */
 	if (PG_NARGS() > 14)
 		req.key_condition = ARG_CSTRING(14);
+	/* include_expired is the 16th argument since 0.2.0 */
+	req.include_expired = PG_NARGS() > 15 && !PG_ARGISNULL(15) && PG_GETARG_BOOL(15);
 	st_op_query(&req, store_row, rsinfo);
 	return (Datum) 0;
 }

@@ -371,6 +371,18 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 		if (isnull)
 			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
 	}
+	if (tab->ttl_attr)
+	{
+		/* DynamoDB's DescribeTimeToLive shape */
+		Oid			targtypes[2] = {JSONBOID, TEXTOID};
+		Datum		tvalues[2] = {result, CStringGetTextDatum(tab->ttl_attr)};
+
+		if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('TimeToLiveDescription',"
+								  " pg_catalog.jsonb_build_object('AttributeName', $2, 'TimeToLiveStatus', 'ENABLED'))",
+								  2, targtypes, tvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "describing table \"%s\" failed", tab->relname);
+		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	}
 	{
 		/* a table distributed with Citus says so */
 		Datum		dist = st_table_distribution(tab);

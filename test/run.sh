@@ -126,7 +126,10 @@ run_suite() {
 # same server restarted without preloading. One extra build and one extra regression
 # run cover both variants.
 st_build_install "-DUSE_ASSERT_CHECKING -O0" || setup_failed "build with assertions"
-st_start_server "shared_preload_libraries = 'singletable'" || setup_failed "starting the test server"
+# The TTL workers stay off on this server: the regression tests sweep with ttl_sweep()
+# themselves, deterministically (test/t/ tests the workers).
+st_start_server "shared_preload_libraries = 'singletable'" "singletable.ttl_enabled = off" ||
+    setup_failed "starting the test server"
 [[ $("$PGBIN/psql" -X -A -t -d postgres -c 'SHOW shared_preload_libraries') == singletable ]] ||
     setup_failed "preloading singletable"
 

@@ -1,0 +1,347 @@
+/*
+ * ttl.c — Time to Live (see ttl.h): enable_ttl, disable_ttl, ttl_sweep,
+ * ttl_status, and what reads and sweeps call.
+ *
+ * As in DynamoDB, a table's TTL attribute holds the expiry time as a Number
+ * of seconds since the epoch; an item whose attribute is absent, not a
+ * Number, or more than five years in the past never expires. A value in
+ * milliseconds by mistake lies tens of thousands of years ahead, so such an
+ * item never expires either (README says how to find them).
+ *
+ * enable_ttl creates a partial btree index over the typed expiry value of
+ * the items that have a numeric one, so a sweep reads what is expired, not
+ * what is stored: a batch is one DELETE of at most singletable.ttl_batch_size
+ * rows chosen from that index with FOR UPDATE SKIP LOCKED, so the sweep
+ * never waits on an application's row lock (a locked item is swept next
+ * time) and an application waits on the sweep at most one batch. Deleting
+ * through SQL keeps the table's secondary indexes consistent.
+ *
+ * Reads (get_item, query on tables and indexes) hide an item whose expiry
+ * has passed but that is not swept yet, unless include_expired is asked for
+ * -- a deliberate difference from DynamoDB, which returns such items until
+ * it deletes them, up to days later.
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type_d.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "errors.h"
+#include "registry.h"
+#include "tables.h"
+#include "ttl.h"
+
+PG_FUNCTION_INFO_V1(singletable_enable_ttl);
+PG_FUNCTION_INFO_V1(singletable_disable_ttl);
+PG_FUNCTION_INFO_V1(singletable_ttl_sweep);
+
+/* The current moment of reads and sweeps: whole epoch seconds, and five years before. */
+void
+st_ttl_clock(StTtlClock *clock)
+{
+	int64		secs = (int64) ((GetCurrentTimestamp() / USECS_PER_SEC) +
+								(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY);
+
+	clock->now = int64_to_numeric(secs);
+	clock->floor = int64_to_numeric(secs - ST_TTL_MAX_AGE_SECONDS);
+}
+
+/* Whether item (stored form) is expired by tab's TTL setting at clock. */
+bool
+st_ttl_item_expired(StTable *tab, Jsonb *item, const StTtlClock *clock)
+{
+	JsonbValue	key;
+	JsonbValue *v;
+
+	if (tab->ttl_attr == NULL)
+		return false;
+	key.type = jbvString;
+	key.val.string.val = tab->ttl_attr;
+	key.val.string.len = strlen(tab->ttl_attr);
+	v = findJsonbValueFromContainer(&item->root, JB_FOBJECT, &key);
+	if (v == NULL || v->type != jbvNumeric)
+		return false;
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(v->val.numeric),
+											 NumericGetDatum(clock->now))) < 0 &&
+		DatumGetInt32(DirectFunctionCall2(numeric_cmp, NumericGetDatum(v->val.numeric),
+										  NumericGetDatum(clock->floor))) >= 0;
+}
+
+/*
+ * Reads tab's TTL setting into its cache entry (memory in tab->cxt). An
+ * installation not yet updated to 0.2.0 has no TTL registry.
+ */
+void
+st_ttl_load(StTable *tab)
+{
+	Oid			nsp = get_namespace_oid("singletable", true);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+	MemoryContext old;
+
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("ttl", nsp)))
+		return;
+	if (SPI_execute_with_args("SELECT attribute_name, ttl_index FROM " ST_TTL_REGISTRY
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1",
+							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "reading the singletable TTL registry failed");
+	if (SPI_processed == 0)
+		return;
+	old = MemoryContextSwitchTo(tab->cxt);
+	tab->ttl_attr = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	tab->ttl_index = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	MemoryContextSwitchTo(old);
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * The typed expiry expression: NULL unless the attribute is a Number, so
+ * that it never fails on an item whose attribute is a string (which never
+ * expires), in whatever order a plan evaluates the conditions.
+ */
+char *
+st_ttl_expiry_expr(const char *attr)
+{
+	const char *lit = quote_literal_cstr(attr);
+
+	return psprintf("(CASE WHEN pg_catalog.jsonb_typeof(" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s) OPERATOR(pg_catalog.=) 'number'"
+					" THEN (" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s)::pg_catalog.numeric END)", lit, lit);
+}
+
+/* The test that an item has a numeric expiry (the TTL index's predicate). */
+
+char *
+st_ttl_expiry_test(const char *attr)
+{
+	return psprintf("pg_catalog.jsonb_typeof(" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s) OPERATOR(pg_catalog.=) 'number'",
+					quote_literal_cstr(attr));
+}
+
+/*
+ * One batch of a sweep: deletes at most limit expired items of tab, chosen
+ * through the TTL index, skipping items another transaction has locked.
+ * Runs in the caller's SPI connection and transaction.
+ */
+int64
+st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock)
+{
+	Oid			argtypes[3] = {NUMERICOID, NUMERICOID, INT8OID};
+	Datum		values[3] = {NumericGetDatum(clock->now), NumericGetDatum(clock->floor), Int64GetDatum(limit)};
+	char	   *sql;
+	char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
+	int			rc;
+
+	Assert(tab->ttl_attr != NULL);
+	sql = psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+				   "SELECT ctid FROM %s WHERE %s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2"
+				   " LIMIT $3 FOR UPDATE SKIP LOCKED))",
+				   tab->qualname, tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr);
+	rc = SPI_execute_with_args(sql, 3, argtypes, values, NULL, false, 0);
+	if (rc != SPI_OK_DELETE)
+		elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
+	return (int64) SPI_processed;
+}
+
+/* A text argument that must not be NULL. */
+static char *
+required_text(FunctionCallInfo fcinfo, int n, const char *param)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", param)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/*
+ * singletable.enable_ttl(table_name, attribute_name): the table's items
+ * expire at the Number of epoch seconds in attribute_name. Creates the
+ * partial index the sweep reads and registers the setting.
+ */
+Datum
+singletable_enable_ttl(PG_FUNCTION_ARGS)
+{
+	char	   *attr = required_text(fcinfo, 1, "attribute_name");
+	int			len = strlen(attr);
+	StTable    *tab;
+	char	   *idxname;
+	Oid			nspoid;
+
+	if (len < 1 || len > 255)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("attribute_name must be 1 to 255 bytes long, not %d", len),
+				 st_errdetail_dynamodb("1 validation error detected: Value at 'timeToLiveSpecification.attributeName' failed to satisfy constraint: Member must have length %s",
+									   len < 1 ? "greater than or equal to 1" : "less than or equal to 255")));
+	SPI_connect();
+	/* ownership before the lock; SHARE: writes wait while the index is built */
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+	if (tab->ttl_attr != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("TTL is already enabled on table \"%s\", with attribute \"%s\"", tab->relname, tab->ttl_attr),
+				 st_errdetail_dynamodb("TimeToLive is already enabled"),
+				 errhint("Disable it with singletable.disable_ttl() first to change the attribute.")));
+	if (strcmp(attr, tab->pk_name) == 0 || (tab->sk_name && strcmp(attr, tab->sk_name) == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the TTL attribute of table \"%s\" cannot be its key attribute \"%s\"", tab->relname, attr)));
+
+	/* <table>_ttl, cut to NAMEDATALEN - 1 bytes at a character boundary */
+	nspoid = get_rel_namespace(tab->relid);
+	idxname = psprintf("%s_ttl", tab->relname);
+	if (strlen(idxname) >= NAMEDATALEN)
+		idxname[pg_mbcliplen(idxname, strlen(idxname), NAMEDATALEN - 1)] = '\0';
+	if (OidIsValid(get_relname_relid(idxname, nspoid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" for the TTL index of table \"%s\" already exists", idxname, tab->relname)));
+	if (SPI_execute(psprintf("CREATE INDEX %s ON %s (%s) WHERE %s", quote_identifier(idxname), tab->qualname,
+							 st_ttl_expiry_expr(attr), st_ttl_expiry_test(attr)), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "CREATE INDEX failed");
+	{
+		Oid			argtypes[3] = {OIDOID, TEXTOID, TEXTOID};
+		Datum		values[3] = {ObjectIdGetDatum(tab->relid), CStringGetTextDatum(attr), CStringGetTextDatum(idxname)};
+
+		st_registry_execute_as_owner("ttl", "INSERT INTO " ST_TTL_REGISTRY " (table_name, attribute_name, ttl_index)"
+									 " VALUES ($1::pg_catalog.regclass, $2, $3)", 3, argtypes, values, NULL);
+	}
+	CacheInvalidateRelcacheByRelid(tab->relid);
+	SPI_finish();
+	/* a database that now has a TTL table is served at once */
+	st_ttl_wake_launcher();
+	PG_RETURN_VOID();
+}
+
+/* singletable.disable_ttl(table_name): items no longer expire; the TTL index is dropped. */
+Datum
+singletable_disable_ttl(PG_FUNCTION_ARGS)
+{
+	StTable    *tab;
+
+	SPI_connect();
+	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock, ST_ACL_OWNER);
+	if (tab->ttl_attr == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("TTL is not enabled on table \"%s\"", tab->relname),
+				 st_errdetail_dynamodb("TimeToLive is already disabled")));
+	if (SPI_execute(psprintf("DROP INDEX IF EXISTS %s",
+							 quote_qualified_identifier(get_namespace_name(get_rel_namespace(tab->relid)),
+														tab->ttl_index)), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "DROP INDEX failed");
+	{
+		Oid			argtypes[1] = {OIDOID};
+		Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+
+		st_registry_execute_as_owner("ttl", "DELETE FROM " ST_TTL_REGISTRY
+									 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+									 1, argtypes, values, NULL);
+	}
+	CacheInvalidateRelcacheByRelid(tab->relid);
+	SPI_finish();
+	PG_RETURN_VOID();
+}
+
+/*
+ * Sweeps one table in the caller's transaction: batches until none is full
+ * or max_items (0: no limit) are deleted.
+ */
+static int64
+sweep_table_here(StTable *tab, int64 max_items, const StTtlClock *clock)
+{
+	int64		total = 0;
+
+	for (;;)
+	{
+		int64		want = st_ttl_batch_size;
+		int64		n;
+
+		CHECK_FOR_INTERRUPTS();
+		if (max_items > 0 && max_items - total < want)
+			want = max_items - total;
+		if (want <= 0)
+			break;
+		n = st_ttl_sweep_batch(tab, want, clock);
+		total += n;
+		if (n < want)
+			break;
+	}
+	return total;
+}
+
+/*
+ * singletable.ttl_sweep(table_name DEFAULT NULL, max_items DEFAULT NULL)
+ * -> bigint: one sweep from this session, in its transaction: the table
+ * named, or every TTL table of the database the caller may read and delete
+ * from; returns how many items it deleted.
+ */
+Datum
+singletable_ttl_sweep(PG_FUNCTION_ARGS)
+{
+	int64		max_items = 0;
+	int64		total = 0;
+	StTtlClock	clock;
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (!PG_ARGISNULL(1))
+	{
+		if (PG_GETARG_INT32(1) < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_items must be at least 1, not %d", PG_GETARG_INT32(1))));
+		max_items = PG_GETARG_INT32(1);
+	}
+	SPI_connect();
+	st_ttl_clock(&clock);
+	if (!PG_ARGISNULL(0))
+		names = list_make1(PG_GETARG_TEXT_PP(0));
+	else
+	{
+		/* every TTL table the caller may sweep, by qualified name */
+		if (SPI_execute("SELECT pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||)"
+						" pg_catalog.quote_ident(c.relname) FROM " ST_TTL_REGISTRY " t"
+						" JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.table_name::pg_catalog.oid"
+						" JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
+						" WHERE pg_catalog.has_table_privilege(c.oid, 'SELECT')"
+						" AND pg_catalog.has_table_privilege(c.oid, 'DELETE')"
+						" ORDER BY t.table_name::pg_catalog.oid", true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "reading the singletable TTL registry failed");
+		for (uint64 i = 0; i < SPI_processed; i++)
+			names = lappend(names, cstring_to_text(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1)));
+	}
+	foreach(lc, names)
+	{
+		StTable    *tab = st_table_open((text *) lfirst(lc), RowExclusiveLock, ACL_SELECT | ACL_DELETE);
+		int64		n;
+
+		if (tab->ttl_attr == NULL)
+		{
+			if (PG_ARGISNULL(0))
+				continue;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("TTL is not enabled on table \"%s\"", tab->relname),
+					 errhint("Enable it with singletable.enable_ttl(table_name, attribute_name).")));
+		}
+		st_ttl_stats_begin(tab->relid);
+		n = sweep_table_here(tab, max_items > 0 ? max_items - total : 0, &clock);
+		st_ttl_stats_end(tab->relid, n, NULL);
+		total += n;
+		if (max_items > 0 && total >= max_items)
+			break;
+	}
+	SPI_finish();
+	PG_RETURN_INT64(total);
+}

@@ -1,0 +1,55 @@
+/*
+ * ttl.h — DynamoDB's Time to Live on item-collection tables: the setting
+ * (singletable.ttl), the sweep that deletes expired items, the test reads
+ * use to hide expired items, and the sweep statistics (ttl.c); the launcher
+ * and per-database workers that sweep in the background (ttl_worker.c).
+ */
+#ifndef SINGLETABLE_TTL_H
+#define SINGLETABLE_TTL_H
+
+#include "fmgr.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+typedef struct StTable StTable;
+
+/* The registry of TTL settings, one row per table */
+#define ST_TTL_REGISTRY "singletable.ttl"
+
+/*
+ * DynamoDB ignores expiry times more than five years in the past; so do
+ * the sweep and the reads (365.25-day years).
+ */
+#define ST_TTL_MAX_AGE_SECONDS ((int64) 5 * 36525 * 864)
+
+/* The moment reads and sweeps compare expiry times with (epoch seconds, whole) */
+typedef struct StTtlClock
+{
+	Numeric		now;			/* items expiring before now are expired */
+	Numeric		floor;			/* ... unless they expire before floor */
+} StTtlClock;
+
+extern void st_ttl_clock(StTtlClock *clock);
+extern bool st_ttl_item_expired(StTable *tab, Jsonb *item, const StTtlClock *clock);
+extern void st_ttl_load(StTable *tab);
+extern char *st_ttl_expiry_expr(const char *attr);
+extern char *st_ttl_expiry_test(const char *attr);
+
+/* One batch of the sweep of tab: deletes at most limit expired items, returns how many */
+extern int64 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock);
+
+/* Statistics of the sweeps (shared memory; nothing is kept without preload) */
+extern void st_ttl_stats_begin(Oid relid);
+extern void st_ttl_stats_end(Oid relid, int64 deleted, const char *error);
+
+/* GUCs (guc.c) */
+extern bool st_ttl_enabled;
+extern int	st_ttl_interval;
+extern int	st_ttl_batch_size;
+extern bool st_ttl_log_sweeps;
+
+/* The background sweep (ttl_worker.c) */
+extern void st_ttl_worker_init(void);
+extern void st_ttl_wake_launcher(void);
+
+#endif

@@ -1,0 +1,623 @@
+/*
+ * ttl_worker.c — the background sweep of TTL tables (with
+ * shared_preload_libraries = 'singletable'), its shared memory and
+ * statistics, and singletable.ttl_status().
+ *
+ * Discovery, as PostgreSQL's autovacuum does it: a launcher connected to no
+ * database (a static background worker, restarted by the postmaster 10 s
+ * after it exits abnormally) reads pg_database every
+ * singletable.ttl_interval seconds and starts, for each database that
+ * accepts connections and is not a template, one short-lived worker, at
+ * most one at a time per database. The worker connects, exits at once if
+ * the extension is not installed there, else sweeps each TTL table in
+ * batches of singletable.ttl_batch_size, one transaction per batch, and
+ * exits after at most ttl_interval seconds of work; the launcher starts the
+ * next one when the interval has passed and the previous one has exited
+ * (it is told: bgw_notify_pid). So new databases, dropped ones and those
+ * that get the extension later are followed without a restart, no worker
+ * sits connected to a database (DROP DATABASE is not blocked by an idle
+ * worker), and a worker that dies is simply replaced next interval.
+ * enable_ttl wakes the launcher, so a new TTL table is swept at once.
+ *
+ * Against TimescaleDB's long-lived per-database schedulers this trades a
+ * connection per database per interval (a few milliseconds) for not
+ * having to track extension creation, database drops and renames.
+ *
+ * A worker runs each table's sweep as the table's owner (a
+ * security-restricted operation, like maintenance commands), survives an
+ * error in one table (logged, kept in the statistics) and goes on with the
+ * next one.
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_database.h"
+#include "catalog/pg_type_d.h"
+#include "commands/extension.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "registry.h"
+#include "ttl.h"
+
+PGDLLEXPORT void st_ttl_launcher_main(Datum arg);
+PGDLLEXPORT void st_ttl_worker_main(Datum arg);
+
+/* Statistics of at most this many TTL tables are kept (all databases) */
+#define ST_TTL_MAX_STATS 1024
+
+typedef struct TtlStat
+{
+	Oid			dboid;			/* InvalidOid: a free slot */
+	Oid			relid;
+	TimestampTz last_start;
+	TimestampTz last_end;		/* 0 while a sweep runs */
+	int64		last_deleted;
+	int64		total_deleted;	/* since the server started */
+	char		last_error[256];
+} TtlStat;
+
+typedef struct TtlShared
+{
+	LWLock	   *lock;			/* protects everything below */
+	int			launcher_pgprocno;	/* -1: no launcher */
+	bool		rescan;			/* start workers now, whatever the interval */
+	TtlStat		stats[ST_TTL_MAX_STATS];
+} TtlShared;
+
+static TtlShared *ttl_shared = NULL;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+/* Asks for the shared memory (shmem_request_hook). */
+static void
+ttl_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(MAXALIGN(sizeof(TtlShared)));
+	RequestNamedLWLockTranche("singletable", 1);
+}
+
+/* Creates or attaches the shared memory (shmem_startup_hook). */
+static void
+ttl_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	ttl_shared = ShmemInitStruct("singletable ttl", sizeof(TtlShared), &found);
+	if (!found)
+	{
+		memset(ttl_shared, 0, sizeof(TtlShared));
+		ttl_shared->lock = &(GetNamedLWLockTranche("singletable"))->lock;
+		ttl_shared->launcher_pgprocno = -1;
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/*
+ * From _PG_init under shared_preload_libraries only: the shared memory and
+ * the launcher. Without preload there is no background sweep.
+ */
+void
+st_ttl_worker_init(void)
+{
+	BackgroundWorker worker;
+
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = ttl_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = ttl_shmem_startup;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 10;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "singletable");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "st_ttl_launcher_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "singletable ttl launcher");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "singletable ttl launcher");
+	RegisterBackgroundWorker(&worker);
+}
+
+/* Wakes the launcher for an immediate round (enable_ttl); nothing without preload. */
+void
+st_ttl_wake_launcher(void)
+{
+	int			pgprocno;
+
+	if (ttl_shared == NULL)
+		return;
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	ttl_shared->rescan = true;
+	pgprocno = ttl_shared->launcher_pgprocno;
+	LWLockRelease(ttl_shared->lock);
+	if (pgprocno >= 0)
+		SetLatch(&ProcGlobal->allProcs[pgprocno].procLatch);
+}
+
+/* The statistics slot of (this database, relid), created if create; NULL when none. Lock held. */
+static TtlStat *
+stat_slot(Oid relid, bool create)
+{
+	TtlStat    *free_slot = NULL;
+
+	for (int i = 0; i < ST_TTL_MAX_STATS; i++)
+	{
+		TtlStat    *s = &ttl_shared->stats[i];
+
+		if (s->dboid == MyDatabaseId && s->relid == relid)
+			return s;
+		if (!OidIsValid(s->dboid) && free_slot == NULL)
+			free_slot = s;
+	}
+	if (create && free_slot)
+	{
+		memset(free_slot, 0, sizeof(TtlStat));
+		free_slot->dboid = MyDatabaseId;
+		free_slot->relid = relid;
+	}
+	return create ? free_slot : NULL;
+}
+
+/* Records the start of a sweep of relid. */
+void
+st_ttl_stats_begin(Oid relid)
+{
+	TtlStat    *s;
+
+	if (ttl_shared == NULL)
+		return;
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	if ((s = stat_slot(relid, true)) != NULL)
+	{
+		s->last_start = GetCurrentTimestamp();
+		s->last_end = 0;
+	}
+	LWLockRelease(ttl_shared->lock);
+}
+
+/* Records the end of a sweep of relid: how many items it deleted, and its error or NULL. */
+void
+st_ttl_stats_end(Oid relid, int64 deleted, const char *error)
+{
+	TtlStat    *s;
+
+	if (ttl_shared == NULL)
+		return;
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	if ((s = stat_slot(relid, true)) != NULL)
+	{
+		s->last_end = GetCurrentTimestamp();
+		s->last_deleted = deleted;
+		s->total_deleted += deleted;
+		if (error)
+			strlcpy(s->last_error, error, sizeof(s->last_error));
+		else
+			s->last_error[0] = '\0';
+	}
+	LWLockRelease(ttl_shared->lock);
+}
+
+/* A database the launcher serves */
+typedef struct DbEntry
+{
+	Oid			dboid;			/* hash key */
+	BackgroundWorkerHandle *handle; /* the current worker, or NULL */
+	TimestampTz next_start;
+	bool		seen;			/* still in pg_database this round */
+} DbEntry;
+
+/* The databases a worker may connect to (not templates, accepting connections). */
+static List *
+database_list(void)
+{
+	List	   *dbs = NIL;
+	Relation	rel;
+	TableScanDesc scan;
+	HeapTuple	tup;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	StartTransactionCommand();
+	(void) GetTransactionSnapshot();
+	rel = table_open(DatabaseRelationId, AccessShareLock);
+	scan = table_beginscan_catalog(rel, 0, NULL);
+	while (HeapTupleIsValid(tup = heap_getnext(scan, ForwardScanDirection)))
+	{
+		Form_pg_database db = (Form_pg_database) GETSTRUCT(tup);
+		MemoryContext old;
+
+		if (db->datistemplate || !db->datallowconn)
+			continue;
+		old = MemoryContextSwitchTo(cxt);
+		dbs = lappend_oid(dbs, db->oid);
+		MemoryContextSwitchTo(old);
+	}
+	table_endscan(scan);
+	table_close(rel, AccessShareLock);
+	CommitTransactionCommand();
+	return dbs;
+}
+
+/* Starts the worker of a database; false when no slot is free (tried again next round). */
+static bool
+start_worker(DbEntry *e)
+{
+	BackgroundWorker worker;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "singletable");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "st_ttl_worker_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "singletable ttl worker for database %u", e->dboid);
+	snprintf(worker.bgw_type, BGW_MAXLEN, "singletable ttl worker");
+	worker.bgw_main_arg = ObjectIdGetDatum(e->dboid);
+	worker.bgw_notify_pid = MyProcPid;
+	return RegisterDynamicBackgroundWorker(&worker, &e->handle);
+}
+
+/* Whether a database's worker is still starting or running. */
+static bool
+worker_alive(DbEntry *e)
+{
+	pid_t		pid;
+
+	if (e->handle == NULL)
+		return false;
+	switch (GetBackgroundWorkerPid(e->handle, &pid))
+	{
+		case BGWH_STARTED:
+		case BGWH_NOT_YET_STARTED:
+			return true;
+		default:
+			pfree(e->handle);
+			e->handle = NULL;
+			return false;
+	}
+}
+
+/* One round of the launcher: a worker for every database whose turn it is. */
+static void
+launcher_round(HTAB *dbs)
+{
+	List	   *list = database_list();
+	ListCell   *lc;
+	HASH_SEQ_STATUS status;
+	DbEntry    *e;
+	TimestampTz now = GetCurrentTimestamp();
+	bool		rescan;
+
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	rescan = ttl_shared->rescan;
+	ttl_shared->rescan = false;
+	LWLockRelease(ttl_shared->lock);
+
+	hash_seq_init(&status, dbs);
+	while ((e = hash_seq_search(&status)) != NULL)
+		e->seen = false;
+	foreach(lc, list)
+	{
+		Oid			dboid = lfirst_oid(lc);
+		bool		found;
+
+		e = hash_search(dbs, &dboid, HASH_ENTER, &found);
+		if (!found)
+		{
+			e->handle = NULL;
+			e->next_start = 0;
+		}
+		e->seen = true;
+		if (worker_alive(e) || (!rescan && now < e->next_start))
+			continue;
+		if (start_worker(e))
+			e->next_start = TimestampTzPlusMilliseconds(now, (int64) st_ttl_interval * 1000);
+	}
+	/* dropped databases: their workers end with them */
+	hash_seq_init(&status, dbs);
+	while ((e = hash_seq_search(&status)) != NULL)
+		if (!e->seen && !worker_alive(e))
+			hash_search(dbs, &e->dboid, HASH_REMOVE, NULL);
+	list_free(list);
+}
+
+/* The launcher (see the file header). */
+void
+st_ttl_launcher_main(Datum arg)
+{
+	HASHCTL		ctl;
+	HTAB	   *dbs;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+	pgstat_report_appname("singletable ttl launcher");
+
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	ttl_shared->launcher_pgprocno = MyProc->pgprocno;
+	LWLockRelease(ttl_shared->lock);
+
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(DbEntry);
+	dbs = hash_create("singletable ttl databases", 64, &ctl, HASH_ELEM | HASH_BLOBS);
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		if (st_ttl_enabled)
+			launcher_round(dbs);
+		/* woken by a worker's exit (bgw_notify_pid), enable_ttl, SIGHUP or SIGTERM */
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Min((long) st_ttl_interval * 1000L, 1000L), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/* A TTL table of the worker's database */
+typedef struct TtlTable
+{
+	Oid			relid;
+	Oid			owner;
+} TtlTable;
+
+/* The TTL tables of this database (in cxt); NIL when the extension is not installed. */
+static List *
+ttl_tables(MemoryContext cxt)
+{
+	List	   *tables = NIL;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	if (OidIsValid(get_extension_oid("singletable", true)) && !creating_extension)
+	{
+		SPI_connect();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		if (SPI_execute("SELECT t.table_name::pg_catalog.oid, c.relowner FROM " ST_TTL_REGISTRY " t"
+						" JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.table_name::pg_catalog.oid"
+						" ORDER BY 1", true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "reading the singletable TTL registry failed");
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+			TtlTable   *t = palloc(sizeof(TtlTable));
+
+			t->relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+			t->owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+			tables = lappend(tables, t);
+			MemoryContextSwitchTo(old);
+		}
+		SPI_finish();
+		PopActiveSnapshot();
+	}
+	CommitTransactionCommand();
+	return tables;
+}
+
+/*
+ * One batch of a table's sweep in a transaction of its own, as the table's
+ * owner; -1 when the table or its TTL setting is gone.
+ */
+static int64
+worker_batch(const TtlTable *t)
+{
+	int64		n = -1;
+	text	   *name;
+	Oid			save_userid;
+	int			save_sec;
+	StTtlClock	clock;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	name = st_table_name_text(t->relid);
+	pgstat_report_activity(STATE_RUNNING, "singletable ttl sweep");
+	if (name != NULL)
+	{
+		StTable    *tab = st_table_open(name, RowExclusiveLock, ACL_SELECT | ACL_DELETE);
+
+		if (tab->ttl_attr != NULL)
+		{
+			st_ttl_clock(&clock);
+			GetUserIdAndSecContext(&save_userid, &save_sec);
+			SetUserIdAndSecContext(t->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
+								   SECURITY_RESTRICTED_OPERATION);
+			n = st_ttl_sweep_batch(tab, st_ttl_batch_size, &clock);
+			SetUserIdAndSecContext(save_userid, save_sec);
+		}
+	}
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	return n;
+}
+
+/* A worker: one sweep of every TTL table of its database (see the file header). */
+void
+st_ttl_worker_main(Datum arg)
+{
+	Oid			dboid = DatumGetObjectId(arg);
+	MemoryContext cxt;
+	List	   *volatile tables;
+	ListCell   *lc;
+	TimestampTz deadline;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	pgstat_report_appname("singletable ttl worker");
+	cxt = AllocSetContextCreate(TopMemoryContext, "singletable ttl worker", ALLOCSET_DEFAULT_SIZES);
+
+	tables = ttl_tables(cxt);
+	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), (int64) st_ttl_interval * 1000);
+	foreach(lc, tables)
+	{
+		TtlTable   *t = lfirst(lc);
+		volatile int64 total = 0;
+
+		if (!st_ttl_enabled)
+			break;
+		st_ttl_stats_begin(t->relid);
+		PG_TRY();
+		{
+			for (;;)
+			{
+				int64		n;
+
+				CHECK_FOR_INTERRUPTS();
+				if (ConfigReloadPending)
+				{
+					ConfigReloadPending = false;
+					ProcessConfigFile(PGC_SIGHUP);
+				}
+				n = worker_batch(t);
+				if (n > 0)
+					total += n;
+				if (n < st_ttl_batch_size || GetCurrentTimestamp() >= deadline)
+					break;
+			}
+			st_ttl_stats_end(t->relid, total, NULL);
+			if (total > 0)
+				ereport(st_ttl_log_sweeps ? LOG : DEBUG1,
+						(errmsg("singletable: swept " INT64_FORMAT " expired items of table %u", total, t->relid)));
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			AbortCurrentTransaction();
+			ereport(LOG,
+					(errmsg("singletable: the sweep of table %u failed: %s", t->relid, edata->message)));
+			st_ttl_stats_end(t->relid, total, edata->message);
+			FreeErrorData(edata);
+		}
+		PG_END_TRY();
+		if (GetCurrentTimestamp() >= deadline)
+			break;
+	}
+	proc_exit(0);
+}
+
+PG_FUNCTION_INFO_V1(singletable_ttl_status);
+
+/*
+ * singletable.ttl_status() -> SETOF record: every TTL table of this
+ * database the caller can see, with the statistics of its sweeps (NULL
+ * without preload) and its backlog: the expired items not yet swept,
+ * counted up to 1,000,000 (NULL when the caller may not read the table).
+ */
+Datum
+singletable_ttl_status(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StTtlClock	clock;
+	SPITupleTable *tt;
+	uint64		ntables;
+
+	InitMaterializedSRF(fcinfo, 0);
+	SPI_connect();
+	st_ttl_clock(&clock);
+	if (SPI_execute("SELECT t.table_name, t.attribute_name, t.ttl_index,"
+					" pg_catalog.has_table_privilege(t.table_name, 'SELECT'),"
+					" pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c.relname)"
+					" FROM " ST_TTL_REGISTRY " t"
+					" JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.table_name::pg_catalog.oid"
+					" JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
+					" ORDER BY t.table_name::pg_catalog.oid", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading the singletable TTL registry failed");
+	tt = SPI_tuptable;
+	ntables = SPI_processed;
+	for (uint64 i = 0; i < ntables; i++)
+	{
+		Datum		values[9];
+		bool		nulls[9] = {false};
+		bool		isnull;
+		Oid			relid = DatumGetObjectId(SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull));
+		bool		can_read = DatumGetBool(SPI_getbinval(tt->vals[i], tt->tupdesc, 4, &isnull));
+		TtlStat		s;
+		bool		have_stats = false;
+
+		values[0] = ObjectIdGetDatum(relid);
+		values[1] = CStringGetTextDatum(SPI_getvalue(tt->vals[i], tt->tupdesc, 2));
+		values[2] = CStringGetTextDatum(SPI_getvalue(tt->vals[i], tt->tupdesc, 3));
+		if (ttl_shared != NULL)
+		{
+			TtlStat    *p;
+
+			LWLockAcquire(ttl_shared->lock, LW_SHARED);
+			if ((p = stat_slot(relid, false)) != NULL)
+			{
+				s = *p;
+				have_stats = true;
+			}
+			LWLockRelease(ttl_shared->lock);
+		}
+		nulls[3] = !have_stats || s.last_start == 0;
+		values[3] = have_stats ? TimestampTzGetDatum(s.last_start) : (Datum) 0;
+		nulls[4] = !have_stats || s.last_end == 0;
+		values[4] = have_stats ? TimestampTzGetDatum(s.last_end) : (Datum) 0;
+		nulls[5] = nulls[6] = !have_stats;
+		values[5] = have_stats ? Int64GetDatum(s.last_deleted) : (Datum) 0;
+		values[6] = have_stats ? Int64GetDatum(s.total_deleted) : (Datum) 0;
+		nulls[8] = !have_stats || s.last_error[0] == '\0';
+		values[8] = nulls[8] ? (Datum) 0 : CStringGetTextDatum(s.last_error);
+		nulls[7] = !can_read;
+		if (can_read)
+		{
+			StTable    *tab = st_table_open(cstring_to_text(SPI_getvalue(tt->vals[i], tt->tupdesc, 5)),
+											AccessShareLock, ACL_SELECT);
+			char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
+			Oid			argtypes[2] = {NUMERICOID, NUMERICOID};
+			Datum		args[2] = {NumericGetDatum(clock.now), NumericGetDatum(clock.floor)};
+
+			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT FROM %s WHERE %s"
+											   " AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2 LIMIT 1000000) s",
+											   tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr),
+									  2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+				elog(ERROR, "counting the expired items failed");
+			values[7] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		}
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	SPI_finish();
+	return (Datum) 0;
+}
