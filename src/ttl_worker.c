@@ -54,6 +54,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
@@ -386,6 +387,19 @@ st_ttl_launcher_main(Datum arg)
 	}
 }
 
+/* A table's name for a log line, outside any transaction: looked up in one of its own. */
+static char *
+st_table_display_name(Oid relid)
+{
+	char	   *name;
+
+	StartTransactionCommand();
+	name = get_rel_name(relid);
+	name = name ? MemoryContextStrdup(TopMemoryContext, name) : psprintf("%u", relid);
+	CommitTransactionCommand();
+	return name;
+}
+
 /* A TTL table of the worker's database */
 typedef struct TtlTable
 {
@@ -515,7 +529,8 @@ st_ttl_worker_main(Datum arg)
 			st_ttl_stats_end(t->relid, total, NULL);
 			if (total > 0)
 				ereport(st_ttl_log_sweeps ? LOG : DEBUG1,
-						(errmsg("singletable: swept " INT64_FORMAT " expired items of table %u", total, t->relid)));
+						(errmsg("singletable: swept " INT64_FORMAT " expired items of table \"%s\"", total,
+								st_table_display_name(t->relid))));
 		}
 		PG_CATCH();
 		{
@@ -526,7 +541,8 @@ st_ttl_worker_main(Datum arg)
 			FlushErrorState();
 			AbortCurrentTransaction();
 			ereport(LOG,
-					(errmsg("singletable: the sweep of table %u failed: %s", t->relid, edata->message)));
+					(errmsg("singletable: the sweep of table \"%s\" failed: %s",
+							st_table_display_name(t->relid), edata->message)));
 			st_ttl_stats_end(t->relid, total, edata->message);
 			FreeErrorData(edata);
 		}
