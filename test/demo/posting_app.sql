@@ -323,3 +323,23 @@ SELECT singletable.update_item('posting_app', 'USER#u_1001', 'ANALYTICS#p_2001',
 SELECT sk, item FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#',
          filter => '#s = :a', projection => 'title, publishAt',
          names => '{"#s": "status"}', vals => '{":a": "approved"}');
+
+\echo
+\echo '=== 12. TTL: metrics time series expire (attribute ttl, epoch seconds) ==='
+\echo '--- A fresh data point, expiring in 30 days; the ones above expired in July'
+SELECT singletable.put_item('posting_app', jsonb_build_object('pk', 'POST#p_2001', 'sk', 'METRICS#2026-11-30T09:12Z',
+         'impressions', 9120, 'likes', 402, 'reposts', 77, 'ttl', extract(epoch FROM now())::bigint + 30 * 86400));
+SELECT singletable.enable_ttl('posting_app', 'ttl');
+\echo '--- Expired items are hidden from every read at once (DynamoDB would still return them for days)'
+SELECT sk, item->'impressions' AS impressions FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'METRICS#');
+\echo '    ... unless asked for:'
+SELECT sk, to_timestamp((item->>'ttl')::numeric) AS expires
+  FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'METRICS#', include_expired => true);
+\echo '--- What is waiting to be swept'
+SELECT table_name, attribute_name, backlog FROM singletable.ttl_status;
+\echo '--- With shared_preload_libraries = ''singletable'' a background worker sweeps every'
+\echo '    singletable.ttl_interval seconds; this demo server has no preload, so sweep by hand'
+\echo '    (schedulable with pg_cron): it deletes by the TTL index, in batches, skipping locked items'
+SELECT singletable.ttl_sweep('posting_app') AS deleted;
+SELECT table_name, backlog FROM singletable.ttl_status;
+SELECT sk FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'METRICS#', include_expired => true);
