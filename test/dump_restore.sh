@@ -91,6 +91,10 @@ SELECT singletable.create_gsi('dr_s', 'by-name', 'name', 'pk', projection => 'IN
 SELECT singletable.create_lsi('dr_s', 'by-total', 'total', 'N');
 SELECT singletable.create_gsi('dr_s', 'by-name-active', 'name,active2', 'sk', partition_key_type => 'S,N');
 SELECT singletable.put_item('dr_s', '{"pk": "USER#3", "sk": "PROFILE", "name": "Cy", "active2": 1}');
+-- a TTL setting: its registry row and partial index are restored
+SELECT singletable.enable_ttl('dr_s', 'exp');
+SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION", "exp": 1000000000}');
+SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION2", "exp": 4000000000}');
 -- describe_table's index ItemCount is the estimate: the same in both databases once analyzed
 ANALYZE dr_s;
 
@@ -274,6 +278,17 @@ same "the secondary index is restored as the same partial btree index" \
 
 same "query by index_name returns the same rows (INCLUDE projection)" \
     "SELECT pk, sk, item FROM singletable.query('dr_s', 'Ada', index_name => 'by-name')" 'USER#1'
+
+same "singletable.ttl has the same rows and the TTL index is the same" \
+    "SELECT t.table_name::text, t.attribute_name, t.ttl_index, t.enabled_at, pg_catalog.replace(pg_catalog.pg_get_indexdef(c.oid), E'\n', ' ')
+       FROM singletable.ttl t JOIN pg_catalog.pg_class c ON c.relname = t.ttl_index" '^dr_s\|exp\|dr_s_ttl\|'
+
+same "reads hide the same expired items; include_expired shows them" \
+    "SELECT sk, singletable.get_item('dr_s', 'USER#4', sk) IS NULL, singletable.get_item('dr_s', 'USER#4', sk, include_expired => true) IS NULL
+       FROM unnest(ARRAY['SESSION', 'SESSION2']) sk" 'SESSION'
+
+same "ttl_status shows the same backlog" \
+    "SELECT table_name::text, attribute_name, backlog FROM singletable.ttl_status" '^dr_s\|'
 
 same "query of the LSI returns the same rows" \
     "SELECT pk, sk, item FROM singletable.query('dr_s', 'USER#1', index_name => 'by-total')" 'USER#1'
