@@ -36,7 +36,9 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "distribute.h"
 #include "errors.h"
+#include "keys.h"
 #include "registry.h"
 #include "tables.h"
 #include "ttl.h"
@@ -131,25 +133,68 @@ st_ttl_expiry_test(const char *attr)
  * One batch of a sweep: deletes at most limit expired items of tab, chosen
  * through the TTL index, skipping items another transaction has locked.
  * Runs in the caller's SPI connection and transaction.
+ *
+ * On a table distributed with Citus, which does not lock rows across shards
+ * (FOR UPDATE in a multi-shard query), the batch is routed: one multi-shard
+ * read, without locks, finds collections (partition keys) holding expired
+ * items, and each collection's expired items are then deleted by one
+ * statement routed to its shard, where FOR UPDATE SKIP LOCKED works as on a
+ * local table. Expired items of a time series cluster in few collections,
+ * so a batch is few statements.
  */
 int64
 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock)
 {
-	Oid			argtypes[3] = {NUMERICOID, NUMERICOID, INT8OID};
-	Datum		values[3] = {NumericGetDatum(clock->now), NumericGetDatum(clock->floor), Int64GetDatum(limit)};
-	char	   *sql;
+	Oid			argtypes[4] = {NUMERICOID, NUMERICOID, INT8OID, st_key_type_oid(tab->pk_type)};
+	Datum		values[4] = {NumericGetDatum(clock->now), NumericGetDatum(clock->floor), Int64GetDatum(limit), (Datum) 0};
 	char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
+	char	   *expired;
+	int64		total = 0;
 	int			rc;
 
 	Assert(tab->ttl_attr != NULL);
-	sql = psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-				   "SELECT ctid FROM %s WHERE %s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2"
-				   " LIMIT $3 FOR UPDATE SKIP LOCKED))",
-				   tab->qualname, tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr);
-	rc = SPI_execute_with_args(sql, 3, argtypes, values, NULL, false, 0);
-	if (rc != SPI_OK_DELETE)
-		elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
-	return (int64) SPI_processed;
+	expired = psprintf("%s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2",
+					   st_ttl_expiry_test(tab->ttl_attr), expr, expr);
+	if (st_table_distribution(tab) == (Datum) 0)
+	{
+		rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+											"SELECT ctid FROM %s WHERE %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
+											tab->qualname, tab->qualname, expired),
+								   3, argtypes, values, NULL, false, 0);
+		if (rc != SPI_OK_DELETE)
+			elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
+		return (int64) SPI_processed;
+	}
+	else
+	{
+		const char *pk = quote_identifier(tab->pk_name);
+		char	   *del = psprintf("DELETE FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+								   "SELECT ctid FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
+								   tab->qualname, pk, tab->qualname, pk, expired);
+		SPITupleTable *keys;
+		uint64		nkeys;
+
+		rc = SPI_execute_with_args(psprintf("SELECT DISTINCT %s FROM %s WHERE %s LIMIT $3", pk, tab->qualname, expired),
+								   3, argtypes, values, NULL, false, 0);
+		if (rc != SPI_OK_SELECT)
+			elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
+		keys = SPI_tuptable;
+		nkeys = SPI_processed;
+		for (uint64 i = 0; i < nkeys && total < limit; i++)
+		{
+			bool		isnull;
+
+			CHECK_FOR_INTERRUPTS();
+			values[2] = Int64GetDatum(limit - total);
+			values[3] = SPI_getbinval(keys->vals[i], keys->tupdesc, 1, &isnull);
+			rc = SPI_execute_with_args(del, 4, argtypes, values, NULL, false, 0);
+			if (rc != SPI_OK_DELETE)
+				elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
+			total += (int64) SPI_processed;
+		}
+		SPI_freetuptable(keys);
+		return total;
+	}
 }
 
 /* A text argument that must not be NULL. */

@@ -625,7 +625,7 @@ singletable_ttl_status(PG_FUNCTION_ARGS)
 			Oid			argtypes[2] = {NUMERICOID, NUMERICOID};
 			Datum		args[2] = {NumericGetDatum(clock.now), NumericGetDatum(clock.floor)};
 
-			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT FROM %s WHERE %s"
+			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s WHERE %s"
 											   " AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2 LIMIT 1000000) s",
 											   tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr),
 									  2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
