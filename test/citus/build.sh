@@ -39,7 +39,7 @@ ST_PACKAGES+=(liblz4-dev libzstd-dev libkrb5-dev)
 
 T0=$(date +%s)
 # step NAME: prints how long the previous step took, and starts timing NAME.
-STEP= STEP_T=$T0
+STEP="" STEP_T=$T0
 step() {
     local now
     now=$(date +%s)
