@@ -167,19 +167,20 @@ cl_backtraces() {
 }
 
 cl_info() {
-    local node stop=
+    local node stop=''
     CL_INFO_SHOWN=1
     for node in "${CL_NODES[@]}"; do
-        stop+="$PGBIN/pg_ctl -D $CL_DIR/$node/data -m fast stop; "
+        stop+="${stop:+; }$PGBIN/pg_ctl -D $CL_DIR/$node/data -m fast stop"
     done
     ((EUID == 0)) && stop="runuser -u postgres -- sh -c '$stop'"
+    stop+=" && rm -rf $CL_DIR"
     cat <<EOF
 The Citus cluster is still running (ST_KEEP=1); logs: $CL_DIR/*/server.log.
 Connect to the coordinator with:
   psql -h ${CL_HOST[coord]} -p ${CL_PORT[coord]} -U postgres postgres
   (workers: -h ${CL_HOST[worker1]} -p ${CL_PORT[worker1]}, -h ${CL_HOST[worker2]} -p ${CL_PORT[worker2]})
 Stop it and delete its files with:
-  $stop rm -rf $CL_DIR
+  $stop
 EOF
 }
 
