@@ -160,7 +160,7 @@ cl_backtraces() {
             [[ -f $core ]] || continue
             echo "backtrace of $core ($node):"
             gdb -q -batch -ex 'bt 30' "$PGBIN/postgres" "$core" 2>&1 |
-                grep -E '^#[0-9]+ |signal|Program terminated'
+                grep -E '^#[0-9]+ |signal|Program terminated' | awk '!seen[$0]++'
             mv "$core" "$CL_DIR/$node/reported.${core##*/}"
         done
     done
