@@ -344,13 +344,13 @@ SELECT count(singletable.put_item('@T@', item))
                                                'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
        ) AS v(item);
 SELECT count(singletable.put_item('@T@', jsonb_build_object('pk', 'POST#p_2001', 'sk', 'COMMENT#' || lpad(n::text, 3, '0'), 'n', n)))
-  FROM generate_series(1, 20) n;
+  FROM generate_series(1, 25) n;
 ANALYZE @T@;
 EOF
 } >"$WORK/load.sql"
 LOAD_SQL=$(cat "$WORK/load.sql")
-ITEMS=$(($(grep -c "^SELECT singletable.put_item" "$WORK/load.sql") + 900 + 20))
-same "put_item of the posting app's $ITEMS items (the demo's, 300 users, a 20-item collection)" \
+ITEMS=$(($(grep -c "^SELECT singletable.put_item" "$WORK/load.sql") + 900 + 25))
+same "put_item of the posting app's $ITEMS items (the demo's, 300 users, a 30-item collection)" \
     "$LOAD_SQL
      SELECT count(*), count(DISTINCT pk), sum(length(item::text)) FROM @T@" "^$ITEMS\|"
 
@@ -417,13 +417,16 @@ same "GSI query: approved posts of all users in publishAt order (all 300+ across
      SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', index_name => 'gsi1')" \
     '^30[0-9]\|'
 
-same "GSI query: key conditions, backwards, max_items, the overloaded ROLE# partitions" \
+same "GSI query: key conditions, backwards, max_items, a filter (its marker row), the overloaded ROLE# partitions" \
     "SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
                                                           max_items => 2, index_name => 'gsi1');
      SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'between', '2026-07-01T03:00:00Z',
                                                           '2026-07-01T04:00:00Z', forward => false, index_name => 'gsi1');
      SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'begins_with', '2026-07-01T1',
                                                           max_items => 25, index_name => 'gsi1');
+     SELECT pk, sk, item FROM singletable.query('@T@', 'STATUS#approved', '>=', '2026-07-01T20', max_items => 9,
+                                                filter => 'begins_with(title, :p)', vals => '{\":p\": \"Post 2\"}',
+                                                projection => 'title', index_name => 'gsi1');
      SELECT pk, sk, item->>'role' FROM singletable.query('@T@', 'ROLE#admin', index_name => 'gsi1');
      SELECT pk, sk FROM singletable.query('@T@', 'ROLE#editor', index_name => 'gsi1', projection => 'KEYS_ONLY')" \
     'TEAM#t_01'
@@ -626,6 +629,93 @@ else
     ok "describe_table says the table is distributed # SKIP singletable has no distribute_table"
 fi
 
+# What describe_table says of the size of a distributed table: the shards' items and bytes
+# (Citus's citus_total_relation_size), as it says the local table's, not those of the
+# coordinator's shell table, which holds no item.
+expect "describe_table's ItemCount and TableSizeBytes count the shards, not the coordinator's empty shell table" \
+    "t|t" \
+    "ANALYZE posting_local; ANALYZE posting;
+     SELECT (singletable.describe_table('posting')->>'ItemCount')::bigint
+              = (singletable.describe_table('posting_local')->>'ItemCount')::bigint,
+            (singletable.describe_table('posting')->>'TableSizeBytes')::bigint >= citus_total_relation_size('posting')"
+
+#
+# A table distributed while it holds items, and while another session has used it
+#
+# A second session on the coordinator: psql reading its statements from a fifo. s2 SQL
+# sends SQL and waits (30 s at most) for its output, which it puts in OUT.
+mkfifo "$WORK/s2.in"
+cl_psql coord -q -A -t <"$WORK/s2.in" >"$WORK/s2.out" 2>&1 &
+S2_PID=$!
+exec 4>"$WORK/s2.in"
+S2_N=0
+s2() {
+    local i before
+    S2_N=$((S2_N + 1))
+    if ! kill -0 "$S2_PID" 2>/dev/null; then
+        OUT="the second session's psql has exited: $(cat "$WORK/s2.out")"
+        return 1
+    fi
+    before=$(wc -l <"$WORK/s2.out")
+    # (no SIGPIPE for this script should psql exit meanwhile: the wait below times out)
+    (trap '' PIPE; printf '%s\n\\echo S2-DONE-%s\n' "$1" "$S2_N" >&4)
+    for ((i = 0; i < 300; i++)); do
+        grep -qx "S2-DONE-$S2_N" "$WORK/s2.out" && break
+        sleep 0.1
+    done
+    OUT=$(tail -n +"$((before + 1))" "$WORK/s2.out" | grep -vx "S2-DONE-$S2_N")
+}
+mark_logs
+s2 "SELECT singletable.create_table('posting_late');
+          SELECT singletable.create_gsi('posting_late', 'gsi1', 'gsi1pk', 'gsi1sk');
+          SELECT count(singletable.put_item('posting_late', jsonb_build_object('pk', 'USER#' || n, 'sk', 'POST#1',
+                                            'gsi1pk', 'STATUS#approved', 'gsi1sk', 'T' || n)) IS NULL)
+            FROM generate_series(10, 49) n;
+          SELECT singletable.get_item('posting_late', 'USER#10', 'POST#1')->>'gsi1sk';
+          SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+          SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';"
+if [[ $OUT == $'posting_late\nposting_late_gsi1_gsi\n40\nT10\n40\n1' ]]; then
+    ok "a second session creates a table, writes and reads it (its statements planned and kept)"
+else
+    fail "a second session creates a table, writes and reads it (its statements planned and kept)" "(session 2)"
+fi
+expect "the table is distributed while it holds items; queries and writes in this session reach the shards" \
+    "1
+40
+40
+2
+t" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     $(distribute_sql posting_late)
+     \\o
+     SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'posting_late'::regclass;
+     SELECT count(*) FROM posting_late;
+     SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+     SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';
+     SELECT singletable.put_item('posting_late', '{\"pk\": \"USER#50\", \"sk\": \"POST#1\", \"gsi1pk\": \"STATUS#approved\", \"gsi1sk\": \"T50\"}') IS NULL;"
+mark_logs
+s2 "SELECT singletable.get_item('posting_late', 'USER#50', 'POST#1')->>'gsi1sk';
+          SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+          SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';
+          SELECT count(*) FROM singletable.query('posting_late', 'USER#12');
+          SELECT singletable.delete_item('posting_late', 'USER#12', 'POST#1', return_values => 'ALL_OLD')->>'pk';
+          SELECT count(*) FROM posting_late;"
+if [[ $OUT == $'T50\n41\n3\n1\nUSER#12\n40' ]]; then
+    ok "the session that used the table before its distribution reads and writes the shards after it (its kept plans replanned)"
+else
+    fail "the session that used the table before its distribution reads and writes the shards after it (its kept plans replanned)" \
+        "(session 2: get_item, GSI query, update_item, query, delete_item, count)"
+fi
+exec 4>&-
+if ((HAS_DISTRIBUTE)); then
+    expect "distribute_table leaves no copy of the items in the coordinator's shell table (Citus keeps it unless truncated)" \
+        "0" \
+        "SELECT pg_relation_size('posting_late')"
+else
+    ok "distribute_table leaves no copy of the items in the coordinator's shell table # SKIP singletable has no distribute_table"
+fi
+
 #
 # Routing: which shards each single-key call touched
 #
@@ -769,6 +859,24 @@ for script in counter new_counters; do
     else
         expect "$desc" "$want" "$sql"
     fi
+done
+
+# The cost of distribution, measured (diagnostics, not checks): one client, get_item and the
+# 30-item query on the distributed table through the coordinator and on the local table.
+for what in get_item query30; do
+    for t in posting_local posting; do
+        if [[ $what == get_item ]]; then
+            echo "SELECT singletable.get_item('$t', 'USER#u_1001', 'PROFILE');"
+        else
+            echo "SELECT count(*) FROM singletable.query('$t', 'POST#p_2001');"
+        fi >"$WORK/$what-$t.sql"
+        tps=$("$PGBIN/pgbench" -n -c 1 -t 2000 -f "$WORK/$what-$t.sql" -h "${CL_HOST[coord]}" -p "${CL_PORT[coord]}" \
+                -U postgres postgres 2>&1 | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+        declare "TPS_${what}_$t=${tps:-0}"
+    done
+    l=TPS_${what}_posting_local d=TPS_${what}_posting
+    diag "pgbench $what, 1 client, 2000 calls: local table ${!l} tps, distributed ${!d} tps$(awk -v l="${!l}" -v d="${!d}" \
+            'BEGIN { if (d > 0) printf ", %.1fx the time per call", l / d }')"
 done
 
 #
