@@ -12,6 +12,10 @@
 # plans (router vs multi-shard), atomic counters under concurrency (pgbench), and the
 # server logs (no crash).
 #
+# Everything here is plain SQL through the coordinator, as an application would run it; the
+# one place that says how a table is distributed is distribute_sql (singletable's
+# distribute_table when the installed extension has it, else Citus's create_distributed_table).
+#
 # Prints one TAP line per check ("ok N - ..." / "not ok N - ...", details as "# ..." lines,
 # a final "1..N"), which test/run.sh's pg_regress parser counts; exits non-zero when a
 # check failed. A failed statement is reported with its error, the lines that every
@@ -116,10 +120,10 @@ failure_details() {
     fi
 }
 
-# q [NODE]: runs the SQL on stdin on NODE (default the coordinator), unaligned, no headers;
-# stops at the first error. psql's messages (errors, notices) go to stderr.
+# q: runs the SQL on stdin on the coordinator, unaligned, no headers; stops at the first
+# error. psql's messages (errors, notices) go to stderr.
 q() {
-    cl_psql "${1:-coord}" -q -A -t -v ON_ERROR_STOP=1 -f -
+    cl_psql coord -q -A -t -v ON_ERROR_STOP=1 -f -
 }
 
 # run SQL: runs SQL on the coordinator; sets OUT (stdout and stderr) and returns its status.
@@ -560,6 +564,21 @@ same "a transaction writing collections on both workers commits atomically (two-
      SELECT count(singletable.delete_item('@T@', 'USER#u_' || (900000 + n), 'TX#1')) FROM generate_series(1, 40) n;
      ROLLBACK;
      SELECT count(*) FROM @T@ WHERE sk = 'TX#1'" '^40$'
+
+run "SET citus.log_remote_commands = on;
+     BEGIN;
+     SELECT count(singletable.put_item('posting', jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'TX#2')) IS NULL)
+       FROM generate_series(1, 40) n;
+     COMMIT;"
+prepared=$(grep -E 'NOTICE:  issuing PREPARE TRANSACTION' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+committed=$(grep -E 'NOTICE:  issuing COMMIT PREPARED' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+if ((prepared == 2 && committed == 2)); then
+    ok "that transaction's COMMIT is PREPARE TRANSACTION, then COMMIT PREPARED, on each worker"
+else
+    not_ok "that transaction's COMMIT is PREPARE TRANSACTION, then COMMIT PREPARED, on each worker"
+    diag "workers prepared: $prepared, committed prepared: $committed; commands:" \
+        "$(grep -E 'issuing (BEGIN|PREPARE|COMMIT)|on server' <<<"$OUT" | head -n 20)"
+fi
 
 #
 # Secondary indexes created after distribution: on every shard, checked against every item
