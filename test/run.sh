@@ -166,5 +166,9 @@ run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/cache.sh"
 run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
+# The distributed case: Citus built from ../shared/vendor (once; cached in
+# /var/cache/singletable), a coordinator and two workers of its own (not the test server),
+# the posting app on a distributed table (TAP lines, one per check).
+run_suite citus pg_regress bash "$TOP/test/citus/run.sh"
 
 finish

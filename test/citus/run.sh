@@ -1,0 +1,949 @@
+#!/usr/bin/env bash
+# test/citus/run.sh: singletable on a three-node Citus cluster (the distributed suite).
+#
+# Builds Citus from the vendored source (test/citus/build.sh, cached between runs), starts a
+# coordinator and two workers (test/citus/cluster.sh), and runs the posting app of
+# test/demo/posting_app.sql against two copies of the same data on the coordinator:
+# "posting", distributed by its partition key, and "posting_local", a plain table. Most
+# checks run the same statement on both and compare the output: every access pattern,
+# conditional writes and return values, the scheduler GSI across shards with its pages,
+# indexes created before and after distribution (on every shard), transactions. Then
+# which shards each single-key call touched (Citus's log of the commands it sends), the
+# plans (router vs multi-shard), atomic counters under concurrency (pgbench), and the
+# server logs (no crash).
+#
+# Everything here is plain SQL through the coordinator, as an application would run it; the
+# one place that says how a table is distributed is distribute_sql (singletable's
+# distribute_table when the installed extension has it, else Citus's create_distributed_table).
+#
+# Prints one TAP line per check ("ok N - ..." / "not ok N - ...", details as "# ..." lines,
+# a final "1..N"), which test/run.sh's pg_regress parser counts; exits non-zero when a
+# check failed. A failed statement is reported with its error, the lines that every
+# node's server log got meanwhile, and gdb backtraces of crashed backends. Run as root
+# (build.sh installs packages and Citus); the singletable extension must be installed
+# (make install). ST_KEEP=1 leaves the cluster running at exit. CITUS_SHARD_COUNT (default
+# 32, Citus's default) sets the shard count of the distributed tables;
+# CITUS_DISTRIBUTE_WITH=citus distributes them with Citus's create_distributed_table even
+# when singletable has distribute_table.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+T_START=$(date +%s)
+
+N=0
+FAILURES=0
+ok() {
+    N=$((N + 1))
+    echo "ok $N - $1"
+}
+not_ok() {
+    N=$((N + 1))
+    FAILURES=$((FAILURES + 1))
+    echo "not ok $N - $1"
+}
+diag() {
+    if (($# > 0)); then
+        printf '%s\n' "$@" | sed 's/^/# /'
+    else
+        sed 's/^/# /'
+    fi
+}
+bail() {
+    echo "1..$N"
+    echo "Bail out! $1"
+    exit 1
+}
+
+#
+# Citus and the cluster
+#
+t0=$(date +%s)
+if bash "$HERE/build.sh" >&2; then
+    ok "Citus built from the vendored source and installed ($(($(date +%s) - t0)) s)"
+else
+    not_ok "Citus built from the vendored source and installed"
+    bail "no Citus"
+fi
+
+# shellcheck source=test/citus/cluster.sh
+source "$HERE/cluster.sh"
+t0=$(date +%s)
+if cl_start; then
+    ok "a coordinator and two workers started, citus and singletable created on each ($(($(date +%s) - t0)) s)"
+else
+    not_ok "a coordinator and two workers started, citus and singletable created on each"
+    bail "no cluster"
+fi
+WORK=$CL_DIR/work
+mkdir -p "$WORK"
+SHARDS=${CITUS_SHARD_COUNT:-32}
+
+#
+# Helpers
+#
+declare -A LOGMARK=()
+CRASHED=0
+
+# Remembers where every node's server log ends, for log_excerpt.
+mark_logs() {
+    local node
+    for node in "${CL_NODES[@]}"; do
+        LOGMARK[$node]=$(stat -c %s "$(cl_log "$node")" 2>/dev/null || echo 0)
+    done
+}
+
+# The lines every node's log got since mark_logs (errors, warnings and crashes, with the
+# lines that follow them: DETAIL, CONTEXT, STATEMENT), at most 40 a node.
+log_excerpt() {
+    local node
+    for node in "${CL_NODES[@]}"; do
+        tail -c +"$((${LOGMARK[$node]:-0} + 1))" "$(cl_log "$node")" 2>/dev/null |
+            grep -E -A4 'ERROR|FATAL|PANIC|WARNING|TRAP|terminated by signal|was terminated|server process' |
+            head -n 40 | sed "s|^|$node log: |"
+    done
+}
+
+# After a failure: the log excerpt, backtraces, and (after a crash, which restarts every
+# session of the node) a wait until the coordinator accepts connections again.
+failure_details() {
+    local i excerpt
+    excerpt=$(log_excerpt)
+    [[ -n $excerpt ]] && diag "server logs meanwhile:" "$excerpt"
+    if grep -q 'terminated by signal' <<<"$excerpt"; then
+        CRASHED=$((CRASHED + 1))
+        diag "a backend CRASHED (see above); core files:"
+        cl_backtraces | diag
+        for ((i = 0; i < 60; i++)); do
+            cl_sql coord "SELECT 1" >/dev/null 2>&1 && break
+            sleep 0.5
+        done
+    fi
+}
+
+# q: runs the SQL on stdin on the coordinator, unaligned, no headers; stops at the first
+# error. psql's messages (errors, notices) go to stderr.
+q() {
+    cl_psql coord -q -A -t -v ON_ERROR_STOP=1 -f -
+}
+
+# run SQL: runs SQL on the coordinator; sets OUT (stdout and stderr) and returns its status.
+run() {
+    mark_logs
+    OUT=$(q <<<"$1" 2>&1)
+}
+
+# fail DESC SQL: a failed check, with the statement (its first 25 lines), its output and
+# the server logs.
+fail() {
+    not_ok "$1"
+    diag "statement:" "$(head -n 25 <<<"$2")" "output:" "$OUT"
+    failure_details
+}
+
+# expect DESC EXPECTED SQL: ok when SQL succeeds with output EXPECTED.
+expect() {
+    local desc=$1 expected=$2 sql=$3
+    if ! run "$sql"; then
+        fail "$desc" "$sql"
+    elif [[ $OUT != "$expected" ]]; then
+        not_ok "$desc"
+        diag "statement:" "$sql" "expected:" "$expected" "got:" "$OUT"
+    else
+        ok "$desc"
+    fi
+}
+
+# expect_match DESC ERE SQL: ok when SQL succeeds and its output matches every extended
+# regular expression of the newline-separated list ERE (each somewhere in the output).
+expect_match() {
+    local desc=$1 patterns=$2 sql=$3 p missing=()
+    if ! run "$sql"; then
+        fail "$desc" "$sql"
+        return
+    fi
+    while IFS= read -r p; do
+        [[ -n $p ]] && ! grep -Eq -- "$p" <<<"$OUT" && missing+=("$p")
+    done <<<"$patterns"
+    if ((${#missing[@]} > 0)); then
+        not_ok "$desc"
+        diag "statement:" "$sql" "no match for:" "${missing[@]}" "output:" "$OUT"
+    else
+        ok "$desc"
+    fi
+}
+
+# same DESC SQL [PATTERN]: SQL is a template in which @T@ stands for the table; runs it on
+# posting_local, then on the distributed posting. ok when both succeed with the same,
+# non-empty output, where the table's own name is read as @T@ (error messages name it).
+# With PATTERN, an extended regular expression, the (local) output must match it too:
+# it says what the check is about, so that a check of two empty results cannot pass.
+same() {
+    local desc=$1 sql=$2 pattern=${3:-} loc dist
+    if ! run "${sql//@T@/posting_local}"; then
+        fail "$desc (on the local table: the test itself is wrong)" "${sql//@T@/posting_local}"
+        return
+    fi
+    loc=${OUT//posting_local/@T@}
+    if ! run "${sql//@T@/posting}"; then
+        fail "$desc" "${sql//@T@/posting}"
+        return
+    fi
+    dist=${OUT//posting/@T@}
+    if [[ -z $loc ]] || { [[ -n $pattern ]] && ! grep -Eq -- "$pattern" <<<"$loc"; }; then
+        not_ok "$desc"
+        diag "unexpected output on the local table (the test itself is wrong):" "$loc"
+        return
+    fi
+    if [[ $loc != "$dist" ]]; then
+        not_ok "$desc"
+        diag "statement:" "$sql" "output differs (< local table, > distributed table):"
+        diff <(echo "$loc") <(echo "$dist") | head -n 60 | diag
+        failure_details
+        return
+    fi
+    ok "$desc"
+}
+
+# same_error DESC SQL SQLSTATE: like same, for a statement that must fail with SQLSTATE on
+# both tables with the same message (ERROR, DETAIL, HINT lines).
+same_error() {
+    local desc=$1 sql=$2 state=$3 t out loc='' dist=''
+    for t in posting_local posting; do
+        mark_logs
+        if out=$(cl_psql coord -q -A -t -v ON_ERROR_STOP=1 -v VERBOSITY=verbose \
+                -c "${sql//@T@/$t}" 2>&1); then
+            not_ok "$desc"
+            diag "on $t, it did not fail:" "${sql//@T@/$t}" "output:" "$out"
+            return
+        fi
+        out=$(grep -E '^(ERROR|DETAIL|HINT):' <<<"$out" | sed -e 's/ERROR:  \([0-9A-Z]\{5\}\): /ERROR:  \1 /')
+        out=${out//$t/@T@}
+        if [[ $t == posting_local ]]; then loc=$out; else dist=$out; fi
+    done
+    if [[ $loc != "ERROR:  $state "* ]]; then
+        not_ok "$desc"
+        diag "on the local table, not SQLSTATE $state (the test itself is wrong):" "$loc"
+    elif [[ $loc != "$dist" ]]; then
+        not_ok "$desc"
+        diag "statement:" "$sql" "errors differ (< local table, > distributed table):"
+        diff <(echo "$loc") <(echo "$dist") | diag
+        failure_details
+    else
+        ok "$desc"
+    fi
+}
+
+# routed DESC SQL: runs SQL (one or more singletable calls on key USER#u_1001 of posting)
+# with Citus logging every command it sends to a worker (citus.log_remote_commands) and
+# refusing any multi-shard statement (citus.multi_task_query_log_level = error). ok when
+# it succeeds and the commands name exactly one shard of posting, on one node.
+routed() {
+    local desc=$1 sql=$2 shards nodes
+    if ! run "SET citus.log_remote_commands = on;
+              SET citus.multi_task_query_log_level = error;
+              $sql"; then
+        fail "$desc" "$sql"
+        return
+    fi
+    # (psql -f prefixes each message with "psql:<stdin>:LINE: ")
+    shards=$(grep -E 'NOTICE:  issuing ' <<<"$OUT" | grep -oE '\bposting_[0-9]+\b' | sort -u)
+    nodes=$(grep -oE 'on server [^ ]+' <<<"$OUT" | sort -u)
+    if [[ $(wc -l <<<"$shards") == 1 && -n $shards && $(wc -l <<<"$nodes") == 1 ]]; then
+        ok "$desc (shard $shards)"
+    else
+        not_ok "$desc"
+        diag "statement:" "$sql" "shards named:" "${shards:-(none)}" "nodes:" "${nodes:-(none)}" \
+            "commands sent:" "$(grep -E 'NOTICE:  issuing |DETAIL:  on server' <<<"$OUT")"
+    fi
+}
+
+#
+# The cluster
+#
+expect "the coordinator knows two active workers, named by their socket directories" \
+    "${CL_HOST[worker1]}|${CL_PORT[worker1]}
+${CL_HOST[worker2]}|${CL_PORT[worker2]}" \
+    "SELECT node_name, node_port FROM citus_get_active_worker_nodes() ORDER BY 1"
+
+expect "citus 13.2 and the same singletable version are installed on all three nodes" \
+    "$(for node in "${CL_NODES[@]}"; do echo "citus 13.2|singletable $(cl_sql coord "SELECT extversion FROM pg_extension WHERE extname = 'singletable'")"; done)" \
+    "SELECT 'citus ' || substr(e.c, 1, 4) || '|singletable ' || e.s
+       FROM (SELECT (SELECT extversion FROM pg_extension WHERE extname = 'citus') c,
+                    (SELECT extversion FROM pg_extension WHERE extname = 'singletable') s) e
+     UNION ALL
+     SELECT 'citus ' || substr(c.result, 1, 4) || '|singletable ' || s.result
+       FROM run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'citus'\$\$) c
+       JOIN run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'singletable'\$\$) s
+         USING (nodename, nodeport)"
+
+#
+# The tables: the posting app's table, with its scheduler GSI created before distribution
+#
+# singletable.distribute_table when the extension has it, else Citus directly (by the
+# partition key column, colocated by Citus's default with tables of the same key type):
+# the one place that says how a table is distributed.
+# CITUS_DISTRIBUTE_WITH=citus forces create_distributed_table even when distribute_table exists.
+if [[ ${CITUS_DISTRIBUTE_WITH:-auto} != citus &&
+      $(cl_sql coord "SELECT to_regprocedure('singletable.distribute_table(text,integer)') IS NOT NULL") == t ]]; then
+    HAS_DISTRIBUTE=1
+    diag "distributing with singletable.distribute_table"
+else
+    HAS_DISTRIBUTE=0
+    diag "distributing with create_distributed_table (singletable has no distribute_table)"
+fi
+# distribute_sql TABLE [SHARD_COUNT]: the statement that distributes TABLE (with SHARD_COUNT
+# shards; without, colocated with the tables already distributed).
+distribute_sql() {
+    if ((HAS_DISTRIBUTE)); then
+        echo "SELECT singletable.distribute_table('$1'${2:+, $2});"
+    else
+        echo "SELECT create_distributed_table('$1', 'pk'${2:+, shard_count => $2});"
+    fi
+}
+
+expect "create_table and create_gsi, then distribution by the partition key" \
+    "posting_local
+posting_local_gsi1_gsi
+posting
+posting_gsi1_gsi
+
+posting|h|pk|$SHARDS|2" \
+    "SET client_min_messages = warning;
+     SELECT singletable.create_table('posting_local');
+     SELECT singletable.create_gsi('posting_local', 'gsi1', 'gsi1pk', 'gsi1sk');
+     SELECT singletable.create_table('posting');
+     SELECT singletable.create_gsi('posting', 'gsi1', 'gsi1pk', 'gsi1sk');
+     $(distribute_sql posting "$SHARDS")
+     SELECT logicalrelid, partmethod, column_to_column_name(logicalrelid, partkey),
+            (SELECT count(*) FROM pg_dist_shard s WHERE s.logicalrelid = p.logicalrelid),
+            (SELECT count(DISTINCT nodename) FROM citus_shards c WHERE c.table_name = p.logicalrelid)
+       FROM pg_dist_partition p WHERE logicalrelid = 'posting'::regclass"
+
+# shard_indexes PATTERN: the number of indexes on the workers' shards of posting whose name
+# matches PATTERN followed by _<shard id> (a shard's copy of a coordinator's index).
+shard_indexes_sql() {
+    echo "SELECT sum(result::int) FROM run_command_on_workers(\$\$
+            SELECT count(*) FROM pg_catalog.pg_indexes
+             WHERE indexname ~ '^$1_[0-9]+\$' AND tablename ~ '^posting_[0-9]+\$'\$\$)"
+}
+expect "the GSI created before distribution exists on every shard (as does the primary key)" \
+    "$SHARDS|$SHARDS" \
+    "SELECT ($(shard_indexes_sql posting_gsi1_gsi)), ($(shard_indexes_sql posting_pkey))"
+
+# The posting app's items (test/demo/posting_app.sql), and more: 300 users with a profile,
+# a draft and an approved post each (so that the scheduler's GSI partition spans every
+# shard, publishAt values interleaving the users), and a 20-item collection.
+{
+    grep -E "^SELECT singletable\.put_item\('posting_app', '.*'\);$" "$TOP/test/demo/posting_app.sql" |
+        sed "s/'posting_app'/'@T@'/"
+    cat <<'EOF'
+SELECT count(singletable.put_item('@T@', item))
+  FROM generate_series(1, 300) AS u(n),
+       LATERAL (VALUES
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'PROFILE', 'name', 'User ' || n, 'plan', 'free')),
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'POST#p_' || (900000 + n) || '_1', 'title', 'Hello', 'status', 'draft')),
+         (jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'POST#p_' || (900000 + n) || '_2', 'title', 'Post ' || n,
+                             'status', 'approved', 'gsi1pk', 'STATUS#approved',
+                             'gsi1sk', to_char(timestamptz '2026-07-01 00:00Z' + (n % 37) * interval '1 hour',
+                                               'YYYY-MM-DD"T"HH24:MI:SS"Z"')))
+       ) AS v(item);
+SELECT count(singletable.put_item('@T@', jsonb_build_object('pk', 'POST#p_2001', 'sk', 'COMMENT#' || lpad(n::text, 3, '0'), 'n', n)))
+  FROM generate_series(1, 25) n;
+ANALYZE @T@;
+EOF
+} >"$WORK/load.sql"
+LOAD_SQL=$(cat "$WORK/load.sql")
+ITEMS=$(($(grep -c "^SELECT singletable.put_item" "$WORK/load.sql") + 900 + 25))
+same "put_item of the posting app's $ITEMS items (the demo's, 300 users, a 30-item collection)" \
+    "$LOAD_SQL
+     SELECT count(*), count(DISTINCT pk), sum(length(item::text)) FROM @T@" "^$ITEMS\|"
+
+expect "the items are spread over both workers' shards" \
+    "2" \
+    "SELECT count(DISTINCT c.nodename)
+       FROM (SELECT DISTINCT get_shard_id_for_distribution_column('posting', pk) AS shardid FROM posting) s
+       JOIN citus_shards c USING (shardid)"
+
+#
+# Reads of one item collection
+#
+same "get_item by the full key, absent keys, with a projection" \
+    "SELECT singletable.get_item('@T@', 'USER#u_1001', 'PROFILE');
+     SELECT singletable.get_item('@T@', 'USER#u_1002', 'INTEG#X#ben_builds');
+     SELECT singletable.get_item('@T@', 'POST#p_2001', 'METRICS#2026-06-24T09:12Z');
+     SELECT singletable.get_item('@T@', 'USER#u_900123', 'POST#p_900123_2');
+     SELECT coalesce(singletable.get_item('@T@', 'USER#u_4242', 'PROFILE')::text, 'absent');
+     SELECT coalesce(singletable.get_item('@T@', 'USER#u_1001', 'NOPE')::text, 'absent');
+     SELECT singletable.get_item('@T@', 'USER#u_1001', 'PROFILE', projection => '#n, email', names => '{\"#n\": \"name\"}')" \
+    'Aiko Tanaka'
+
+same "query: a whole collection and begins_with ranges (posts, library, X integrations, folders)" \
+    "SELECT * FROM singletable.query('@T@', 'USER#u_1001');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1001', 'begins_with', 'POST#');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1001', 'begins_with', 'LIBRARY#');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1001', 'begins_with', 'INTEG#X#');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1002', 'begins_with', 'SOURCE#FOLDER#');
+     SELECT * FROM singletable.query('@T@', 'USER#u_1001', '=', 'PROFILE');
+     SELECT count(*) FROM singletable.query('@T@', 'USER#u_4242')" 'INTEG#X#aiko_news'
+
+same "query: between, comparisons, backwards" \
+    "SELECT sk FROM singletable.query('@T@', 'POST#p_2001', 'between', 'METRICS#2026-06-23', 'METRICS#2026-06-23~');
+     SELECT sk FROM singletable.query('@T@', 'POST#p_2001', '>', 'COMMENT#015');
+     SELECT sk FROM singletable.query('@T@', 'POST#p_2001', '<=', 'COMMENT#003', forward => false);
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1001', 'begins_with', 'POST#', forward => false)" \
+    'METRICS#2026-06-23T15:12Z'
+
+same "query: key_condition, filter and projection" \
+    "SELECT sk, item FROM singletable.query('@T@', key_condition => 'pk = :u AND begins_with(sk, :p)',
+            filter => '#s = :a', projection => 'title, publishAt',
+            names => '{\"#s\": \"status\"}', vals => '{\":u\": \"USER#u_1001\", \":p\": \"POST#\", \":a\": \"approved\"}');
+     SELECT sk FROM singletable.query('@T@', key_condition => 'pk = :p AND sk BETWEEN :a AND :b',
+            vals => '{\":p\": \"POST#p_2001\", \":a\": \"COMMENT#005\", \":b\": \"COMMENT#008\"}')" \
+    'begins_with is a range scan'
+
+# pages_sql TABLE-TEMPLATE... is built in the shell: each page continues after the last key
+# of the one before, until a page comes back short.
+same "query pages through a collection with max_items and exclusive_start_sk" \
+    "SELECT sk FROM singletable.query('@T@', 'POST#p_2001', 'begins_with', 'COMMENT#', max_items => 7);
+     SELECT sk FROM singletable.query('@T@', 'POST#p_2001', 'begins_with', 'COMMENT#', max_items => 7,
+                                      exclusive_start_sk => 'COMMENT#007');
+     SELECT sk FROM singletable.query('@T@', 'POST#p_2001', 'begins_with', 'COMMENT#', max_items => 7,
+                                      exclusive_start_sk => 'COMMENT#014');
+     SELECT sk FROM singletable.query('@T@', 'POST#p_2001', max_items => 2, forward => false,
+                                      exclusive_start_key => '{\"pk\": \"POST#p_2001\", \"sk\": \"METRICS#2026-06-24T09:12Z\"}')" \
+    'COMMENT#020'
+
+#
+# The scheduler's GSI: one partition of the index spans every shard
+#
+same "GSI query: approved posts of all users in publishAt order (all 300+ across the shards)" \
+    "SELECT count(*), count(DISTINCT pk) FROM singletable.query('@T@', 'STATUS#approved', index_name => 'gsi1');
+     SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', index_name => 'gsi1')" \
+    '^30[0-9]\|'
+
+same "GSI query: key conditions, backwards, max_items, a filter (its marker row), the overloaded ROLE# partitions" \
+    "SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
+                                                          max_items => 2, index_name => 'gsi1');
+     SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'between', '2026-07-01T03:00:00Z',
+                                                          '2026-07-01T04:00:00Z', forward => false, index_name => 'gsi1');
+     SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'begins_with', '2026-07-01T1',
+                                                          max_items => 25, index_name => 'gsi1');
+     SELECT pk, sk, item FROM singletable.query('@T@', 'STATUS#approved', '>=', '2026-07-01T20', max_items => 9,
+                                                filter => 'begins_with(title, :p)', vals => '{\":p\": \"Post 2\"}',
+                                                projection => 'title', index_name => 'gsi1');
+     SELECT pk, sk, item->>'role' FROM singletable.query('@T@', 'ROLE#admin', index_name => 'gsi1');
+     SELECT pk, sk FROM singletable.query('@T@', 'ROLE#editor', index_name => 'gsi1', projection => 'KEYS_ONLY')" \
+    'TEAM#t_01'
+
+# The GSI's pages: each continues after the index and table keys of the last row of the one
+# before (exclusive_start_key, DynamoDB's LastEvaluatedKey), until a page comes back short.
+# Prints every page's rows, then the number of pages; $1 the table, $2 max_items, $3 forward.
+gsi_pages() {
+    local t=$1 max=$2 fwd=$3 esk=NULL page rows=0 pages=0 last
+    while ((pages < 1000)); do
+        page=$(q <<<"SELECT jsonb_build_object('pk', pk, 'sk', sk, 'at', item->'gsi1sk')
+                       FROM singletable.query('$t', 'STATUS#approved', index_name => 'gsi1',
+                                              max_items => $max, forward => $fwd, exclusive_start_key => $esk)") ||
+            { echo "page $((pages + 1)) failed: $page"; return 1; }
+        pages=$((pages + 1))
+        [[ -n $page ]] && echo "$page"
+        rows=$(grep -c . <<<"$page")
+        ((rows < max)) && break
+        last=$(tail -n 1 <<<"$page")
+        esk="jsonb_build_object('gsi1pk', 'STATUS#approved', 'gsi1sk', '${last//\'/\'\'}'::jsonb->'at',
+                                'pk', '${last//\'/\'\'}'::jsonb->'pk', 'sk', '${last//\'/\'\'}'::jsonb->'sk')"
+    done
+    echo "$pages pages"
+}
+for args in "7 true" "10 false"; do
+    read -r max fwd <<<"$args"
+    mark_logs
+    loc=$(gsi_pages posting_local "$max" "$fwd" 2>&1)
+    dist=$(gsi_pages posting "$max" "$fwd" 2>&1)
+    whole=$(q <<<"SELECT jsonb_build_object('pk', pk, 'sk', sk, 'at', item->'gsi1sk')
+                    FROM singletable.query('posting', 'STATUS#approved', index_name => 'gsi1', forward => $fwd)" 2>&1)
+    desc="GSI pages of $max (forward => $fwd) across the shards: the same pages as on the local table, together the whole partition in order"
+    if [[ $loc == "$dist" && $(sed '$d' <<<"$dist") == "$whole" && $(tail -n 1 <<<"$dist") == *" pages" ]]; then
+        ok "$desc ($(tail -n 1 <<<"$dist"))"
+    else
+        not_ok "$desc"
+        diag "pages (< local table, > distributed table):"
+        diff <(echo "$loc") <(echo "$dist") | head -n 30 | diag
+        diag "the whole partition in one query differs from the pages (< pages, > whole):"
+        diff <(sed '$d' <<<"$dist") <(echo "$whole") | head -n 30 | diag
+        OUT=$dist
+        failure_details
+    fi
+done
+
+#
+# Writes, with conditions and return values (each run on both tables, outputs compared)
+#
+same "put_item: new item, replacement with ALL_OLD, conditions that hold" \
+    "SELECT coalesce(singletable.put_item('@T@', '{\"pk\": \"USER#u_1004\", \"sk\": \"PROFILE\", \"name\": \"Dana\"}',
+                                          condition => 'attribute_not_exists(pk)')::text, 'null');
+     SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_1004\", \"sk\": \"PROFILE\", \"name\": \"Dana\", \"plan\": \"pro\"}',
+                                 condition => '#n = :n', names => '{\"#n\": \"name\"}', vals => '{\":n\": \"Dana\"}',
+                                 return_values => 'ALL_OLD');
+     SELECT singletable.get_item('@T@', 'USER#u_1004', 'PROFILE')" '"plan": "pro"'
+
+same_error "put_item: attribute_not_exists on an existing item fails with 23S01" \
+    "SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_1001\", \"sk\": \"PROFILE\"}', condition => 'attribute_not_exists(pk)')" \
+    23S01
+
+same "put_item: return_values_on_condition_check_failure => ALL_OLD keeps the current item for the session" \
+    "DO \$\$ BEGIN
+       PERFORM singletable.put_item('@T@', '{\"pk\": \"USER#u_1002\", \"sk\": \"PROFILE\"}',
+                                    condition => 'attribute_not_exists(pk)',
+                                    return_values_on_condition_check_failure => 'ALL_OLD');
+     EXCEPTION WHEN SQLSTATE '23S01' THEN
+       RAISE NOTICE 'already there: %', singletable.condition_check_failure_item()->>'name';
+     END \$\$;" 'already there: Ben Okafor'
+
+same "delete_item: conditions, ALL_OLD, an absent item" \
+    "SELECT singletable.delete_item('@T@', 'USER#u_1004', 'PROFILE', condition => '#p = :p', names => '{\"#p\": \"plan\"}',
+                                    vals => '{\":p\": \"pro\"}', return_values => 'ALL_OLD');
+     SELECT coalesce(singletable.get_item('@T@', 'USER#u_1004', 'PROFILE')::text, 'gone');
+     SELECT coalesce(singletable.delete_item('@T@', 'USER#u_1004', 'PROFILE', return_values => 'ALL_OLD')::text, 'absent')" \
+    'gone'
+
+same_error "delete_item: a condition that fails raises 23S01 and deletes nothing" \
+    "SELECT singletable.delete_item('@T@', 'USER#u_1001', 'PROFILE', condition => '#p = :p', names => '{\"#p\": \"plan\"}',
+                                    vals => '{\":p\": \"free\"}')" \
+    23S01
+
+same "update_item: approve a draft only if it is still a draft (UPDATED_NEW), then the GSI has it" \
+    "SELECT singletable.update_item('@T@', 'USER#u_1001', 'POST#p_2002',
+              'SET #s = :approved, publishAt = :at, gsi1pk = :queue, gsi1sk = :at', condition => '#s = :draft',
+              names => '{\"#s\": \"status\"}',
+              vals => '{\":approved\": \"approved\", \":draft\": \"draft\", \":at\": \"2026-06-28T09:00:00Z\", \":queue\": \"STATUS#approved\"}',
+              return_values => 'UPDATED_NEW');
+     SELECT pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'between', '2026-06-28', '2026-06-29', index_name => 'gsi1')" \
+    'POST#p_2002'
+
+same_error "update_item: the same approval again fails with 23S01" \
+    "SELECT singletable.update_item('@T@', 'USER#u_1001', 'POST#p_2002', 'SET #s = :approved', condition => '#s = :draft',
+              names => '{\"#s\": \"status\"}', vals => '{\":approved\": \"approved\", \":draft\": \"draft\"}')" \
+    23S01
+
+same "update_item: ADD counters, ALL_OLD / UPDATED_OLD / ALL_NEW / NONE, REMOVE leaves the GSI, an absent item is created" \
+    "SELECT singletable.update_item('@T@', 'USER#u_1001', 'ANALYTICS#p_2001', 'ADD #v :one',
+              names => '{\"#v\": \"views\"}', vals => '{\":one\": 1}', return_values => 'UPDATED_NEW');
+     SELECT singletable.update_item('@T@', 'USER#u_1001', 'ANALYTICS#p_2001', 'ADD #v :n SET likes = likes + :one',
+              names => '{\"#v\": \"views\"}', vals => '{\":one\": 1, \":n\": 41}', return_values => 'UPDATED_OLD');
+     SELECT singletable.update_item('@T@', 'USER#u_1001', 'ANALYTICS#p_2001', 'SET reposts = reposts - :one',
+              vals => '{\":one\": 1}', return_values => 'ALL_OLD');
+     SELECT singletable.update_item('@T@', 'USER#u_1001', 'ANALYTICS#p_2001', 'REMOVE updatedAt');
+     SELECT coalesce(singletable.update_item('@T@', 'USER#u_1001', 'POST#p_2002', 'REMOVE gsi1pk, gsi1sk, publishAt SET #s = :d',
+              names => '{\"#s\": \"status\"}', vals => '{\":d\": \"draft\"}', return_values => 'NONE')::text, 'null');
+     SELECT count(*) FROM singletable.query('@T@', 'STATUS#approved', 'between', '2026-06-28', '2026-06-29', index_name => 'gsi1');
+     SELECT singletable.update_item('@T@', 'USER#u_1005', 'PROFILE', 'SET #n = :n ADD logins :one',
+              names => '{\"#n\": \"name\"}', vals => '{\":n\": \"Eve\", \":one\": 1}')" \
+    '"views": 42'
+
+same "a transaction of updates and GSI queries sees its own writes; ROLLBACK undoes them" \
+    "BEGIN;
+     SELECT singletable.update_item('@T@', 'USER#u_1002', 'POST#p_2102',
+              'SET #s = :approved, publishAt = :at, gsi1pk = :queue, gsi1sk = :at',
+              names => '{\"#s\": \"status\"}',
+              vals => '{\":approved\": \"approved\", \":at\": \"2026-06-24T12:00:00Z\", \":queue\": \"STATUS#approved\"}',
+              return_values => 'UPDATED_NEW');
+     SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<', '2026-06-25', index_name => 'gsi1');
+     SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_900007\", \"sk\": \"PROFILE\", \"name\": \"Rolled back\"}', return_values => 'ALL_OLD');
+     ROLLBACK;
+     SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<', '2026-06-25', index_name => 'gsi1');
+     SELECT singletable.get_item('@T@', 'USER#u_900007', 'PROFILE')->>'name'" 'POST#p_2102'
+
+same "a transaction writing collections on both workers commits atomically (two-phase commit)" \
+    "BEGIN;
+     SELECT count(singletable.put_item('@T@', jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'TX#1', 'n', n)))
+       FROM generate_series(1, 40) n;
+     COMMIT;
+     SELECT count(*) FROM @T@ WHERE sk = 'TX#1';
+     BEGIN;
+     SELECT count(singletable.delete_item('@T@', 'USER#u_' || (900000 + n), 'TX#1')) FROM generate_series(1, 40) n;
+     ROLLBACK;
+     SELECT count(*) FROM @T@ WHERE sk = 'TX#1'" '^40$'
+
+run "SET citus.log_remote_commands = on;
+     BEGIN;
+     SELECT count(singletable.put_item('posting', jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'TX#2')) IS NULL)
+       FROM generate_series(1, 40) n;
+     COMMIT;"
+prepared=$(grep -E 'NOTICE:  issuing PREPARE TRANSACTION' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+committed=$(grep -E 'NOTICE:  issuing COMMIT PREPARED' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+if ((prepared == 2 && committed == 2)); then
+    ok "that transaction's COMMIT is PREPARE TRANSACTION, then COMMIT PREPARED, on each worker"
+else
+    not_ok "that transaction's COMMIT is PREPARE TRANSACTION, then COMMIT PREPARED, on each worker"
+    diag "workers prepared: $prepared, committed prepared: $committed; commands:" \
+        "$(grep -E 'issuing (BEGIN|PREPARE|COMMIT)|on server' <<<"$OUT" | head -n 20)"
+fi
+
+#
+# Secondary indexes created after distribution: on every shard, checked against every item
+#
+same "create_gsi after distribution, on a table with items: queries on it" \
+    "SELECT singletable.put_item('@T@', '{\"pk\": \"TEAM#t_01\", \"sk\": \"PROFILE\", \"gsi2pk\": \"PLAN#team\", \"gsi2sk\": 3}');
+     SELECT count(singletable.update_item('@T@', 'USER#u_' || (900000 + n), 'PROFILE', 'SET gsi2pk = :p, gsi2sk = :n',
+                                          vals => jsonb_build_object(':p', 'PLAN#free', ':n', n % 7)))
+       FROM generate_series(1, 60) n;
+     SELECT singletable.create_gsi('@T@', 'gsi2', 'gsi2pk', 'gsi2sk', sort_key_type => 'N');
+     SELECT item->'gsi2sk', pk FROM singletable.query('@T@', 'PLAN#free', '>=', '5', index_name => 'gsi2');
+     SELECT pk FROM singletable.query('@T@', 'PLAN#team', index_name => 'gsi2')" 'TEAM#t_01'
+
+expect "the GSI created after distribution (CREATE INDEX through SPI) exists on every shard" \
+    "$SHARDS" "$(shard_indexes_sql posting_gsi2_gsi)"
+
+same_error "create_gsi after distribution refuses items already on the shards with a wrong key type" \
+    "SELECT singletable.create_gsi('@T@', 'gsi3', 'gsi2sk')" 42804
+
+same "create_lsi after distribution: a query on it" \
+    "SELECT singletable.create_lsi('@T@', 'by_title', 'title');
+     SELECT item->>'title', sk FROM singletable.query('@T@', 'USER#u_1001', 'begins_with', 'D', index_name => 'by_title');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1002', forward => false, index_name => 'by_title')" 'POST#p_2102'
+
+expect "the LSI exists on every shard" "$SHARDS" "$(shard_indexes_sql posting_by_title_lsi)"
+
+# create_gsi(concurrently => true): a background worker runs CREATE INDEX CONCURRENTLY,
+# which Citus propagates to the shards; it waits for every older transaction, so the
+# registry is polled from the shell, each look its own transaction (at most 60 s).
+wait_index() {
+    local t=$1 index=$2 i status
+    for ((i = 0; i < 240; i++)); do
+        status=$(cl_sql coord "SELECT status FROM singletable.indexes
+                                WHERE table_name = '$t'::regclass AND index_name = '$index'" 2>&1)
+        [[ $status != CREATING ]] && break
+        sleep 0.25
+    done
+}
+for t in posting_local posting; do
+    t0=$(date +%s%N)
+    cl_sql coord "SELECT singletable.create_gsi('$t', 'gsi_plan', 'plan', concurrently => true)" >/dev/null 2>&1
+    wait_index "$t" gsi_plan
+    diag "create_gsi(concurrently => true) on $t: built in $((($(date +%s%N) - t0) / 1000000)) ms"
+done
+same "create_gsi(concurrently => true) after distribution becomes ACTIVE; queries on it" \
+    "SELECT status, coalesce(build_error, '') FROM singletable.indexes WHERE table_name = '@T@'::regclass AND index_name = 'gsi_plan';
+     SELECT count(*) FROM singletable.query('@T@', 'free', index_name => 'gsi_plan');
+     SELECT pk FROM singletable.query('@T@', 'pro', index_name => 'gsi_plan')" '^ACTIVE\|'
+
+expect "the concurrently built GSI exists, valid, on every shard" "$SHARDS" \
+    "SELECT sum(result::int) FROM run_command_on_workers(\$\$
+       SELECT count(*) FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
+        WHERE c.relname ~ '^posting_gsi_plan_gsi_[0-9]+\$' AND i.indisvalid\$\$)"
+
+same "drop_gsi after distribution" \
+    "SELECT singletable.drop_gsi('@T@', 'gsi_plan');
+     SELECT count(*) FROM singletable.indexes WHERE table_name = '@T@'::regclass AND index_name = 'gsi_plan'" '^0$'
+expect "drop_gsi removes the index from every shard" "0" "$(shard_indexes_sql posting_gsi_plan_gsi)"
+
+if ((HAS_DISTRIBUTE)); then
+    expect_match "describe_table says the table is distributed" \
+        "\"Distributed\": true
+\"ShardCount\": $SHARDS
+\"DistributionColumn\": \"pk\"" \
+        "SELECT singletable.describe_table('posting')"
+else
+    ok "describe_table says the table is distributed # SKIP singletable has no distribute_table"
+fi
+
+# What describe_table says of the size of a distributed table: the shards' items and bytes
+# (Citus's citus_total_relation_size), as it says the local table's, not those of the
+# coordinator's shell table, which holds no item.
+expect "describe_table's ItemCount and TableSizeBytes count the shards, not the coordinator's empty shell table" \
+    "ok" \
+    "ANALYZE posting_local; ANALYZE posting;
+     SELECT CASE WHEN (d->>'ItemCount')::bigint = (l->>'ItemCount')::bigint
+                  AND (d->>'TableSizeBytes')::bigint >= citus_total_relation_size('posting') THEN 'ok'
+                 ELSE format('ItemCount %s (the local copy: %s; count(*): %s), TableSizeBytes %s '
+                             '(citus_total_relation_size of the shards: %s; the shell table: %s)',
+                             d->'ItemCount', l->'ItemCount', (SELECT count(*) FROM posting), d->'TableSizeBytes',
+                             citus_total_relation_size('posting'), pg_total_relation_size('posting')) END
+       FROM (SELECT singletable.describe_table('posting') d, singletable.describe_table('posting_local') l) x"
+
+#
+# A table distributed while it holds items, and while another session has used it
+#
+# A second session on the coordinator: psql reading its statements from a fifo. s2 SQL
+# sends SQL and waits (30 s at most) for its output, which it puts in OUT.
+mkfifo "$WORK/s2.in"
+cl_psql coord -q -A -t <"$WORK/s2.in" >"$WORK/s2.out" 2>&1 &
+S2_PID=$!
+exec 4>"$WORK/s2.in"
+S2_N=0
+s2() {
+    local i before
+    S2_N=$((S2_N + 1))
+    if ! kill -0 "$S2_PID" 2>/dev/null; then
+        OUT="the second session's psql has exited: $(cat "$WORK/s2.out")"
+        return 1
+    fi
+    before=$(wc -l <"$WORK/s2.out")
+    # (no SIGPIPE for this script should psql exit meanwhile: the wait below times out)
+    (trap '' PIPE; printf '%s\n\\echo S2-DONE-%s\n' "$1" "$S2_N" >&4)
+    for ((i = 0; i < 300; i++)); do
+        grep -qx "S2-DONE-$S2_N" "$WORK/s2.out" && break
+        sleep 0.1
+    done
+    OUT=$(tail -n +"$((before + 1))" "$WORK/s2.out" | grep -vx "S2-DONE-$S2_N")
+}
+mark_logs
+s2 "SELECT singletable.create_table('posting_late');
+          SELECT singletable.create_gsi('posting_late', 'gsi1', 'gsi1pk', 'gsi1sk');
+          SELECT count(singletable.put_item('posting_late', jsonb_build_object('pk', 'USER#' || n, 'sk', 'POST#1',
+                                            'gsi1pk', 'STATUS#approved', 'gsi1sk', 'T' || n)) IS NULL)
+            FROM generate_series(10, 49) n;
+          SELECT singletable.get_item('posting_late', 'USER#10', 'POST#1')->>'gsi1sk';
+          SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+          SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';"
+if [[ $OUT == $'posting_late\nposting_late_gsi1_gsi\n40\nT10\n40\n1' ]]; then
+    ok "a second session creates a table, writes and reads it (its statements planned and kept)"
+else
+    fail "a second session creates a table, writes and reads it (its statements planned and kept)" "(session 2)"
+fi
+expect "the table is distributed while it holds items; queries and writes in this session reach the shards" \
+    "1
+40
+40
+2
+t" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     $(distribute_sql posting_late)
+     \\o
+     SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'posting_late'::regclass;
+     SELECT count(*) FROM posting_late;
+     SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+     SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';
+     SELECT singletable.put_item('posting_late', '{\"pk\": \"USER#50\", \"sk\": \"POST#1\", \"gsi1pk\": \"STATUS#approved\", \"gsi1sk\": \"T50\"}') IS NULL;"
+mark_logs
+s2 "SELECT singletable.get_item('posting_late', 'USER#50', 'POST#1')->>'gsi1sk';
+          SELECT count(*) FROM singletable.query('posting_late', 'STATUS#approved', index_name => 'gsi1');
+          SELECT singletable.update_item('posting_late', 'USER#11', 'POST#1', 'ADD n :one', vals => '{\":one\": 1}')->'n';
+          SELECT count(*) FROM singletable.query('posting_late', 'USER#12');
+          SELECT singletable.delete_item('posting_late', 'USER#12', 'POST#1', return_values => 'ALL_OLD')->>'pk';
+          SELECT count(*) FROM posting_late;"
+if [[ $OUT == $'T50\n41\n3\n1\nUSER#12\n40' ]]; then
+    ok "the session that used the table before its distribution reads and writes the shards after it (its kept plans replanned)"
+else
+    fail "the session that used the table before its distribution reads and writes the shards after it (its kept plans replanned)" \
+        "(session 2: get_item, GSI query, update_item, query, delete_item, count)"
+fi
+exec 4>&-
+if ((HAS_DISTRIBUTE)); then
+    expect "distribute_table leaves no copy of the items in the coordinator's shell table (Citus keeps it unless truncated)" \
+        "0" \
+        "SELECT pg_relation_size('posting_late')"
+else
+    ok "distribute_table leaves no copy of the items in the coordinator's shell table # SKIP singletable has no distribute_table"
+fi
+
+#
+# Routing: which shards each single-key call touched
+#
+routed "get_item touches one shard" \
+    "SELECT singletable.get_item('posting', 'USER#u_1001', 'PROFILE');"
+routed "put_item (INSERT ... ON CONFLICT) touches one shard" \
+    "SELECT singletable.put_item('posting', '{\"pk\": \"USER#u_1001\", \"sk\": \"NOTE#1\", \"v\": 1}');"
+routed "conditional put_item (SELECT ... FOR UPDATE, then INSERT ... ON CONFLICT DO NOTHING) touches one shard" \
+    "SELECT singletable.put_item('posting', '{\"pk\": \"USER#u_1001\", \"sk\": \"NOTE#2\"}', condition => 'attribute_not_exists(pk)');"
+routed "update_item with a condition touches one shard" \
+    "SELECT singletable.update_item('posting', 'USER#u_1001', 'NOTE#1', 'ADD v :one', condition => 'v >= :one',
+                                    vals => '{\":one\": 1}');"
+routed "delete_item with ALL_OLD touches one shard" \
+    "SELECT singletable.delete_item('posting', 'USER#u_1001', 'NOTE#2', return_values => 'ALL_OLD');"
+routed "query with begins_with, max_items and a start key touches one shard" \
+    "SELECT * FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#', max_items => 1,
+                                     exclusive_start_sk => 'POST#p_2001');"
+routed "query on an LSI touches one shard" \
+    "SELECT * FROM singletable.query('posting', 'USER#u_1001', index_name => 'by_title');"
+routed "a transaction of get_item, update_item and query on one collection touches one shard" \
+    "BEGIN; SELECT singletable.get_item('posting', 'USER#u_1001', 'NOTE#1');
+     SELECT singletable.update_item('posting', 'USER#u_1001', 'NOTE#1', 'SET w = :w', vals => '{\":w\": 2}');
+     SELECT count(*) FROM singletable.query('posting', 'USER#u_1001'); COMMIT;"
+expect_match "a GSI query is one multi-shard statement (refused under citus.multi_task_query_log_level = error)" \
+    "multi-task query about to be executed" \
+    "SET citus.multi_task_query_log_level = error;
+     DO \$\$ BEGIN
+       PERFORM * FROM singletable.query('posting', 'STATUS#approved', index_name => 'gsi1', max_items => 3);
+     EXCEPTION WHEN OTHERS THEN RAISE NOTICE '%', SQLERRM;
+     END \$\$;"
+
+#
+# Plans: router plans for one collection, multi-shard plans with pushed-down ORDER BY and
+# LIMIT for a GSI partition. The shards hold some 30 rows each, which the workers' planner
+# would rather read whole: SET LOCAL enable_seqscan = off, which Citus sends to the workers
+# in the transaction (citus.propagate_set_commands = local), shows which index serves.
+#
+# explained SQL: SQL (EXPLAIN statements) in a transaction with sequential scans off on
+# every node.
+explained() {
+    echo "BEGIN;
+          SET LOCAL citus.propagate_set_commands = 'local';
+          SET LOCAL enable_seqscan = off;
+          $1
+          COMMIT;"
+}
+expect_match "EXPLAIN of get_item's SELECT (pk = ... AND sk = ...): a router plan, an Index Scan of one shard's primary key" \
+    "Custom Scan \\(Citus Adaptive\\)
+Task Count: 1
+Index Scan using posting_pkey_[0-9]+ on posting_[0-9]+
+Index Cond: \\(\\(pk = 'USER#u_1001'::text\\) AND \\(sk = 'PROFILE'::text\\)\\)" \
+    "$(explained "EXPLAIN (COSTS OFF) SELECT item FROM posting WHERE pk = 'USER#u_1001' AND sk = 'PROFILE';")"
+
+expect_match "EXPLAIN of plain SQL with singletable.begins_with: a router plan, a range of the shard's primary key" \
+    "Task Count: 1
+Index Cond: \\(\\(pk = 'USER#u_1001'::text\\) AND \\(sk >= 'POST#'::text\\) AND \\(sk < 'POST\\$'::text\\)\\)" \
+    "$(explained "EXPLAIN (COSTS OFF) SELECT sk, item FROM posting WHERE pk = 'USER#u_1001' AND singletable.begins_with(sk, 'POST#');")"
+
+expect_match "EXPLAIN of the same with bind parameters in a generic plan: still one task" \
+    "Task Count: 1
+posting_pkey_[0-9]+" \
+    "$(explained "SET LOCAL plan_cache_mode = force_generic_plan;
+     PREPARE posts(text, text) AS SELECT sk, item FROM posting WHERE pk = \$1 AND singletable.begins_with(sk, \$2);
+     EXPLAIN (COSTS OFF) EXECUTE posts('USER#u_1001', 'POST#');")"
+
+expect_match "explain_query of a begins_with query: a router plan" \
+    "Custom Scan \\(Citus Adaptive\\)
+Task Count: 1
+Index Scan using posting_pkey_[0-9]+
+sk >= 'POST#'::text" \
+    "$(explained "SELECT * FROM singletable.explain_query('posting', 'USER#u_1001', 'begins_with', 'POST#');")"
+
+expect_match "explain_query of a GSI query: one task per shard, each a Limit over the shard's GSI, merged by a Sort" \
+    "Limit
+Sort
+Sort Key: remote_scan\\..*COLLATE \"C\"
+Task Count: $SHARDS
+->  Limit
+Index Scan using posting_gsi1_gsi_[0-9]+ on posting_[0-9]+
+Index Cond: .*gsi1pk.*= 'STATUS#approved'::text.*gsi1sk.*<= '2026-06-26T00:00:00Z'::text" \
+    "$(explained "SELECT * FROM singletable.explain_query('posting', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
+                                             max_items => 2, index_name => 'gsi1');")"
+
+expect_match "EXPLAIN of index_sql's statement for the GSI: one task per shard over the shard's GSI" \
+    "Task Count: $SHARDS
+Index Scan using posting_gsi1_gsi_[0-9]+" \
+    "SELECT singletable.index_sql('posting', 'gsi1') AS sql \\gset
+     $(explained "PREPARE gsi(text) AS :sql;
+     EXPLAIN (COSTS OFF) EXECUTE gsi('STATUS#approved');")"
+
+# The extension plans its statements once per table and keeps them (SPI_keepplan); the
+# session's plan_cache_mode chooses custom or generic plans for them, as for any
+# prepared statement.
+same "GSI query under plan_cache_mode = force_generic_plan (as a driver's prepared statements may set)" \
+    "SET plan_cache_mode = force_generic_plan;
+     SELECT pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<', '2026-06-25', index_name => 'gsi1');" \
+    'POST#p_2101'
+same "get_item, update_item and a base-table query under plan_cache_mode = force_generic_plan" \
+    "SET plan_cache_mode = force_generic_plan;
+     SELECT singletable.get_item('@T@', 'USER#u_1003', 'PROFILE')->>'name';
+     SELECT singletable.update_item('@T@', 'USER#u_1003', 'PROFILE', 'ADD logins :one', vals => '{\":one\": 1}');
+     SELECT sk FROM singletable.query('@T@', 'USER#u_1003', 'begins_with', 'INTEG#')" 'Chen Wei'
+
+#
+# Atomic counters under concurrency: 4 pgbench clients, each transaction one update_item
+#
+cat >"$WORK/counter.sql" <<'EOF'
+SELECT singletable.update_item('posting', 'USER#u_1001', 'ANALYTICS#p_2001', 'ADD clicks :one, #c.#k :one',
+                               names => '{"#c": "byClient", "#k": "all"}', vals => '{":one": 1}', return_values => 'NONE');
+EOF
+cat >"$WORK/new_counters.sql" <<'EOF'
+\set k random(1, 12)
+SELECT singletable.update_item('posting', 'COUNTER#' || :k, 'TOTAL', 'ADD n :one', vals => '{":one": 1}', return_values => 'NONE');
+EOF
+run "SELECT singletable.update_item('posting', 'USER#u_1001', 'ANALYTICS#p_2001', 'SET clicks = :z, byClient = :m',
+                                   vals => '{\":z\": 0, \":m\": {\"all\": 0}}')"
+CLIENTS=4 PER_CLIENT=150
+for script in counter new_counters; do
+    mark_logs
+    t0=$(date +%s%N)
+    if OUT=$("$PGBIN/pgbench" -n -c "$CLIENTS" -j "$CLIENTS" -t "$PER_CLIENT" -f "$WORK/$script.sql" \
+            -h "${CL_HOST[coord]}" -p "${CL_PORT[coord]}" -U postgres postgres 2>&1); then
+        diag "pgbench $script.sql: $(grep -E '^tps' <<<"$OUT" | head -n 1) ($((($(date +%s%N) - t0) / 1000000)) ms)"
+        PGBENCH_OK=1
+    else
+        PGBENCH_OK=0
+    fi
+    if [[ $script == counter ]]; then
+        sql="SELECT item->'clicks', item->'byClient'->'all' FROM posting WHERE pk = 'USER#u_1001' AND sk = 'ANALYTICS#p_2001'"
+        want="$((CLIENTS * PER_CLIENT))|$((CLIENTS * PER_CLIENT))"
+        desc="ADD counter under $CLIENTS concurrent clients: $((CLIENTS * PER_CLIENT)) increments of one item, none lost"
+    else
+        sql="SELECT sum((item->>'n')::int) FROM posting WHERE pk LIKE 'COUNTER#%'"
+        want=$((CLIENTS * PER_CLIENT))
+        desc="ADD counters created by concurrent update_item of absent items (INSERT ... ON CONFLICT races): none lost"
+    fi
+    if ((PGBENCH_OK == 0)); then
+        not_ok "$desc"
+        diag "pgbench failed:" "$OUT"
+        failure_details
+    else
+        expect "$desc" "$want" "$sql"
+    fi
+done
+
+# The cost of distribution, measured (diagnostics, not checks): one client, get_item and the
+# 30-item query on the distributed table through the coordinator and on the local table.
+for what in get_item query30; do
+    for t in posting_local posting; do
+        if [[ $what == get_item ]]; then
+            echo "SELECT singletable.get_item('$t', 'USER#u_1001', 'PROFILE');"
+        else
+            echo "SELECT count(*) FROM singletable.query('$t', 'POST#p_2001');"
+        fi >"$WORK/$what-$t.sql"
+        tps=$("$PGBIN/pgbench" -n -c 1 -t 2000 -f "$WORK/$what-$t.sql" -h "${CL_HOST[coord]}" -p "${CL_PORT[coord]}" \
+                -U postgres postgres 2>&1 | sed -n 's/^tps = \([0-9.]*\) .*/\1/p')
+        declare "TPS_${what}_$t=${tps:-0}"
+    done
+    l=TPS_${what}_posting_local d=TPS_${what}_posting
+    diag "pgbench $what, 1 client, 2000 calls: local table ${!l} tps, distributed ${!d} tps$(awk -v l="${!l}" -v d="${!d}" \
+            'BEGIN { if (d > 0) printf ", %.1fx the time per call", l / d }')"
+done
+
+#
+# drop_table and DROP TABLE of distributed tables: shards and registry rows go
+#
+expect "drop_table and DROP TABLE of distributed tables remove their shards and registry rows" \
+    "t
+0|0|0" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SELECT singletable.create_table('posting_tmp1'); $(distribute_sql posting_tmp1)
+     SELECT singletable.create_table('posting_tmp2'); $(distribute_sql posting_tmp2)
+     SELECT singletable.put_item('posting_tmp1', '{\"pk\": \"a\", \"sk\": \"b\"}');
+     SELECT singletable.put_item('posting_tmp2', '{\"pk\": \"a\", \"sk\": \"b\"}');
+     \\o
+     SELECT (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'posting_tmp1'::regclass)
+          = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = 'posting'::regclass);
+     \\o /dev/null
+     SELECT singletable.drop_table('posting_tmp1');
+     DROP TABLE posting_tmp2;
+     \\o
+     SELECT (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text LIKE 'posting_tmp%'),
+            (SELECT count(*) FROM singletable.tables WHERE table_name::text LIKE 'posting_tmp%'),
+            (SELECT sum(result::int) FROM run_command_on_workers(
+                \$\$SELECT count(*) FROM pg_class WHERE relname ~ '^posting_tmp[12]_[0-9]+\$'\$\$));"
+
+#
+# The server logs: no backend crashed on any node
+#
+crashes=$(for node in "${CL_NODES[@]}"; do
+    grep -E -B2 -A6 'terminated by signal|PANIC|TRAP:' "$(cl_log "$node")" | sed "s|^|$node log: |"
+done)
+if [[ -z $crashes ]] && ((CRASHED == 0)); then
+    ok "no backend crashed on any node"
+else
+    not_ok "no backend crashed on any node"
+    diag "$crashes"
+    cl_backtraces | diag
+fi
+
+echo "1..$N"
+diag "the distributed suite took $(($(date +%s) - T_START)) s"
+if ((FAILURES > 0)); then
+    diag "$FAILURES of $N checks failed"
+    exit 1
+fi
+exit 0
