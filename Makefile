@@ -26,6 +26,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies (Debian's server is built without --enable-depend):
+# every object depends on every header of the extension, so that a changed struct can
+# never leave an object compiled against the old layout.
+$(OBJS): $(wildcard src/*.h src/expr/*.h)
+
 .PHONY: demo
 demo:
 	test/demo.sh

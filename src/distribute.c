@@ -125,8 +125,36 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 							   PG_ARGISNULL(1) ? 3 : 4, argtypes, values, nulls, false, 0);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "create_distributed_table failed: %s", SPI_result_code_string(rc));
+	/* the items were copied to the shards; the coordinator's copy would only take disk */
+	if (SPI_execute_with_args("SELECT pg_catalog.truncate_local_data_after_distributing_table($1::pg_catalog.regclass)",
+							  1, argtypes, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "truncating the local data of table \"%s\" failed", tab->relname);
 	SPI_finish();
 	PG_RETURN_VOID();
+}
+
+/*
+ * describe_table's ItemCount and TableSizeBytes of a distributed table, from
+ * its shards (the coordinator's table is an empty shell): the sum of the
+ * shards' row estimates, and citus_total_relation_size. Sets *items and
+ * *bytes; needs SPI.
+ */
+void
+st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+	bool		isnull;
+
+	if (SPI_execute_with_args("SELECT COALESCE(pg_catalog.sum(GREATEST(r.result::pg_catalog.float8, 0)), 0)::pg_catalog.int8,"
+							  " pg_catalog.citus_total_relation_size($1::pg_catalog.regclass)"
+							  " FROM pg_catalog.run_command_on_shards($1::pg_catalog.regclass,"
+							  "  'SELECT reltuples FROM pg_catalog.pg_class WHERE oid OPERATOR(pg_catalog.=) ''%s''::pg_catalog.regclass') r"
+							  " WHERE r.success",
+							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "reading the size of distributed table \"%s\" failed", tab->relname);
+	*items = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	*bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 }
 
 /*

@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
+#include "tcop/tcopprot.h"
 #include "utils/plancache.h"
 
 #include "errors.h"
@@ -779,6 +780,13 @@ parse_query_expressions(StExprEnv *env, const StQueryRequest *req, QueryArgs *qa
 	qa->projection_attrs = st_attr_names(NULL, qa->projection);
 }
 
+/* Whether a query of index idx reads every shard of a distributed table (a GSI's does). */
+static bool
+multi_shard(StTable *tab, StIndex *idx)
+{
+	return tab->distributed && !idx->is_lsi;
+}
+
 /*
  * Where the rows of a Query go: straight from the executor to the caller's
  * row function, through this receiver (no intermediate SPI tuple table).
@@ -948,9 +956,20 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 		: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
 	options.read_only = true;
 	options.dest = (DestReceiver *) &recv;
-	rc = SPI_execute_plan_extended(qa.index
-								   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
-								   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
+	if (qa.index && multi_shard(tab, qa.index))
+	{
+		/*
+		 * Citus cannot plan a multi-shard statement with unbound parameters,
+		 * which a kept plan may be (plan_cache_mode = force_generic_plan
+		 * overrides cursor options): a one-shot plan is always custom.
+		 */
+		rc = SPI_execute_extended(st_index_query_sql(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
+								  &options);
+	}
+	else
+		rc = SPI_execute_plan_extended(qa.index
+									   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
+									   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
@@ -1000,7 +1019,6 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 	}
 	src = linitial(SPI_plan_get_plan_sources(plan));
 
-	cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
 	es = NewExplainState();
 	es->costs = false;
 	es->analyze = analyze;
@@ -1008,10 +1026,24 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 	es->summary = false;
 	es->format = EXPLAIN_FORMAT_TEXT;
 	ExplainBeginOutput(es);
-	ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es,
-				   src->query_string, params, NULL, NULL, NULL);
+	if (qa.index && multi_shard(tab, qa.index))
+	{
+		/* query runs these as one-shot plans (see st_op_query): plan it the same way */
+		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(src->query_string));
+		Query	   *query = linitial_node(Query, pg_analyze_and_rewrite_fixedparams(raw, src->query_string, argtypes,
+																				   ST_INDEX_QUERY_NARGS(qa.index), NULL));
+		PlannedStmt *stmt = pg_plan_query(query, src->query_string, CURSOR_OPT_PARALLEL_OK, params);
+
+		ExplainOnePlan(stmt, NULL, es, src->query_string, params, NULL, NULL, NULL);
+	}
+	else
+	{
+		cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
+		ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es,
+					   src->query_string, params, NULL, NULL, NULL);
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	}
 	ExplainEndOutput(es);
-	ReleaseCachedPlan(cplan, CurrentResourceOwner);
 	result = SPI_palloc(es->str->len + 1);
 	memcpy(result, es->str->data, es->str->len + 1);
 	SPI_finish();

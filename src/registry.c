@@ -55,6 +55,7 @@
 #include "utils/varlena.h"
 
 #include "errors.h"
+#include "distribute.h"
 #include "registry.h"
 #include "ttl.h"
 
@@ -246,10 +247,37 @@ st_name_to_rangevar(text *name)
 	return makeRangeVarFromNameList(textToQualifiedNameList(name));
 }
 
+/*
+ * Whether relid is a Citus table of which this node holds no registry row:
+ * a worker node, where Citus runs a singletable call it pushed down from a
+ * query over a distributed table. Needs SPI.
+ */
+static bool
+citus_pushed_down(Oid relid)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+
+	if (!st_citus_installed())
+		return false;
+	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1",
+							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
+		return false;
+	return SPI_processed > 0;
+}
+
 /* The error for a table that is not an item-collection table. */
 static void
-not_singletable_error(text *name)
+not_singletable_error(text *name, Oid relid)
 {
+	if (OidIsValid(relid) && citus_pushed_down(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("singletable functions on distributed table \"%s\" run on the Citus coordinator, not on a worker node",
+						text_to_cstring(name)),
+				 errdetail("Citus pushed this call down to a worker node, where table \"%s\" has no singletable registry row; it does so with a call in a query over a distributed table.",
+						   text_to_cstring(name)),
+				 errhint("Call the function in a statement of its own (or over a local table or a VALUES list), e.g. in a PL/pgSQL loop.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 			 errmsg("table \"%s\" is not a singletable table", text_to_cstring(name)),
@@ -326,7 +354,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	ReleaseSysCache(tp);
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
-		not_singletable_error(check->name);
+		not_singletable_error(check->name, InvalidOid);
 
 	/* rights first: a role without them learns nothing more and waits for nothing */
 	if (check->required & ST_ACL_OWNER)
@@ -342,7 +370,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	if (valid_entry(relid) != NULL)
 		return;
 	if (!read_registry_row(relid, &check->row))
-		not_singletable_error(check->name);
+		not_singletable_error(check->name, relid);
 }
 
 /* A table's qualified, quoted name as st_table_open takes it; NULL when it is gone. */
@@ -399,6 +427,8 @@ build_entry(StTable *tab, const RegistryRow *row)
 	MemoryContextSwitchTo(old);
 	st_indexes_load(tab);
 	st_ttl_load(tab);
+	/* Citus invalidates the table's relcache entry when it distributes it */
+	tab->distributed = st_table_distribution(tab) != (Datum) 0;
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;
 	building_relid = InvalidOid;
@@ -443,7 +473,7 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 
 	/* the callback read the row unless a valid entry then went stale since */
 	if (check.row.relid != relid && !read_registry_row(relid, &check.row))
-		not_singletable_error(name);
+		not_singletable_error(name, relid);
 	build_entry(tab, &check.row);
 	return tab;
 }

@@ -389,11 +389,18 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 
 		if (dist != (Datum) 0)
 		{
-			Oid			dargtypes[2] = {JSONBOID, JSONBOID};
-			Datum		dvalues[2] = {result, dist};
+			Oid			dargtypes[4] = {JSONBOID, JSONBOID, INT8OID, INT8OID};
+			Datum		dvalues[4] = {result, dist, 0, 0};
+			int64		items,
+						bytes;
 
-			if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('TableDistribution', $2)",
-									  2, dargtypes, dvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			/* the coordinator's table is an empty shell: the figures are the shards' */
+			st_distributed_table_size(tab, &items, &bytes);
+			dvalues[2] = Int64GetDatum(items);
+			dvalues[3] = Int64GetDatum(bytes);
+			if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('TableDistribution', $2,"
+									  " 'ItemCount', $3, 'TableSizeBytes', $4)",
+									  4, dargtypes, dvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 				elog(ERROR, "describing table \"%s\" failed", tab->relname);
 			result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		}

@@ -155,7 +155,7 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock)
 	Assert(tab->ttl_attr != NULL);
 	expired = psprintf("%s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2",
 					   st_ttl_expiry_test(tab->ttl_attr), expr, expr);
-	if (st_table_distribution(tab) == (Datum) 0)
+	if (!tab->distributed)
 	{
 		rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
 											"SELECT ctid FROM %s WHERE %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
