@@ -11,9 +11,11 @@
  * most one at a time per database. The worker connects, exits at once if
  * the extension is not installed there, else sweeps each TTL table in
  * batches of singletable.ttl_batch_size, one transaction per batch, and
- * exits after at most ttl_interval seconds of work; the launcher starts the
- * next one when the interval has passed and the previous one has exited
- * (it is told: bgw_notify_pid). So new databases, dropped ones and those
+ * exits after at most ttl_interval seconds of work, and at most 4 s (DROP
+ * DATABASE waits 5 s for a database's other sessions to end); the launcher
+ * starts the next one when the interval has passed and the previous one
+ * has exited (it is told: bgw_notify_pid), or at once when the previous one
+ * stopped with work left. So new databases, dropped ones and those
  * that get the extension later are followed without a restart, no worker
  * sits connected to a database (DROP DATABASE is not blocked by an idle
  * worker), and a worker that dies is simply replaced next interval.
@@ -37,6 +39,7 @@
 #include "access/xact.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_type_d.h"
+#include "commands/dbcommands.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "funcapi.h"
@@ -64,6 +67,9 @@
 
 PGDLLEXPORT void st_ttl_launcher_main(Datum arg);
 PGDLLEXPORT void st_ttl_worker_main(Datum arg);
+
+/* A worker sweeps at most this long (DROP DATABASE waits 5 s for other sessions) */
+#define ST_TTL_WORKER_MAX_MS 4000
 
 /* Statistics of at most this many TTL tables are kept (all databases) */
 #define ST_TTL_MAX_STATS 1024
@@ -231,7 +237,7 @@ typedef struct DbEntry
 {
 	Oid			dboid;			/* hash key */
 	BackgroundWorkerHandle *handle; /* the current worker, or NULL */
-	TimestampTz next_start;
+	TimestampTz last_start;		/* 0: never; the next is due ttl_interval after it */
 	bool		seen;			/* still in pg_database this round */
 } DbEntry;
 
@@ -333,13 +339,16 @@ launcher_round(HTAB *dbs)
 		if (!found)
 		{
 			e->handle = NULL;
-			e->next_start = 0;
+			e->last_start = 0;
 		}
 		e->seen = true;
-		if (worker_alive(e) || (!rescan && now < e->next_start))
+		/* the interval in force now, also just after a reload changed it */
+		if (worker_alive(e) ||
+			(!rescan && e->last_start != 0 &&
+			 now < TimestampTzPlusMilliseconds(e->last_start, (int64) st_ttl_interval * 1000)))
 			continue;
 		if (start_worker(e))
-			e->next_start = TimestampTzPlusMilliseconds(now, (int64) st_ttl_interval * 1000);
+			e->last_start = now;
 	}
 	/* dropped databases: their workers end with them */
 	hash_seq_init(&status, dbs);
@@ -347,6 +356,16 @@ launcher_round(HTAB *dbs)
 		if (!e->seen && !worker_alive(e))
 			hash_search(dbs, &e->dboid, HASH_REMOVE, NULL);
 	list_free(list);
+}
+
+/* At the launcher's exit: enable_ttl must not set the latch of the next owner of its PGPROC. */
+static void
+launcher_detach(int code, Datum arg)
+{
+	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
+	if (ttl_shared->launcher_pgprocno == MyProc->pgprocno)
+		ttl_shared->launcher_pgprocno = -1;
+	LWLockRelease(ttl_shared->lock);
 }
 
 /* The launcher (see the file header). */
@@ -365,6 +384,7 @@ st_ttl_launcher_main(Datum arg)
 	LWLockAcquire(ttl_shared->lock, LW_EXCLUSIVE);
 	ttl_shared->launcher_pgprocno = MyProc->pgprocno;
 	LWLockRelease(ttl_shared->lock);
+	before_shmem_exit(launcher_detach, (Datum) 0);
 
 	ctl.keysize = sizeof(Oid);
 	ctl.entrysize = sizeof(DbEntry);
@@ -387,15 +407,23 @@ st_ttl_launcher_main(Datum arg)
 	}
 }
 
-/* A table's name for a log line, outside any transaction: looked up in one of its own. */
+/*
+ * A table's name for a log line, database.schema.table, outside any
+ * transaction: looked up in one of its own.
+ */
 static char *
 st_table_display_name(Oid relid)
 {
 	char	   *name;
+	char	   *rel;
+	char	   *nsp;
 
 	StartTransactionCommand();
-	name = get_rel_name(relid);
-	name = name ? MemoryContextStrdup(TopMemoryContext, name) : psprintf("%u", relid);
+	rel = get_rel_name(relid);
+	nsp = rel ? get_namespace_name(get_rel_namespace(relid)) : NULL;
+	name = MemoryContextStrdup(TopMemoryContext,
+							   rel && nsp ? psprintf("%s.%s.%s", get_database_name(MyDatabaseId), nsp, rel)
+							   : psprintf("%u", relid));
 	CommitTransactionCommand();
 	return name;
 }
@@ -490,6 +518,7 @@ st_ttl_worker_main(Datum arg)
 	List	   *volatile tables;
 	ListCell   *lc;
 	TimestampTz deadline;
+	bool		more_work = false;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -499,7 +528,14 @@ st_ttl_worker_main(Datum arg)
 	cxt = AllocSetContextCreate(TopMemoryContext, "singletable ttl worker", ALLOCSET_DEFAULT_SIZES);
 
 	tables = ttl_tables(cxt);
-	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(), (int64) st_ttl_interval * 1000);
+
+	/*
+	 * At most ttl_interval seconds, and under the 5 s DROP DATABASE waits for
+	 * the other sessions of a database to end; a worker that stops with work
+	 * left asks the launcher for the next one at once.
+	 */
+	deadline = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
+										   Min((int64) st_ttl_interval * 1000, ST_TTL_WORKER_MAX_MS));
 	foreach(lc, tables)
 	{
 		TtlTable   *t = lfirst(lc);
@@ -548,8 +584,13 @@ st_ttl_worker_main(Datum arg)
 		}
 		PG_END_TRY();
 		if (GetCurrentTimestamp() >= deadline)
+		{
+			more_work = true;
 			break;
+		}
 	}
+	if (more_work)
+		st_ttl_wake_launcher();
 	proc_exit(0);
 }
 
