@@ -16,7 +16,7 @@
 # Afterwards the TAP logs (each test's log and its servers' logs) are copied to
 # tmp_check/log/ in the repository. Each test starts its own servers: no server need run.
 #
-# Environment: PG_CONFIG (default Debian's PostgreSQL 15), PROVE_FLAGS (default --verbose),
+# Environment: PG_CONFIG (default Debian's PostgreSQL 15), PROVE_FLAGS (default --verbose; empty for none),
 # PG_TEST_NOCLEAN=1 keeps the test directory (its path is printed).
 set -euo pipefail
 
@@ -42,13 +42,16 @@ fi
 WORK=$(mktemp -d /tmp/singletable_prove.XXXXXX)
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
+    local keep=${PG_TEST_NOCLEAN:-}
     # the logs, for a look after a failure (run.sh points there)
-    rm -rf "$TOP/tmp_check/log"
-    mkdir -p "$TOP/tmp_check"
     if [[ -d $WORK/tmp_check/log ]]; then
-        cp -r "$WORK/tmp_check/log" "$TOP/tmp_check/log" || true
+        if ! { rm -rf "$TOP/tmp_check/log" && mkdir -p "$TOP/tmp_check" &&
+               cp -r "$WORK/tmp_check/log" "$TOP/tmp_check/log"; } 2>/dev/null; then
+            echo "# cannot copy the logs to $TOP/tmp_check/log: they stay in $WORK/tmp_check/log" >&2
+            keep=1
+        fi
     fi
-    if [[ -n ${PG_TEST_NOCLEAN:-} ]]; then
+    if [[ -n $keep ]]; then
         echo "# test directory kept: $WORK" >&2
     else
         rm -rf "$WORK"
@@ -83,5 +86,5 @@ rc=0
     TESTDIR="$WORK" \
     PG_CONFIG="$PG_CONFIG" \
     ${PG_TEST_NOCLEAN:+PG_TEST_NOCLEAN=1} \
-    prove ${PROVE_FLAGS:---verbose} "$@" || rc=$?
+    prove ${PROVE_FLAGS---verbose} "$@" || rc=$?
 exit "$rc"

@@ -1,10 +1,12 @@
-
-# Copyright: see LICENSE
-#
 # The TTL background workers (issue 11): a server with shared_preload_libraries =
 # 'singletable' whose launcher starts one short-lived worker per database every
 # singletable.ttl_interval seconds. Every wait is a poll of the server (never a blind
 # sleep); the checks that something does NOT happen poll for it over a bounded window.
+#
+# Sections: two databases swept, the other items kept; a database created later; an
+# application's row lock on an expired item; a worker terminated; the launcher
+# terminated; a worker killed by SIGKILL (crash restart); ttl_interval raised and lowered
+# on reload; ttl_enabled = off; DROP DATABASE, also during a long sweep; the server log.
 #
 # Run with test/run_tap.sh (as root it runs prove as the OS user postgres).
 
