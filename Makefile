@@ -18,6 +18,10 @@ SPECS = $(wildcard test/specs/*.spec)
 ISOLATION = $(patsubst test/specs/%.spec,%,$(SPECS))
 ISOLATION_OPTS = --inputdir=test --load-extension=singletable
 
+# TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster): run them with test/run_tap.sh, not
+# with TAP_TESTS = 1 here, which would make `make installcheck` (run as root by
+# test/run.sh) also run prove, and Cluster.pm refuses to run initdb as root.
+
 # No -Werror here: a newer compiler's new warning must not break a user's build.
 # CI builds with COPT=-Werror (test/lib.sh), which PGXS appends to CFLAGS.
 PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare

@@ -161,8 +161,10 @@ run_suite concurrency pg_regress bash "$TOP/test/concurrency.sh"
 # findings and deeply nested inputs, replayed once under ASan/UBSan (seconds).
 run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 
-# More suites go here, e.g.:
-#   run_suite tap prove prove ...
+# The TTL background workers (launcher and per-database workers, which need
+# shared_preload_libraries): test/t/*.pl with PostgreSQL::Test::Cluster, each starting its
+# own servers with the installed extension; prove's summary is counted. About a minute.
+run_suite tap prove bash "$TOP/test/run_tap.sh"
 run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/cache.sh"
 run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
