@@ -431,7 +431,7 @@ ok($node->poll_query_until('db1', gone_query('events', 'exp', 'z%')), 'db1 is st
 note 'the server log';
 
 my $log = slurp_file($node->logfile);
-like($log, qr/singletable: swept \d+ expired items of table "events"/,
+like($log, qr/singletable: swept \d+ expired items of table "db\d\.public\.events"/,
 	'ttl_log_sweeps logs the sweeps');
 unlike($log, qr/singletable: the sweep of table .* failed/, 'no sweep failed');
 
