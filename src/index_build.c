@@ -47,6 +47,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "bgw.h"
 #include "indexes.h"
 #include "registry.h"
 #include "tables.h"
@@ -99,14 +100,12 @@ st_index_build_launch(StTable *tab, StIndex *idx)
 	req.relid = tab->relid;
 	namestrcpy(&req.pg_index, idx->pg_index_name);
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "singletable");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "st_index_build_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "singletable index build %s", idx->pg_index_name);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "singletable index build");
+	{
+		char		name[BGW_MAXLEN];
+
+		snprintf(name, sizeof(name), "singletable index build %s", idx->pg_index_name);
+		st_bgworker_fill(&worker, "st_index_build_main", "singletable index build", name, BGW_NEVER_RESTART);
+	}
 	memcpy(worker.bgw_extra, &req, sizeof(req));
 	worker.bgw_notify_pid = 0;
 	if (!RegisterDynamicBackgroundWorker(&worker, &handle))

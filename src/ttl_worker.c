@@ -62,6 +62,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "bgw.h"
 #include "registry.h"
 #include "ttl.h"
 
@@ -142,14 +143,8 @@ st_ttl_worker_init(void)
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = ttl_shmem_startup;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = 10;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "singletable");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "st_ttl_launcher_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "singletable ttl launcher");
-	snprintf(worker.bgw_type, BGW_MAXLEN, "singletable ttl launcher");
+	st_bgworker_fill(&worker, "st_ttl_launcher_main", "singletable ttl launcher",
+					 "singletable ttl launcher", 10);
 	RegisterBackgroundWorker(&worker);
 }
 
@@ -269,6 +264,8 @@ database_list(void)
 	table_endscan(scan);
 	table_close(rel, AccessShareLock);
 	CommitTransactionCommand();
+	/* the commit leaves TopMemoryContext current */
+	MemoryContextSwitchTo(cxt);
 	return dbs;
 }
 
@@ -277,18 +274,19 @@ static bool
 start_worker(DbEntry *e)
 {
 	BackgroundWorker worker;
+	char		name[BGW_MAXLEN];
+	MemoryContext old;
+	bool		started;
 
-	memset(&worker, 0, sizeof(worker));
-	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
-	worker.bgw_restart_time = BGW_NEVER_RESTART;
-	snprintf(worker.bgw_library_name, BGW_MAXLEN, "singletable");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "st_ttl_worker_main");
-	snprintf(worker.bgw_name, BGW_MAXLEN, "singletable ttl worker for database %u", e->dboid);
-	snprintf(worker.bgw_type, BGW_MAXLEN, "singletable ttl worker");
+	snprintf(name, sizeof(name), "singletable ttl worker for database %u", e->dboid);
+	st_bgworker_fill(&worker, "st_ttl_worker_main", "singletable ttl worker", name, BGW_NEVER_RESTART);
 	worker.bgw_main_arg = ObjectIdGetDatum(e->dboid);
 	worker.bgw_notify_pid = MyProcPid;
-	return RegisterDynamicBackgroundWorker(&worker, &e->handle);
+	/* the handle lives as long as the worker, beyond this round's memory */
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	started = RegisterDynamicBackgroundWorker(&worker, &e->handle);
+	MemoryContextSwitchTo(old);
+	return started;
 }
 
 /* Whether a database's worker is still starting or running. */
@@ -374,6 +372,7 @@ st_ttl_launcher_main(Datum arg)
 {
 	HASHCTL		ctl;
 	HTAB	   *dbs;
+	MemoryContext roundcxt;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -389,17 +388,25 @@ st_ttl_launcher_main(Datum arg)
 	ctl.keysize = sizeof(Oid);
 	ctl.entrysize = sizeof(DbEntry);
 	dbs = hash_create("singletable ttl databases", 64, &ctl, HASH_ELEM | HASH_BLOBS);
+	roundcxt = AllocSetContextCreate(TopMemoryContext, "singletable ttl launcher round",
+									 ALLOCSET_DEFAULT_SIZES);
 
 	for (;;)
 	{
+		MemoryContext old;
+
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
 		}
+		/* what a round allocates (the database list) goes with it */
+		MemoryContextReset(roundcxt);
+		old = MemoryContextSwitchTo(roundcxt);
 		if (st_ttl_enabled)
 			launcher_round(dbs);
+		MemoryContextSwitchTo(old);
 		/* woken by a worker's exit (bgw_notify_pid), enable_ttl, SIGHUP or SIGTERM */
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Min((long) st_ttl_interval * 1000L, 1000L), PG_WAIT_EXTENSION);
