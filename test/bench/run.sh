@@ -754,24 +754,29 @@ gsi_per_item() {
 # live items in collections of 100 (half with an expiresAt in the future, half without) and
 # TTL_EXPIRED expired ones (TTL_PER per collection, among the live ones in the heap), loaded
 # with one set-based INSERT; enable_ttl builds the TTL index. The server is first restarted with
-# TTL_SETTINGS (shared_preload_libraries = 'singletable', ttl_interval 1 s); the workers sweep only
-# while measured (singletable.ttl_enabled switched with ALTER SYSTEM + pg_reload_conf()).
+# TTL_SETTINGS (shared_preload_libraries = 'singletable,auto_explain', ttl_interval 1 s); the
+# workers sweep only while measured (singletable.ttl_enabled switched with ALTER SYSTEM +
+# pg_reload_conf()).
 #   (1) reads: EXPLAIN (ANALYZE, BUFFERS) of the sweep's batch statement, the text that
 #       st_ttl_sweep_batch (src/ttl.c) builds (TTL_STMT, PREPAREd; its parameters: now, now
-#       minus five years, the limit), each in a transaction rolled back after one unmeasured
-#       execution: one batch (LIMIT ttl_batch_size) and the whole backlog as one statement, with
-#       TTL_EXPIRED expired items, with half of them swept (dead index entries not vacuumed yet),
-#       and with a tenth of them; auto_explain shows that the sweep runs exactly that statement;
-#   (2) singletable.ttl_sweep('ttl_items') from a session (one transaction), timed, in two halves
-#       around the half-swept EXPLAIN;
-#   (3) the background sweep: the expired items re-inserted, VACUUM; workers on; the time from
-#       the reload until the end of the worker's sweep that deleted the last ones (its LOG line,
-#       ttl_log_sweeps = on);
-#   (4) get_item of live items (scripts/get_ext.sql) without a sweep (A, workers off) and while the
-#       workers sweep TTL_EXPIRED re-inserted expired items (B, workers switched on TTL_ON_AFTER s
-#       after pgbench starts), TTL_ROUNDS rounds alternating A and B, VACUUM + CHECKPOINT before
-#       each run; throughput over the sweep's window (from the per-transaction log), and in A over
-#       the same offsets of its run.
+#       minus five years, the limit), each in a transaction rolled back: one batch (LIMIT
+#       ttl_batch_size) and the whole backlog as one statement, with TTL_EXPIRED expired items as
+#       loaded, with half of them swept (dead index entries not vacuumed yet), and after VACUUM
+#       with a tenth and with all of them re-inserted; auto_explain shows that the sweep runs
+#       exactly that statement;
+#   (2) singletable.ttl_sweep('ttl_items') from a session (one transaction), timed, with the
+#       buffers it read, in two halves around the half-swept EXPLAIN;
+#   (3) the background sweep of TTL_EXPIRED / 10 and of TTL_EXPIRED expired items re-inserted
+#       after VACUUM: workers on; the time from the reload until the end of the worker's sweep
+#       that deleted the last ones (its LOG line, ttl_log_sweeps = on), and the buffers the sweep
+#       read (pg_statio_user_tables); then (3b) the same sweep once more with every batch's plan
+#       and buffers logged (auto_explain);
+#   (4) get_item of live items (scripts/get_ext.sql) without a sweep (A, workers off), while the
+#       workers sweep TTL_SWEEP_EXPIRED re-inserted expired items (B, workers switched on
+#       TTL_ON_AFTER s after pgbench starts), and, as a control, without a sweep but with a backend
+#       busy in a CPU loop from TTL_ON_AFTER s on (C); TTL_ROUNDS rounds, A B C and C B A in turn,
+#       VACUUM + CHECKPOINT before each run; throughput over the sweep's window (from the
+#       per-transaction log), and in A and C over the same offsets of their runs.
 TTL_SETTINGS=(
     "shared_preload_libraries = 'singletable,auto_explain'|the background sweep: the launcher and its per-database workers; auto_explain to log each batch's plan in one traced sweep"
     "singletable.ttl_interval = 1|a worker every second, each sweeping for at most one second (default 10 s)"
@@ -983,8 +988,8 @@ ttl_log_end() { cat "$1".* | awk '{ t = $5 + $6 / 1000000; if (t > m) m = t } EN
 
 ttl_measure() {
     local now s hit rd rows ms tw n secs n1 s1 n2 s2 b1 b2 base t0 t1 r side ta tb
-    local mark on start wa0 wa1 wb0 wb1 bend off len ratio sweeps items first last over script ne nl
-    local -a ratios atps btps awin bwin
+    local mark on start wa0 wa1 wb0 wb1 wc0 wc1 bend off len ratio sweeps items first last over script ne nl tc
+    local -a ratios cratios atps btps ctps awin bwin cwin
     st_restart_server "${TTL_SETTINGS[@]%%|*}" || die "restarting the server with the TTL settings failed"
     mkdir -p "$OUT/ttl"
     [[ $(sql "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'singletable ttl launcher'") == 1 ]] ||
@@ -1105,7 +1110,8 @@ EOF
     cat >"$OUT/ttl/with_sweep.sh" <<'EOF'
 #!/usr/bin/env bash
 # run.sh's prefix of a pgbench run of the TTL test: records when it starts and, with TTL_ON_AFTER
-# set, switches the background sweep on that many seconds later (and shows the workers)
+# set, switches the background sweep on that many seconds later (and shows the workers); with
+# TTL_BURN_AFTER set, starts a backend busy with a CPU loop that long after and for TTL_BURN_SECS
 date +%s.%N >"$TTL_MARK.start"
 if [[ -n ${TTL_ON_AFTER:-} ]]; then
     (sleep "$TTL_ON_AFTER"
@@ -1116,6 +1122,12 @@ if [[ -n ${TTL_ON_AFTER:-} ]]; then
      "$PGBIN/psql" -X -At -c "SELECT backend_type, state, query FROM pg_stat_activity WHERE backend_type LIKE 'singletable%'" \
          >"$TTL_MARK.activity") </dev/null >/dev/null 2>&1 &
 fi
+if [[ -n ${TTL_BURN_AFTER:-} ]]; then
+    (sleep "$TTL_BURN_AFTER"
+     date +%s.%N >"$TTL_MARK.on"
+     "$PGBIN/psql" -X -At -c "SET statement_timeout = '${TTL_BURN_SECS}s'" \
+         -c 'DO $$ BEGIN LOOP PERFORM 1; END LOOP; END $$') </dev/null >/dev/null 2>&1 &
+fi
 exec "$@"
 EOF
     chmod 755 "$OUT/ttl/with_sweep.sh"
@@ -1124,64 +1136,86 @@ EOF
         TTL[insert.$r]=$(ttl_insert_expired 0 "$TTL_SWEEP_PER")
         res ttl get_during_sweep all "$r" insert_expired_seconds "${TTL[insert.$r]}"
         [[ $(ttl_backlog) == "$TTL_SWEEP_EXPIRED" ]] || die "ttl: backlog $(ttl_backlog), expected $TTL_SWEEP_EXPIRED"
-        for side in $(if ((r % 2)); then echo A B; else echo B A; fi); do
+        # A and C alternate first and last, B runs between them
+        for side in $(if ((r % 2)); then echo A B C; else echo C B A; fi); do
             mark=$OUT/ttl/get.$side.$r
             rm -f "$mark".*
             prep_run write "$TTL_TABLE"
-            if [[ $side == A ]]; then
-                RUN_PREFIX=(env -u TTL_ON_AFTER TTL_MARK="$mark" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
-                ta=$(pgbench_run "ttl.get.A.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
-            else
-                RUN_PREFIX=(env TTL_MARK="$mark" TTL_ON_AFTER="$TTL_ON_AFTER" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
-                tb=$(pgbench_run "ttl.get.B.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
-                [[ -s $mark.on ]] || die "ttl: the sweep was not switched on during run $r"
-                on=$(cat "$mark.on")
-                read -r sweeps items first last <<<"$(ttl_wait_logged "$on" "$TTL_SWEEP_EXPIRED" 600)"
-                ttl_workers off >/dev/null
-                bend=$(ttl_log_end "$mark.txlog")
-                # the window: from switching on to the end of the sweep, or of the run if sooner
-                wb0=$on wb1=$last over=0
-                if ge "$last" "$bend"; then wb1=$bend over=1; fi
-                TTL[sweep.$r]="$items $(calc "$last - $on") $sweeps $over"
-                res ttl get_during_sweep B "$r" sweep_items "$items"
-                res ttl get_during_sweep B "$r" sweep_seconds "$(calc "$last - $on")"
-                res ttl get_during_sweep B "$r" sweep_outlasted_run "$over"
-            fi
+            case $side in
+                A)
+                    RUN_PREFIX=(env -u TTL_ON_AFTER -u TTL_BURN_AFTER TTL_MARK="$mark" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    ta=$(pgbench_run "ttl.get.A.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    ;;
+                C)
+                    RUN_PREFIX=(env -u TTL_ON_AFTER TTL_BURN_AFTER="$TTL_ON_AFTER" TTL_BURN_SECS=$((TTL_SECS - TTL_ON_AFTER))
+                                TTL_MARK="$mark" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    tc=$(pgbench_run "ttl.get.C.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    [[ -s $mark.on ]] || die "ttl: the busy backend was not started during run $r"
+                    sleep 0.5 # its statement_timeout ends it with the run
+                    ;;
+                B)
+                    RUN_PREFIX=(env -u TTL_BURN_AFTER TTL_MARK="$mark" TTL_ON_AFTER="$TTL_ON_AFTER" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    tb=$(pgbench_run "ttl.get.B.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    [[ -s $mark.on ]] || die "ttl: the sweep was not switched on during run $r"
+                    on=$(cat "$mark.on")
+                    read -r sweeps items first last <<<"$(ttl_wait_logged "$on" "$TTL_SWEEP_EXPIRED" 600)"
+                    ttl_workers off >/dev/null
+                    bend=$(ttl_log_end "$mark.txlog")
+                    # the window: from switching on to the end of the sweep, or of the run if sooner
+                    wb0=$on wb1=$last over=0
+                    if ge "$last" "$bend"; then wb1=$bend over=1; fi
+                    TTL[sweep.$r]="$items $(calc "$last - $on") $sweeps $over"
+                    res ttl get_during_sweep B "$r" sweep_items "$items"
+                    res ttl get_during_sweep B "$r" sweep_seconds "$(calc "$last - $on")"
+                    res ttl get_during_sweep B "$r" sweep_outlasted_run "$over"
+                    ;;
+            esac
             RUN_PREFIX=()
         done
+        # A's and C's windows: the same offsets from the start of their runs as B's
         start=$(cat "$OUT/ttl/get.B.$r.start")
         off=$(calc "$wb0 - $start") len=$(calc "$wb1 - $wb0")
         wa0=$(tsum "$(cat "$OUT/ttl/get.A.$r.start")" "$off") wa1=$(tsum "$wa0" "$len")
+        wc0=$(tsum "$(cat "$OUT/ttl/get.C.$r.start")" "$off") wc1=$(tsum "$wc0" "$len")
         awin+=("$(ttl_window_tps "$OUT/ttl/get.A.$r.txlog" "$wa0" "$wa1")")
         bwin+=("$(ttl_window_tps "$OUT/ttl/get.B.$r.txlog" "$wb0" "$wb1")")
+        cwin+=("$(ttl_window_tps "$OUT/ttl/get.C.$r.txlog" "$wc0" "$wc1")")
         ratio=$(calc "${bwin[-1]} / ${awin[-1]}")
-        ratios+=("$ratio") atps+=("$ta") btps+=("$tb")
+        ratios+=("$ratio") atps+=("$ta") btps+=("$tb") ctps+=("$tc")
+        cratios+=("$(calc "${bwin[-1]} / ${cwin[-1]}")")
         res ttl get_during_sweep A "$r" window_tps "${awin[-1]}"
         res ttl get_during_sweep B "$r" window_tps "${bwin[-1]}"
+        res ttl get_during_sweep C "$r" window_tps "${cwin[-1]}"
         res ttl get_during_sweep A "$r" run_tps "$ta"
         res ttl get_during_sweep B "$r" run_tps "$tb"
+        res ttl get_during_sweep C "$r" run_tps "$tc"
         res ttl get_during_sweep B/A "$r" window_ratio "$ratio"
+        res ttl get_during_sweep B/C "$r" window_ratio "${cratios[-1]}"
         res ttl get_during_sweep all "$r" window_seconds "$len"
-        log "ttl get round $r/$TTL_ROUNDS: window $(fmt2 "$len") s from $(fmt2 "$off") s: A (no sweep) $(fmt0 "${awin[-1]}") tps, B (sweep) $(fmt0 "${bwin[-1]}") tps, B/A $(fmt2 "$ratio"); whole runs $(fmt0 "$ta") / $(fmt0 "$tb") tps"
+        log "ttl get round $r/$TTL_ROUNDS: window $(fmt2 "$len") s from $(fmt2 "$off") s: A (no sweep) $(fmt0 "${awin[-1]}") tps, B (sweep) $(fmt0 "${bwin[-1]}") tps, C (busy loop) $(fmt0 "${cwin[-1]}") tps; B/A $(fmt2 "$ratio"), B/C $(fmt2 "${cratios[-1]}"); whole runs $(fmt0 "$ta") / $(fmt0 "$tb") / $(fmt0 "$tc") tps"
         [[ -f $OUT/ttl/get.B.$r.activity ]] && cp "$OUT/ttl/get.B.$r.activity" "$OUT/ttl/activity.txt"
-        rm -f "$OUT/ttl/get.A.$r.txlog".* "$OUT/ttl/get.B.$r.txlog".*
+        rm -f "$OUT/ttl/get.A.$r.txlog".* "$OUT/ttl/get.B.$r.txlog".* "$OUT/ttl/get.C.$r.txlog".*
     done
     TTL[ratio]=$(mmm "${ratios[@]}")
+    TTL[cratio]=$(mmm "${cratios[@]}")
     TTL[A]=$(mmm "${awin[@]}")
     TTL[B]=$(mmm "${bwin[@]}")
+    TTL[C]=$(mmm "${cwin[@]}")
     TTL[A.run]=$(mmm "${atps[@]}")
     TTL[B.run]=$(mmm "${btps[@]}")
+    TTL[C.run]=$(mmm "${ctps[@]}")
     TTL[median_ratio]=$(calc "$(awk '{ print $2 }' <<<"${TTL[B]}") / $(awk '{ print $2 }' <<<"${TTL[A]}")")
+    TTL[median_cratio]=$(calc "$(awk '{ print $2 }' <<<"${TTL[B]}") / $(awk '{ print $2 }' <<<"${TTL[C]}")")
     read -r _ n _ <<<"${TTL[ratio]}"
     res ttl get_during_sweep B/A all ratio_of_medians "${TTL[median_ratio]}"
     res ttl get_during_sweep B/A all median_of_ratios "$n"
-    res ttl get_during_sweep A all median_window_tps "$(awk '{ print $2 }' <<<"${TTL[A]}")"
-    res ttl get_during_sweep B all median_window_tps "$(awk '{ print $2 }' <<<"${TTL[B]}")"
-    for side in A B; do
+    res ttl get_during_sweep B/C all ratio_of_medians "${TTL[median_cratio]}"
+    for side in A B C; do
+        res ttl get_during_sweep "$side" all median_window_tps "$(awk '{ print $2 }' <<<"${TTL[$side]}")"
         # shellcheck disable=SC2046  # the values are words
         TTL[$side.cpu]=$(mmm $(awk -F, -v n="ttl.get.$side." '$1 == "cpu" && index($2, n) == 1 && $5 == "server_cpu_us_per_txn" { print $6 }' "$RES"))
     done
-    log "ttl get: median A $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[A]}")") tps, median B $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[B]}")") tps, B/A $(fmt2 "${TTL[median_ratio]}") (median of the rounds' ratios $(fmt2 "$n"))"
+    log "ttl get: median A $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[A]}")") tps, median B $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[B]}")") tps, median C $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[C]}")") tps; B/A $(fmt2 "${TTL[median_ratio]}") (median of the rounds' ratios $(fmt2 "$n")), B/C $(fmt2 "${TTL[median_cratio]}")"
 }
 
 # buffers (hit + read) per item deleted of TTL_BUF entry STATE.VARIANT
@@ -1373,8 +1407,8 @@ ttl_report() {
     echo "### get_item during the background sweep"
     echo
     echo "get_item of random live items ([scripts/get_ext.sql]($REPORT_LINKBASE/scripts/get_ext.sql) on \`$TTL_TABLE\`), pgbench \`-M prepared\`,"
-    echo "$CLIENTS clients, \`--random-seed=$SEED\` (A and B get the same keys), $TTL_SECS s per run, $TTL_ROUNDS rounds, A first in odd"
-    echo "rounds and B first in even ones. Before each round $TTL_SWEEP_EXPIRED expired items are inserted ($TTL_SWEEP_PER per"
+    echo "$CLIENTS clients, \`--random-seed=$SEED\` (every run gets the same keys), $TTL_SECS s per run, $TTL_ROUNDS rounds of A, B and C:"
+    echo "A, B, C in odd rounds and C, B, A in even ones. Before each round $TTL_SWEEP_EXPIRED expired items are inserted ($TTL_SWEEP_PER per"
     echo "collection, \`METRICS#000\`…, one set-based INSERT: the same rows every round, after the previous round's"
     echo "sweep deleted them); before each run VACUUM and CHECKPOINT. **The sweep is made to last by its"
     echo "size**: $TTL_SWEEP_EXPIRED expired items, $(awk -v a="$TTL_SWEEP_EXPIRED" -v b="$TTL_EXPIRED" 'BEGIN { printf "%g", a / b }')× the $TTL_EXPIRED of the other tests (at the rate measured"
@@ -1385,27 +1419,37 @@ ttl_report() {
     echo "* B: $TTL_ON_AFTER s after pgbench starts, the runner switches the workers on (\`ALTER SYSTEM\`, reload), and"
     echo "  they sweep the $TTL_SWEEP_EXPIRED items while the gets run; the workers are switched off once the"
     echo "  backlog is 0."
+    echo "* C, a control: no sweep, but $TTL_ON_AFTER s after pgbench starts one more backend runs a CPU loop"
+    echo "  (\`DO \$\$ BEGIN LOOP PERFORM 1; END LOOP; END \$\$\` until the end of the run, \`statement_timeout\`):"
+    echo "  as busy as the sweeping worker, without reading or writing the table. On this VM a busy vCPU"
+    echo "  makes pgbench's ping-pong with its backends faster, not slower (the idle vCPUs halt between"
+    echo "  messages otherwise, see the latency section of the full report), so B/A mixes that gain with"
+    echo "  what the sweep costs the gets; B/C compares the sweep with an equally busy machine."
     echo "* The figure is the throughput **during the sweep**: the transactions completed (pgbench's"
     echo "  per-transaction log, \`--log\`) between the reload and the end of the worker's sweep that"
-    echo "  deleted the last expired item (or the end of the run, if sooner), per second; for A, over the"
-    echo "  same offsets from the start of its run. Whole-run tps are shown too: in B they mix the"
-    echo "  sweep's window with the time before and after it."
+    echo "  deleted the last expired item (or the end of the run, if sooner), per second; for A and C, over"
+    echo "  the same offsets from the start of their runs. Whole-run tps are shown too."
     echo
-    echo "| round | sweep window s (items, worker sweeps) | A tps (no sweep) | B tps (during the sweep) | B/A | whole run A / B tps |"
-    echo "|---|---|---|---|---|---|"
+    echo "| round | sweep window s (items swept, worker sweeps) | A tps (no sweep) | B tps (during the sweep) | C tps (busy loop) | B/A | B/C | whole run A / B / C tps |"
+    echo "|---|---|---|---|---|---|---|---|"
     for ((r = 1; r <= TTL_ROUNDS; r++)); do
         read -r items secs k over <<<"${TTL[sweep.$r]}"
-        echo "| $r | $(fmt2 "$(csv_get ttl get_during_sweep all "$r" window_seconds)") ($items, $k)$( ((over)) && echo ", outlasted the run") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" window_tps)") | $(fmt0 "$(csv_get ttl get_during_sweep B "$r" window_tps)") | $(fmt2 "$(csv_get ttl get_during_sweep B/A "$r" window_ratio)") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" run_tps)") / $(fmt0 "$(csv_get ttl get_during_sweep B "$r" run_tps)") |"
+        echo "| $r | $(fmt2 "$(csv_get ttl get_during_sweep all "$r" window_seconds)") ($items in $(fmt2 "$secs") s, $k)$( ((over)) && echo "; the sweep outlasted the run") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" window_tps)") | $(fmt0 "$(csv_get ttl get_during_sweep B "$r" window_tps)") | $(fmt0 "$(csv_get ttl get_during_sweep C "$r" window_tps)") | $(fmt2 "$(csv_get ttl get_during_sweep B/A "$r" window_ratio)") | $(fmt2 "$(csv_get ttl get_during_sweep B/C "$r" window_ratio)") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" run_tps)") / $(fmt0 "$(csv_get ttl get_during_sweep B "$r" run_tps)") / $(fmt0 "$(csv_get ttl get_during_sweep C "$r" run_tps)") |"
     done
     echo
-    read -r mn md mx <<<"${TTL[A]}"
-    echo "A: median **$(fmt0 "$md")** tps (min $(fmt0 "$mn"), max $(fmt0 "$mx")); B: median **$(fmt0 "$(awk '{ print $2 }' <<<"${TTL[B]}")")** tps (min $(fmt0 "$(awk '{ print $1 }' <<<"${TTL[B]}")"), max $(fmt0 "$(awk '{ print $3 }' <<<"${TTL[B]}")"));"
+    for side in A B C; do
+        read -r mn md mx <<<"${TTL[$side]}"
+        echo "* $side: median **$(fmt0 "$md")** tps during the window (min $(fmt0 "$mn"), max $(fmt0 "$mx"))"
+    done
     read -r mn md mx <<<"${TTL[ratio]}"
+    echo
     echo "**B/A = $(fmt2 "${TTL[median_ratio]}")** (ratio of the medians; target ≥ $TARGET_TTL_GET: $(mark "${TTL[median_ratio]}" "$TARGET_TTL_GET")). Per round B/A: min $(fmt2 "$mn"),"
-    echo "median $(fmt2 "$md"), max $(fmt2 "$mx"). Server CPU per get (whole runs, the sweep's CPU included in B): A $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[A.cpu]}")"),"
-    echo "B $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[B.cpu]}")") µs (medians). Sweep rate under this load: $(fmt0 "$(awk -F, '$1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_items" { n += $6 } $1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_seconds" { s += $6 } END { print (s ? n / s : 0) }' "$RES")") items/s"
-    echo "(all B rounds). On this $(nproc)-core machine the $CLIENTS pgbench clients, their backends and the"
-    echo "worker share the CPUs: while it sweeps, the worker runs batch after batch with no pause."
+    read -r mn md mx <<<"${TTL[cratio]}"
+    echo "median $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[ratio]}")"), max $(fmt2 "$(awk '{ print $3 }' <<<"${TTL[ratio]}")"). **B/C = $(fmt2 "${TTL[median_cratio]}")** (ratio of the medians; per round min $(fmt2 "$mn"), median $(fmt2 "$md"), max $(fmt2 "$mx"))."
+    echo "Server CPU per get (whole runs; the worker's and the loop's CPU included in B and C): A $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[A.cpu]}")"),"
+    echo "B $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[B.cpu]}")"), C $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[C.cpu]}")") µs (medians). Sweep rate under this load: $(fmt0 "$(awk -F, '$1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_items" { n += $6 } $1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_seconds" { s += $6 } END { print (s ? n / s : 0) }' "$RES")") items/s"
+    echo "(all B rounds). While it sweeps, a worker runs batch after batch with no pause (there is no"
+    echo "cost-based delay as autovacuum has): on this $(nproc)-core machine it takes a CPU for the whole sweep."
     read -r mn md mx <<<"$(awk -F, '$1 == "cpu" && index($2, "ttl.get.") == 1 && $5 == "foreign_cpu_share" { print ($6 < 0 ? 0 : $6 * 100) }' "$RES" |
         sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %s\n", v[1], v[int((NR + 1) / 2)], v[NR] }')"
     echo "Other load: processes other than the server and pgbench used a median $md%, at most $(fmt0 "$mx")%, of"
@@ -2095,7 +2139,7 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo "| a GSI holding 1% of the items (gsi1) within ${TARGET_GSI_SIZE}× of 1% of a full index's size | $(fmt2 "$gsi_f")× ($(fmt0 "$(calc "$gsi_pb / 1024")") kB against $(fmt0 "$(calc "$gsi_fb / 1024")") kB) | $(mark_le "$gsi_f" "$TARGET_GSI_SIZE") |"
     echo "| put_item (no index keys) on a table with two GSIs ≥ ${TARGET_GSI_WRITE}× the same table without | median $(fmt2 "$gsi_md") | $(mark "$gsi_md" "$TARGET_GSI_WRITE") |"
     echo "| the background sweep's reads per expired item, $TTL_EXPIRED expired against $((TTL_EXPIRED / 10)) (and $TTL_ITEMS live), within ${TARGET_TTL_BUF}× | $(fmt2 "${TTL[buf_ratio]}")× | $(mark_le "${TTL[buf_ratio]}" "$TARGET_TTL_BUF") |"
-    echo "| get_item during the background sweep of $TTL_SWEEP_EXPIRED expired items ≥ ${TARGET_TTL_GET}× without a sweep (median tps) | $(fmt2 "${TTL[median_ratio]}") | $(mark "${TTL[median_ratio]}" "$TARGET_TTL_GET") |"
+    echo "| get_item during the background sweep of $TTL_SWEEP_EXPIRED expired items ≥ ${TARGET_TTL_GET}× without a sweep (median tps) | $(fmt2 "${TTL[median_ratio]}") (against a control as busy as the sweep, without it: $(fmt2 "${TTL[median_cratio]}")) | $(mark "${TTL[median_ratio]}" "$TARGET_TTL_GET") |"
     echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
     echo
     echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
