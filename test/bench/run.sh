@@ -6,6 +6,7 @@
 #   BENCH_REF=HEAD make bench       # benchmark a commit (git archive) instead of the work tree
 #   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
 #   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 5 minutes
+#   BENCH_ONLY=ttl test/bench/run.sh   # only the TTL measurement (8.), about 10 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -28,6 +29,11 @@
 #      sparse index (1% of the items) against a full index over the same columns; put_item of
 #      items without index keys on a table with two GSIs vs the same table without (A and B
 #      alternating as in 1.); buffers of the scheduler query (10 vs 100 items, two table sizes).
+#   8. TTL (test/bench/sql/ttl.sql; the server restarted with shared_preload_libraries =
+#      'singletable'): 1,000,000 live items and 100,000 expired ones; the background workers'
+#      sweep rate and singletable.ttl_sweep()'s; buffers of the sweep's batch statement
+#      (EXPLAIN ANALYZE) with 100,000 and 10,000 expired items; get_item without (A) and during
+#      (B) the workers' sweep, A and B alternating as in 1.
 # Output: test/bench/results/results.csv, test/bench/results/latency.png and the generated
 # test/bench/REPORT.md (BENCH_QUICK=1 writes them under test/bench/out/quick/ instead, so a
 # development run never overwrites the committed report). Raw pgbench output and logs go to
@@ -56,6 +62,15 @@
 #                        multiple of 1000: the small table of the query test has a tenth of them)
 #   BENCH_GSI_ROUNDS, BENCH_GSI_SECONDS   rounds and seconds per run of the GSI write test
 #                        (default BENCH_ROUNDS, BENCH_SECONDS)
+#   BENCH_ONLY=ttl       run only the TTL measurement and print its figures; results go to
+#                        test/bench/out/ttl/results.csv, the committed report is not touched
+#   BENCH_TTL_ITEMS      live items of the TTL table (1000000; 100000 in quick mode; a multiple of 100)
+#   BENCH_TTL_EXPIRED    expired items (100000; 10000 in quick mode): a multiple of 10 per collection
+#                        of 100 live items, at most 990 per collection
+#   BENCH_TTL_ROUNDS, BENCH_TTL_SECONDS   rounds and seconds per run of the get-during-sweep test
+#                        (default BENCH_ROUNDS, BENCH_SECONDS)
+#   BENCH_TTL_SWEEP_EXPIRED  expired items swept during each run of that test (3 x BENCH_TTL_EXPIRED;
+#                        10 x in quick mode)
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -104,10 +119,28 @@ else
     RESULTS_LINK=results
 fi
 ONLY=${BENCH_ONLY:-}
-[[ -z $ONLY || $ONLY == wide || $ONLY == gsi ]] || die "BENCH_ONLY must be empty, wide or gsi, not $ONLY"
+[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl ]] || die "BENCH_ONLY must be empty, wide, gsi or ttl, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
+if [[ $QUICK == 1 ]]; then
+    TTL_ITEMS=${BENCH_TTL_ITEMS:-100000}
+    TTL_EXPIRED=${BENCH_TTL_EXPIRED:-10000}
+    TTL_ON_AFTER=1      # B: seconds from the start of pgbench to switching the sweep on
+else
+    TTL_ITEMS=${BENCH_TTL_ITEMS:-1000000}
+    TTL_EXPIRED=${BENCH_TTL_EXPIRED:-100000}
+    TTL_ON_AFTER=2
+fi
+TTL_ROUNDS=${BENCH_TTL_ROUNDS:-$ROUNDS}
+# expired items the workers sweep in each B run of the get-during-sweep test: three times the
+# backlog of the other TTL tests, so that under the get load the sweep lasts most of a 10 s run
+# (at the default batch size; 100,000 would be swept in about 3 s); in quick mode ten times, so
+# that the window is not a fraction of a second
+if [[ $QUICK == 1 ]]; then TTL_SWEEP_X=10; else TTL_SWEEP_X=3; fi
+TTL_SWEEP_EXPIRED=${BENCH_TTL_SWEEP_EXPIRED:-$((TTL_SWEEP_X * TTL_EXPIRED))}
+TTL_SECS=${BENCH_TTL_SECONDS:-$SECS}
+TTL_BATCH=1000          # singletable.ttl_batch_size's default, which the sweeps use
 GSI_SECS=${BENCH_GSI_SECONDS:-$SECS}
 if [[ -n $ONLY ]]; then
     RESULTS_DIR=$BENCH/out/$ONLY
@@ -120,6 +153,8 @@ TARGET_P50_GROWTH=1.3 # p50 at the largest size within 1.3x of the smallest
 TARGET_WIDE_RATIO=2   # per attribute, a 40,000-attribute put within 2x of a 4,000-attribute one
 TARGET_GSI_SIZE=2     # a sparse index holding 1% of the items: at most 2x 1% of the full index's size
 TARGET_GSI_WRITE=0.95 # put_item without index keys, two GSIs >= 0.95x no GSI (tps ratio)
+TARGET_TTL_GET=0.9    # get_item during the background sweep >= 0.9x without a sweep (tps, medians)
+TARGET_TTL_BUF=1.5    # sweep reads per expired item with 10x the expired items within 1.5x (proportional)
 GSI_CUTOFF=1731536000 # the scheduler's "due by": after the last publish time of sql/gsi.sql
 MEM_FLAT_KB=1024      # "flat": RssAnon and memory contexts grow less than 1 MiB over the calls
 WIDE_PK='BIG#0'       # the 100,000-item collection of the prefix test
@@ -129,6 +164,14 @@ for n in $SIZES $PAIR_ITEMS; do
 done
 ((MEM_CALLS % 10000 == 0)) || die "BENCH_MEM_CALLS must be a multiple of 10000"
 ((GSI_ITEMS >= 1000 && GSI_ITEMS % 1000 == 0)) || die "BENCH_GSI_ITEMS must be a multiple of 1000, not $GSI_ITEMS"
+((TTL_ITEMS >= 100 && TTL_ITEMS % 100 == 0)) || die "BENCH_TTL_ITEMS must be a multiple of 100, not $TTL_ITEMS"
+TTL_NCOLL=$((TTL_ITEMS / 100))
+TTL_PER=$((TTL_EXPIRED / TTL_NCOLL)) # expired items per collection
+((TTL_PER * TTL_NCOLL == TTL_EXPIRED && TTL_PER % 10 == 0 && TTL_PER >= 10 && TTL_PER <= 990)) ||
+    die "BENCH_TTL_EXPIRED must be 10 to 990 per collection of 100 live items and a multiple of 10 per collection, not $TTL_EXPIRED"
+TTL_SWEEP_PER=$((TTL_SWEEP_EXPIRED / TTL_NCOLL))
+((TTL_SWEEP_PER * TTL_NCOLL == TTL_SWEEP_EXPIRED && TTL_SWEEP_PER >= 1 && TTL_SWEEP_PER <= 990)) ||
+    die "BENCH_TTL_SWEEP_EXPIRED must be 1 to 990 per collection of 100 live items, not $TTL_SWEEP_EXPIRED"
 
 # Server settings: "setting|why" (test/lib.sh adds fsync = off and the socket/port lines).
 SETTINGS=(
@@ -155,7 +198,7 @@ PAIRS=(
     # "gsi|gsi_ext|gsi_sql|singletable.create_gsi|read|query on a GSI vs the same statement in plain SQL on the same partial index"
     # "ttl|ttl_ext|get_sql|singletable.update_time_to_live|read|get_item on a table with TTL enabled (expired items filtered) vs the plain get"
 )
-TODO_FEATURES="a query on a GSI vs the same statement in plain SQL (its scripts are not written; GSIs have their own section below: size, write cost, buffers of the scheduler query), TTL (reads with expiry filtering), which does not exist yet"
+TODO_FEATURES="a query on a GSI vs the same statement in plain SQL (its scripts are not written; GSIs have their own section below: size, write cost, buffers of the scheduler query), get_item on a TTL table (expired items filtered) vs the plain get (its script is not written; TTL has its own section below: sweep rate, reads of the sweep, get_item during the sweep)"
 
 # The prefix test: "name|script|plan_cache_mode|label". The first one is the baseline.
 PREFIX_VARIANTS=(
@@ -195,6 +238,7 @@ percentiles() {
 
 # arithmetic on decimals: calc 'expression'
 calc() { awk "BEGIN { printf \"%.6g\n\", $1 }"; }
+tsum() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f\n", a + b }'; } # epoch seconds + seconds (calc would round)
 fmt2() { awk -v x="$1" 'BEGIN { printf "%.2f", x }'; }
 fmt0() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
@@ -206,6 +250,10 @@ bytes_h() { awk -v b="$1" 'BEGIN { if (b >= 1073741824) printf "%.2f GB", b / 10
 res() {
     local IFS=,
     echo "$*" >>"$RES"
+}
+csv_get() { # section name variant round metric -> value
+    awk -F, -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
+        '$1 == a && $2 == b && $3 == c && $4 == d && $5 == e { print $6; exit }' "$RES"
 }
 
 PSQL=()
@@ -704,6 +752,721 @@ gsi_per_item() {
     awk -v b="$((hit + rd))" -v r="$rows" 'BEGIN { printf "%.2f", r ? b / r : 0 }'
 }
 
+
+# 8. TTL (issue #11): the sweep of expired items. One table, ttl_items (sql/ttl.sql): TTL_ITEMS
+# live items in collections of 100 (half with an expiresAt in the future, half without) and
+# TTL_EXPIRED expired ones (TTL_PER per collection, among the live ones in the heap), loaded
+# with one set-based INSERT; enable_ttl builds the TTL index. The server is first restarted with
+# TTL_SETTINGS (shared_preload_libraries = 'singletable,auto_explain', ttl_interval 1 s); the
+# workers sweep only while measured (singletable.ttl_enabled switched with ALTER SYSTEM +
+# pg_reload_conf()).
+#   (1) reads: EXPLAIN (ANALYZE, BUFFERS) of the sweep's batch statement, the text that
+#       st_ttl_sweep_batch (src/ttl.c) builds (TTL_STMT, PREPAREd; its parameters: now, now
+#       minus five years, the limit), each in a transaction rolled back: one batch (LIMIT
+#       ttl_batch_size) and the whole backlog as one statement, with TTL_EXPIRED expired items as
+#       loaded, with half of them swept (dead index entries not vacuumed yet), and after VACUUM
+#       with a tenth and with all of them re-inserted; auto_explain shows that the sweep runs
+#       exactly that statement;
+#   (2) singletable.ttl_sweep('ttl_items') from a session (one transaction), timed, with the
+#       buffers it read, in two halves around the half-swept EXPLAIN;
+#   (3) the background sweep of TTL_EXPIRED / 10 and of TTL_EXPIRED expired items re-inserted
+#       after VACUUM: workers on; the time from the reload until the end of the worker's sweep
+#       that deleted the last ones (its LOG line, ttl_log_sweeps = on), and the buffers the sweep
+#       read (pg_statio_user_tables); then (3b) the same sweep once more with every batch's plan
+#       and buffers logged (auto_explain);
+#   (4) get_item of live items (scripts/get_ext.sql) without a sweep (A, workers off), while the
+#       workers sweep TTL_SWEEP_EXPIRED re-inserted expired items (B, workers switched on
+#       TTL_ON_AFTER s after pgbench starts), and, as a control, without a sweep but with a backend
+#       busy in a CPU loop from TTL_ON_AFTER s on (C); TTL_ROUNDS rounds, A B C and C B A in turn,
+#       VACUUM + CHECKPOINT before each run; throughput over the sweep's window (from the
+#       per-transaction log), and in A and C over the same offsets of their runs.
+TTL_SETTINGS=(
+    "shared_preload_libraries = 'singletable,auto_explain'|the background sweep: the launcher and its per-database workers; auto_explain to log each batch's plan in one traced sweep"
+    "singletable.ttl_interval = 1|a worker every second, each sweeping for at most one second (default 10 s)"
+    "singletable.ttl_log_sweeps = on|a LOG line for each worker's sweep that deleted items: the end of the sweep is read from the server log"
+    "singletable.ttl_enabled = off|no background sweep except while measured: the runner switches it with ALTER SYSTEM and pg_reload_conf()"
+    "log_timezone = 'UTC'|the runner reads the log's times back"
+    "auto_explain.log_min_duration = -1|auto_explain logs nothing except in the traced sweep (switched to 0 with ALTER SYSTEM and reload)"
+    "auto_explain.log_nested_statements = on|there: the batch statements, which the workers run through SPI"
+    "auto_explain.log_analyze = on|there: actual rows and (log_buffers = on) buffers of each batch, without timing (log_timing = off)"
+    "auto_explain.log_buffers = on|see log_analyze"
+    "auto_explain.log_timing = off|see log_analyze"
+)
+TTL_TABLE=ttl_items
+TTL_ATTR=expiresAt
+TTL_MAX_AGE=157788000 # ST_TTL_MAX_AGE_SECONDS (src/ttl.h): five years of 365.25 days
+# The expiry expression and the TTL index's predicate as st_ttl_expiry_expr/st_ttl_expiry_test
+# (src/ttl.c) write them (the index is built on exactly these), and the batch statement of
+# st_ttl_sweep_batch: $1 now, $2 now minus five years, $3 the batch size.
+TTL_EXPR="(CASE WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number' THEN (item OPERATOR(pg_catalog.->) '$TTL_ATTR')::pg_catalog.numeric END)"
+TTL_TEST="pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number'"
+TTL_STMT="DELETE FROM public.$TTL_TABLE WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT ctid FROM public.$TTL_TABLE WHERE $TTL_TEST AND $TTL_EXPR OPERATOR(pg_catalog.<) \$1 AND $TTL_EXPR OPERATOR(pg_catalog.>=) \$2 LIMIT \$3 FOR UPDATE SKIP LOCKED))"
+declare -A TTL TTL_BUF TTL_PLAN
+TTL_STATES="full half tenth again" # the states of (1), in the order measured
+
+ttl_backlog() { sql "SELECT backlog FROM singletable.ttl_status WHERE table_name = '$TTL_TABLE'::regclass"; }
+# switches the background sweep on or off; prints the server's clock (epoch s) at the reload
+ttl_workers() {
+    sql "ALTER SYSTEM SET singletable.ttl_enabled = $1" >/dev/null
+    sql "SELECT extract(epoch FROM clock_timestamp()) FROM pg_reload_conf()"
+}
+# the workers' sweeps of the table logged in [T0, T1): "sweeps items first_end last_end" (epoch s)
+ttl_logged_sweeps() {
+    TZ=UTC awk -v t0="$1" -v t1="${2:-99999999999}" -v tbl="$TTL_TABLE" '
+        index($0, "LOG:  singletable: swept ") && index($0, "expired items of table \"" tbl "\"") {
+            split($1, d, "-"); split($2, hms, ":")
+            t = mktime(d[1] " " d[2] " " d[3] " " hms[1] " " hms[2] " 0") + hms[3]
+            if (t < t0 || t >= t1) next
+            match($0, /swept [0-9]+/); n += substr($0, RSTART + 6, RLENGTH - 6); k++
+            if (k == 1) first = t
+            last = t
+        }
+        END { printf "%d %d %.3f %.3f\n", k, n, first, last }' "$ST_DIR/server.log"
+}
+# waits (at most $3 s, default 20) until the sweeps logged since T0 add up to N items (without
+# reading the table, which would add to the sweep's reads); prints ttl_logged_sweeps
+ttl_wait_logged() {
+    local t0=$1 n=$2 i line
+    for ((i = 0; i < ${3:-20} * 5; i++)); do
+        line=$(ttl_logged_sweeps "$t0")
+        [[ $(awk '{ print $2 }' <<<"$line") == "$n" ]] && { echo "$line"; return 0; }
+        sleep 0.2
+    done
+    die "ttl: the workers logged $(awk '{ print $2 }' <<<"$line") swept items since $t0, expected $n"
+}
+# "n_tup_del heap_buffers index_buffers" of the table so far (buffers: hit + read, all its indexes)
+ttl_statio() {
+    sql "SELECT s.n_tup_del, io.heap_blks_hit + io.heap_blks_read, io.idx_blks_hit + io.idx_blks_read
+           FROM pg_stat_user_tables s JOIN pg_statio_user_tables io USING (relid)
+          WHERE s.relid = '$TTL_TABLE'::regclass" | tr '|' ' '
+}
+# ttl_statio once it has stopped changing (the sessions before have exited and flushed theirs)
+ttl_statio_settled() {
+    local a b i
+    a=$(ttl_statio)
+    for ((i = 0; i < 25; i++)); do
+        sleep 0.2
+        b=$(ttl_statio)
+        [[ $a == "$b" ]] && break
+        a=$b
+    done
+    echo "$a"
+}
+# waits (at most 10 s) until the deletes counted since BASE (a ttl_statio line) reach N, i.e.
+# until the sweeping backends have flushed their statistics (at exit); prints "heap_buffers
+# index_buffers" since BASE
+ttl_statio_since() {
+    local d0 h0 i0 d h i k
+    read -r d0 h0 i0 <<<"$1"
+    for ((k = 0; k < 50; k++)); do
+        read -r d h i <<<"$(ttl_statio)"
+        ((d - d0 >= $2)) && { echo "$((h - h0)) $((i - i0))"; return 0; }
+        sleep 0.2
+    done
+    die "ttl: the statistics count $((d - d0)) deletes, expected $2"
+}
+# (3): the workers sweep the table's N expired items (state TAG); sets TTL[worker.TAG] to
+# "items seconds sweeps first_end_s heap_buffers index_buffers"
+ttl_worker_sweep() {
+    local tag=$1 n=$2 base t0 k items first last bufs i
+    log "ttl: the background sweep of $n expired items ($tag)"
+    base=$(ttl_statio_settled)
+    t0=$(ttl_workers on)
+    read -r k items first last <<<"$(ttl_wait_logged "$t0" "$n" 600)"
+    ttl_workers off >/dev/null
+    # until the last worker has exited (so its statistics are flushed)
+    for ((i = 0; i < 50; i++)); do
+        [[ $(sql "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'singletable ttl worker'") == 0 ]] && break
+        sleep 0.2
+    done
+    bufs=$(ttl_statio_since "$base" "$n")
+    [[ $(ttl_backlog) == 0 ]] || die "ttl: backlog $(ttl_backlog) after the workers' sweep"
+    TTL[worker.$tag]="$items $(calc "$last - $t0") $k $(calc "$first - $t0") $bufs"
+    res ttl worker_sweep "$tag" all items "$items"
+    res ttl worker_sweep "$tag" all seconds "$(calc "$last - $t0")"
+    res ttl worker_sweep "$tag" all worker_sweeps "$k"
+    res ttl worker_sweep "$tag" all items_per_second "$(calc "$items / ($last - $t0)")"
+    res ttl worker_sweep "$tag" all heap_buffers "${bufs% *}"
+    res ttl worker_sweep "$tag" all index_buffers "${bufs#* }"
+    log "ttl: the workers swept $items items in $(fmt2 "$(calc "$last - $t0")") s ($k sweeps): $(fmt0 "$(calc "$items / ($last - $t0)")") items/s; buffers heap + index $bufs"
+}
+# (3b): the batches of a workers' sweep of N expired items, each batch's plan logged by
+# auto_explain (preloaded; log_analyze with buffers, no timing); writes $OUT/ttl/trace.txt
+# ("batch pid buffers rows plan" per batch) and sets TTL[trace], TTL[trace.deciles]
+ttl_traced_sweep() {
+    local n=$1 t0
+    log "ttl: a traced background sweep of $n expired items (auto_explain of every batch)"
+    sql "ALTER SYSTEM SET auto_explain.log_min_duration = 0" >/dev/null
+    t0=$(ttl_workers on) # its reload applies both settings
+    ttl_wait_logged "$t0" "$n" 600 >/dev/null
+    sql "ALTER SYSTEM SET auto_explain.log_min_duration = -1" >/dev/null
+    ttl_workers off >/dev/null
+    TZ=UTC awk -v t0="$t0" -v tbl="public.$TTL_TABLE" '
+        / LOG:  duration: .* plan:$/ {
+            split($1, d, "-"); split($2, hms, ":")
+            t = mktime(d[1] " " d[2] " " d[3] " " hms[1] " " hms[2] " 0") + hms[3]
+            pid = $4; inq = 0; next
+        }
+        / LOG: / { inq = 0 }
+        index($0, "Query Text: DELETE FROM " tbl " ") { if (t >= t0) { inq = 1; k++; bpid[k] = pid; buf[k] = -1 }; next }
+        inq && /Buffers:/ && buf[k] < 0 {
+            h = 0; r = 0
+            if (match($0, /hit=[0-9]+/)) h = substr($0, RSTART + 4, RLENGTH - 4)
+            if (match($0, /read=[0-9]+/)) r = substr($0, RSTART + 5, RLENGTH - 5)
+            buf[k] = h + r
+        }
+        inq && /LockRows/ && match($0, /actual rows=[0-9]+/) { rows[k] = substr($0, RSTART + 12, RLENGTH - 12) }
+        inq && plan[k] == "" && /Bitmap Heap Scan on/ { plan[k] = "bitmap" }
+        inq && plan[k] == "" && /Index Scan using/ { plan[k] = "index" }
+        END { for (i = 1; i <= k; i++) print i, bpid[i], buf[i], rows[i] + 0, plan[i] }' "$ST_DIR/server.log" >"$OUT/ttl/trace.txt"
+    # batches that deleted something (the last, empty one of each worker's sweep is left out)
+    TTL[trace]=$(awk '$4 > 0 { n++; s += $3; d += $4; if (!($2 in p)) { p[$2] = 1; np++ }
+                               if ($5 == "index") ni++; else nb++; if ($3 > mx) mx = $3; if (n == 1) first = $3; last = $3 }
+                      END { printf "%d %d %d %d %d %d %d %d %d\n", n, np, ni, nb, s, d, first, mx, last }' "$OUT/ttl/trace.txt")
+    TTL[trace.deciles]=$(awk '$4 > 0 { n++; b[n] = $3; r[n] = $4 }
+        END { for (q = 0; q < 10; q++) { lo = int(q * n / 10) + 1; hi = int((q + 1) * n / 10); s = 0; c = 0
+                                          for (i = lo; i <= hi; i++) { s += b[i]; c += r[i] }
+                                          printf "%s%.2f", (q ? " " : ""), (c ? s / c : 0) } print "" }' "$OUT/ttl/trace.txt")
+    read -r n _ _ _ _ items _ _ _ <<<"${TTL[trace]}"
+    ((items == $1)) || die "ttl: the traced sweep's plans count $items deleted items, expected $1 (see $OUT/ttl/trace.txt)"
+    res ttl traced_sweep all all batches "$n"
+    res ttl traced_sweep all all summary "\"${TTL[trace]}\""
+    log "ttl: traced sweep: $n batches (batches pids index bitmap buffers items first max last: ${TTL[trace]}); buffers per item by tenth of the sweep: ${TTL[trace.deciles]}"
+}
+# inserts PER expired items (METRICS#<FIRST> ..) into each collection; prints the seconds it took
+ttl_insert_expired() {
+    local first=$1 per=$2 t0 t1
+    t0=$(date +%s.%N)
+    sql "INSERT INTO $TTL_TABLE SELECT * FROM bench_ttl_expired_rows($TTL_NCOLL, $first, $per, $(date +%s))" >/dev/null
+    t1=$(date +%s.%N)
+    calc "$t1 - $t0"
+}
+# (1): EXPLAIN (ANALYZE, BUFFERS) of the batch statement with LIMIT $2, state $1 ("full", "half",
+# "tenth", "again"), variant $3 ("batch" or "all"), rolled back. No unmeasured execution first:
+# everything is in shared_buffers already, and the measured statement is to see the table as a
+# sweep would, not after a rolled-back run of itself
+ttl_explain() {
+    local state=$1 limit=$2 v=$3 f=$OUT/ttl/explain.$1.$3.txt now hit rd rows ms tw scan est
+    now=$(date +%s)
+    "${PSQL[@]}" -qAt >"$f" <<EOF
+PREPARE sweep(pg_catalog.numeric, pg_catalog.numeric, pg_catalog.int8) AS $TTL_STMT;
+BEGIN;
+EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE sweep($now, $((now - TTL_MAX_AGE)), $limit);
+ROLLBACK;
+EOF
+    # the planner's estimate of the rows of the expiry range (the same custom plan, with costs)
+    "${PSQL[@]}" -qAt >"$f.costs" <<EOF
+PREPARE sweep(pg_catalog.numeric, pg_catalog.numeric, pg_catalog.int8) AS $TTL_STMT;
+EXPLAIN EXECUTE sweep($now, $((now - TTL_MAX_AGE)), $limit);
+EOF
+    est=$(awk '/(Index Scan|Bitmap Heap Scan|Seq Scan)/ && match($0, /rows=[0-9]+/) { print substr($0, RSTART + 5, RLENGTH - 5); exit }' "$f.costs")
+    read -r hit rd _ ms tw <<<"$(explain_buffers "$f")"
+    rows=$(awk '/LockRows/ && match($0, /rows=[0-9]+/) { print substr($0, RSTART + 5, RLENGTH - 5); exit }' "$f")
+    scan=$(grep -oE '(Index Scan|Index Only Scan|Bitmap Index Scan|Seq Scan)( using [a-z_]+)? on [a-z_]+' "$f" | head -1)
+    [[ $scan == *"${TTL_TABLE}_ttl"* ]] || die "ttl: the sweep statement does not use ${TTL_TABLE}_ttl (see $f)"
+    [[ $scan == Bitmap* ]] && scan="Bitmap Heap Scan on $TTL_TABLE ← $scan"
+    TTL_BUF[$state.$v]="$hit $rd ${rows:-0} $ms $tw ${est:-0}"
+    TTL_PLAN[$state.$v]=$scan
+    res ttl explain "$state" "$v" estimated_rows "${est:-0}"
+    res ttl explain "$state" "$v" shared_hit "$hit"
+    res ttl explain "$state" "$v" shared_read "$rd"
+    res ttl explain "$state" "$v" rows "${rows:-0}"
+    res ttl explain "$state" "$v" execution_ms "$ms"
+    log "ttl reads ($state, $v, LIMIT $limit): shared hit $hit read $rd, $rows rows (estimated $est), $ms ms, $scan"
+}
+# (2): singletable.ttl_sweep from a session, at most $1 items (0: all); prints "items seconds"
+ttl_session_sweep() {
+    local arg=""
+    (($1 > 0)) && arg=", max_items => $1"
+    sql "SELECT n, extract(epoch FROM clock_timestamp() - statement_timestamp())
+           FROM singletable.ttl_sweep('$TTL_TABLE'$arg) AS n" | tr '|' ' '
+}
+# (4): transactions per second of the pgbench log files PREFIX.* completed in [W0, W1)
+ttl_window_tps() {
+    cat "$1".* | awk -v a="$2" -v b="$3" '{ t = $5 + $6 / 1000000; if (t >= a && t < b) n++ }
+                                           END { printf "%.1f\n", n / (b - a) }'
+}
+# end of the last transaction in the pgbench log files PREFIX.*
+ttl_log_end() { cat "$1".* | awk '{ t = $5 + $6 / 1000000; if (t > m) m = t } END { printf "%.6f\n", m }'; }
+
+ttl_measure() {
+    local now s hit rd rows ms tw n secs n1 s1 n2 s2 b1 b2 base t0 t1 r side ta tb
+    local mark on start wa0 wa1 wb0 wb1 wc0 wc1 bend off len ratio sweeps items first last over script ne nl tc
+    local -a ratios cratios atps btps ctps awin bwin cwin
+    st_restart_server "${TTL_SETTINGS[@]%%|*}" || die "restarting the server with the TTL settings failed"
+    mkdir -p "$OUT/ttl"
+    [[ $(sql "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'singletable ttl launcher'") == 1 ]] ||
+        die "ttl: no singletable ttl launcher after the restart with shared_preload_libraries"
+    sql_file "$BENCH/sql/ttl.sql" >/dev/null
+    now=$(date +%s)
+    TTL[now]=$now
+    log "ttl: loading $TTL_TABLE: $TTL_ITEMS live items and $TTL_EXPIRED expired ($TTL_PER per collection)"
+    t0=$(date +%s.%N)
+    sql "SELECT singletable.create_table('$TTL_TABLE')" >/dev/null
+    sql "INSERT INTO $TTL_TABLE SELECT * FROM bench_ttl_rows($TTL_NCOLL, $TTL_PER, $now)" >/dev/null
+    t1=$(date +%s.%N)
+    sql "SELECT singletable.enable_ttl('$TTL_TABLE', '$TTL_ATTR')" >/dev/null
+    TTL[index_s]=$(calc "$(date +%s.%N) - $t1")
+    TTL[load_s]=$(calc "$t1 - $t0")
+    res ttl load "$TTL_TABLE" all seconds "${TTL[load_s]}"
+    res ttl load "$TTL_TABLE" all enable_ttl_seconds "${TTL[index_s]}"
+    sql "VACUUM ANALYZE $TTL_TABLE" >/dev/null
+    IFS='|' read -r n nl ne <<<"$(sql "SELECT count(*),
+        count(*) FILTER (WHERE $TTL_EXPR >= $now), count(*) FILTER (WHERE $TTL_EXPR < $now) FROM $TTL_TABLE")"
+    ((n == TTL_ITEMS + TTL_EXPIRED && ne == TTL_EXPIRED && nl == TTL_ITEMS / 2)) ||
+        die "ttl: $n items, $ne expired, $nl live with an expiry (expected $((TTL_ITEMS + TTL_EXPIRED)), $TTL_EXPIRED, $((TTL_ITEMS / 2)))"
+    [[ $(ttl_backlog) == "$TTL_EXPIRED" ]] || die "ttl: ttl_status shows a backlog of $(ttl_backlog), expected $TTL_EXPIRED"
+    IFS='|' read -r 'TTL[heap_pages]' 'TTL[heap_bytes]' 'TTL[pkey_bytes]' 'TTL[index_bytes]' 'TTL[index_entries]' <<<"$(sql "SELECT
+        pg_relation_size('$TTL_TABLE') / 8192, pg_relation_size('$TTL_TABLE'), pg_relation_size('${TTL_TABLE}_pkey'),
+        pg_relation_size('${TTL_TABLE}_ttl'), (SELECT count(*) FROM $TTL_TABLE WHERE $TTL_TEST)")"
+    TTL[index_def]=$(sql "SELECT pg_get_indexdef('${TTL_TABLE}_ttl'::regclass)")
+    for s in heap_pages heap_bytes pkey_bytes index_bytes index_entries; do res ttl size "$TTL_TABLE" all "$s" "${TTL[$s]}"; done
+    sql "CHECKPOINT" >/dev/null
+    sql "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null
+    sql "SELECT pg_prewarm('$TTL_TABLE'), pg_prewarm('${TTL_TABLE}_pkey'), pg_prewarm('${TTL_TABLE}_ttl')" >/dev/null
+
+    # (1) and (2), as loaded: the batch statement; the session's sweep of the first half; the
+    # batch statement with the other half left (and the first half's dead index entries); the
+    # session's sweep of the rest
+    ttl_explain full "$TTL_BATCH" batch
+    ttl_explain full "$TTL_EXPIRED" all
+    sql "VACUUM $TTL_TABLE" >/dev/null # as before the EXPLAINs (their rolled-back deletes are on the rows)
+    log "ttl: singletable.ttl_sweep('$TTL_TABLE', max_items => $((TTL_EXPIRED / 2))) from a session"
+    base=$(ttl_statio_settled)
+    read -r n1 s1 <<<"$(ttl_session_sweep $((TTL_EXPIRED / 2)))"
+    b1=$(ttl_statio_since "$base" "$n1")
+    ttl_explain half "$TTL_BATCH" batch
+    log "ttl: singletable.ttl_sweep('$TTL_TABLE') from a session: the rest"
+    base=$(ttl_statio_settled)
+    read -r n2 s2 <<<"$(ttl_session_sweep 0)"
+    b2=$(ttl_statio_since "$base" "$n2")
+    ((n1 + n2 == TTL_EXPIRED)) || die "ttl: the session's sweeps deleted $n1 + $n2 items, expected $TTL_EXPIRED"
+    [[ $(ttl_backlog) == 0 ]] || die "ttl: backlog $(ttl_backlog) after the session's sweep"
+    TTL[session.first]="$n1 $s1 $b1"
+    TTL[session.rest]="$n2 $s2 $b2"
+    TTL[session]="$((n1 + n2)) $(calc "$s1 + $s2")"
+    for s in first rest; do
+        read -r n secs hit rd <<<"${TTL[session.$s]}"
+        res ttl session_sweep "$s" all items "$n"
+        res ttl session_sweep "$s" all seconds "$secs"
+        res ttl session_sweep "$s" all heap_buffers "$hit"
+        res ttl session_sweep "$s" all index_buffers "$rd"
+    done
+    res ttl session_sweep all all items_per_second "$(calc "($n1 + $n2) / ($s1 + $s2)")"
+    log "ttl: the session's sweep: $((n1 + n2)) items in $(fmt2 "$(calc "$s1 + $s2")") s ($(fmt0 "$(calc "($n1 + $n2) / ($s1 + $s2)")") items/s); buffers heap + index: first half $b1, rest $b2"
+
+    # (1) and (3) with a tenth of the expired items (re-inserted after VACUUM), with the check
+    # that the sweep runs TTL_STMT (auto_explain of its nested statements, rolled back)
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    ttl_insert_expired 0 $((TTL_PER / 10)) >/dev/null
+    sql "ANALYZE $TTL_TABLE" >/dev/null
+    [[ $(ttl_backlog) == $((TTL_EXPIRED / 10)) ]] || die "ttl: backlog $(ttl_backlog), expected $((TTL_EXPIRED / 10))"
+    ttl_explain tenth "$TTL_BATCH" batch
+    ttl_explain tenth "$((TTL_EXPIRED / 10))" all
+    "${PSQL[@]}" -qAt >"$OUT/ttl/auto_explain.out" 2>"$OUT/ttl/auto_explain.log" <<EOF
+BEGIN;
+LOAD 'auto_explain';
+SET auto_explain.log_min_duration = 0;
+SET auto_explain.log_nested_statements = on;
+SET auto_explain.log_analyze = on;
+SET auto_explain.log_buffers = on;
+SET auto_explain.log_timing = off;
+SET client_min_messages = log;
+SELECT singletable.ttl_sweep('$TTL_TABLE', max_items => $TTL_BATCH);
+ROLLBACK;
+EOF
+    # the statement text as logged: from "Query Text: DELETE" to the line before the plan
+    awk '/^Query Text: DELETE/ { q = 1; sub(/^Query Text: /, "") } q && /^(Delete on|LOG:)/ { exit } q { printf "%s%s", sep, $0; sep = "\n" }' \
+        "$OUT/ttl/auto_explain.log" >"$OUT/ttl/sweep_statement.txt"
+    [[ $(cat "$OUT/ttl/sweep_statement.txt") == "$TTL_STMT" ]] ||
+        die "ttl: the sweep does not run the statement measured here: compare $OUT/ttl/sweep_statement.txt with TTL_STMT in run.sh (src/ttl.c changed?)"
+    awk '/^Query Text: DELETE/ { q = 1 } q && /^LOG:/ { exit } q' "$OUT/ttl/auto_explain.log" >"$OUT/ttl/auto_explain.plan.txt"
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    ttl_worker_sweep tenth $((TTL_EXPIRED / 10))
+
+    # (1) and (3) with all the expired items re-inserted after VACUUM
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    ttl_insert_expired 0 "$TTL_PER" >/dev/null
+    sql "VACUUM ANALYZE $TTL_TABLE" >/dev/null
+    sql "CHECKPOINT" >/dev/null
+    [[ $(ttl_backlog) == "$TTL_EXPIRED" ]] || die "ttl: backlog $(ttl_backlog), expected $TTL_EXPIRED"
+    TTL[reltuples]=$(sql "SELECT reltuples::bigint FROM pg_class WHERE oid = '$TTL_TABLE'::regclass")
+    ttl_explain again "$TTL_BATCH" batch
+    ttl_explain again "$TTL_EXPIRED" all
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    ttl_worker_sweep again "$TTL_EXPIRED"
+    TTL[worker]="${TTL[worker.again]}"
+    # (3b) the same sweep again, traced
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    ttl_insert_expired 0 "$TTL_PER" >/dev/null
+    sql "VACUUM $TTL_TABLE" >/dev/null
+    sql "CHECKPOINT" >/dev/null
+    ttl_traced_sweep "$TTL_EXPIRED"
+    read -r _ _ _ _ hit rd <<<"${TTL[worker.again]}"
+    read -r _ _ _ _ n s <<<"${TTL[worker.tenth]}"
+    TTL[buf_ratio]=$(calc "(($hit + $rd) / $TTL_EXPIRED) / (($n + $s) / ($TTL_EXPIRED / 10))")
+    res ttl worker_sweep again/tenth all buffers_per_item_ratio "${TTL[buf_ratio]}"
+    sql "VACUUM $TTL_TABLE" >/dev/null
+
+    # (4) get_item of live items without (A) and during (B) the background sweep
+    script=$(script_for get_ext "$TTL_TABLE" "$TTL_NCOLL")
+    cat >"$OUT/ttl/with_sweep.sh" <<'EOF'
+#!/usr/bin/env bash
+# run.sh's prefix of a pgbench run of the TTL test: records when it starts and, with TTL_ON_AFTER
+# set, switches the background sweep on that many seconds later (and shows the workers); with
+# TTL_BURN_AFTER set, starts a backend busy with a CPU loop that long after and for TTL_BURN_SECS
+date +%s.%N >"$TTL_MARK.start"
+if [[ -n ${TTL_ON_AFTER:-} ]]; then
+    (sleep "$TTL_ON_AFTER"
+     "$PGBIN/psql" -X -At -c "ALTER SYSTEM SET singletable.ttl_enabled = on" >/dev/null
+     "$PGBIN/psql" -X -At -c "SELECT extract(epoch FROM clock_timestamp()) FROM pg_reload_conf()" >"$TTL_MARK.on.tmp"
+     mv "$TTL_MARK.on.tmp" "$TTL_MARK.on"
+     sleep 0.3
+     "$PGBIN/psql" -X -At -c "SELECT backend_type, state, query FROM pg_stat_activity WHERE backend_type LIKE 'singletable%'" \
+         >"$TTL_MARK.activity") </dev/null >/dev/null 2>&1 &
+fi
+if [[ -n ${TTL_BURN_AFTER:-} ]]; then
+    (sleep "$TTL_BURN_AFTER"
+     date +%s.%N >"$TTL_MARK.on"
+     "$PGBIN/psql" -X -At -c "SET statement_timeout = '${TTL_BURN_SECS}s'" \
+         -c 'DO $$ BEGIN LOOP PERFORM 1; END LOOP; END $$') </dev/null >/dev/null 2>&1 &
+fi
+exec "$@"
+EOF
+    chmod 755 "$OUT/ttl/with_sweep.sh"
+    log "ttl: get_item during the sweep, $TTL_ROUNDS rounds of $TTL_SECS s, the sweep of $TTL_SWEEP_EXPIRED items starting after ${TTL_ON_AFTER} s"
+    for ((r = 1; r <= TTL_ROUNDS; r++)); do
+        TTL[insert.$r]=$(ttl_insert_expired 0 "$TTL_SWEEP_PER")
+        res ttl get_during_sweep all "$r" insert_expired_seconds "${TTL[insert.$r]}"
+        [[ $(ttl_backlog) == "$TTL_SWEEP_EXPIRED" ]] || die "ttl: backlog $(ttl_backlog), expected $TTL_SWEEP_EXPIRED"
+        # A and C alternate first and last, B runs between them
+        for side in $(if ((r % 2)); then echo A B C; else echo C B A; fi); do
+            mark=$OUT/ttl/get.$side.$r
+            rm -f "$mark".*
+            prep_run write "$TTL_TABLE"
+            case $side in
+                A)
+                    RUN_PREFIX=(env -u TTL_ON_AFTER -u TTL_BURN_AFTER TTL_MARK="$mark" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    ta=$(pgbench_run "ttl.get.A.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    ;;
+                C)
+                    RUN_PREFIX=(env -u TTL_ON_AFTER TTL_BURN_AFTER="$TTL_ON_AFTER" TTL_BURN_SECS=$((TTL_SECS - TTL_ON_AFTER))
+                                TTL_MARK="$mark" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    tc=$(pgbench_run "ttl.get.C.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    [[ -s $mark.on ]] || die "ttl: the busy backend was not started during run $r"
+                    sleep 0.5 # its statement_timeout ends it with the run
+                    ;;
+                B)
+                    RUN_PREFIX=(env -u TTL_BURN_AFTER TTL_MARK="$mark" TTL_ON_AFTER="$TTL_ON_AFTER" PGBIN="$PGBIN" "$OUT/ttl/with_sweep.sh")
+                    tb=$(pgbench_run "ttl.get.B.$r" "$script" "$CLIENTS" "$TTL_SECS" auto --log --log-prefix="$mark.txlog")
+                    [[ -s $mark.on ]] || die "ttl: the sweep was not switched on during run $r"
+                    on=$(cat "$mark.on")
+                    read -r sweeps items first last <<<"$(ttl_wait_logged "$on" "$TTL_SWEEP_EXPIRED" 600)"
+                    ttl_workers off >/dev/null
+                    bend=$(ttl_log_end "$mark.txlog")
+                    # the window: from switching on to the end of the sweep, or of the run if sooner
+                    wb0=$on wb1=$last over=0
+                    if ge "$last" "$bend"; then wb1=$bend over=1; fi
+                    TTL[sweep.$r]="$items $(calc "$last - $on") $sweeps $over"
+                    res ttl get_during_sweep B "$r" sweep_items "$items"
+                    res ttl get_during_sweep B "$r" sweep_seconds "$(calc "$last - $on")"
+                    res ttl get_during_sweep B "$r" sweep_outlasted_run "$over"
+                    ;;
+            esac
+            RUN_PREFIX=()
+        done
+        # A's and C's windows: the same offsets from the start of their runs as B's
+        start=$(cat "$OUT/ttl/get.B.$r.start")
+        off=$(calc "$wb0 - $start") len=$(calc "$wb1 - $wb0")
+        wa0=$(tsum "$(cat "$OUT/ttl/get.A.$r.start")" "$off") wa1=$(tsum "$wa0" "$len")
+        wc0=$(tsum "$(cat "$OUT/ttl/get.C.$r.start")" "$off") wc1=$(tsum "$wc0" "$len")
+        awin+=("$(ttl_window_tps "$OUT/ttl/get.A.$r.txlog" "$wa0" "$wa1")")
+        bwin+=("$(ttl_window_tps "$OUT/ttl/get.B.$r.txlog" "$wb0" "$wb1")")
+        cwin+=("$(ttl_window_tps "$OUT/ttl/get.C.$r.txlog" "$wc0" "$wc1")")
+        ratio=$(calc "${bwin[-1]} / ${awin[-1]}")
+        ratios+=("$ratio") atps+=("$ta") btps+=("$tb") ctps+=("$tc")
+        cratios+=("$(calc "${bwin[-1]} / ${cwin[-1]}")")
+        res ttl get_during_sweep A "$r" window_tps "${awin[-1]}"
+        res ttl get_during_sweep B "$r" window_tps "${bwin[-1]}"
+        res ttl get_during_sweep C "$r" window_tps "${cwin[-1]}"
+        res ttl get_during_sweep A "$r" run_tps "$ta"
+        res ttl get_during_sweep B "$r" run_tps "$tb"
+        res ttl get_during_sweep C "$r" run_tps "$tc"
+        res ttl get_during_sweep B/A "$r" window_ratio "$ratio"
+        res ttl get_during_sweep B/C "$r" window_ratio "${cratios[-1]}"
+        res ttl get_during_sweep all "$r" window_seconds "$len"
+        log "ttl get round $r/$TTL_ROUNDS: window $(fmt2 "$len") s from $(fmt2 "$off") s: A (no sweep) $(fmt0 "${awin[-1]}") tps, B (sweep) $(fmt0 "${bwin[-1]}") tps, C (busy loop) $(fmt0 "${cwin[-1]}") tps; B/A $(fmt2 "$ratio"), B/C $(fmt2 "${cratios[-1]}"); whole runs $(fmt0 "$ta") / $(fmt0 "$tb") / $(fmt0 "$tc") tps"
+        [[ -f $OUT/ttl/get.B.$r.activity ]] && cp "$OUT/ttl/get.B.$r.activity" "$OUT/ttl/activity.txt"
+        rm -f "$OUT/ttl/get.A.$r.txlog".* "$OUT/ttl/get.B.$r.txlog".* "$OUT/ttl/get.C.$r.txlog".*
+    done
+    TTL[ratio]=$(mmm "${ratios[@]}")
+    TTL[cratio]=$(mmm "${cratios[@]}")
+    TTL[A]=$(mmm "${awin[@]}")
+    TTL[B]=$(mmm "${bwin[@]}")
+    TTL[C]=$(mmm "${cwin[@]}")
+    TTL[A.run]=$(mmm "${atps[@]}")
+    TTL[B.run]=$(mmm "${btps[@]}")
+    TTL[C.run]=$(mmm "${ctps[@]}")
+    TTL[median_ratio]=$(calc "$(awk '{ print $2 }' <<<"${TTL[B]}") / $(awk '{ print $2 }' <<<"${TTL[A]}")")
+    TTL[median_cratio]=$(calc "$(awk '{ print $2 }' <<<"${TTL[B]}") / $(awk '{ print $2 }' <<<"${TTL[C]}")")
+    read -r _ n _ <<<"${TTL[ratio]}"
+    res ttl get_during_sweep B/A all ratio_of_medians "${TTL[median_ratio]}"
+    res ttl get_during_sweep B/A all median_of_ratios "$n"
+    res ttl get_during_sweep B/C all ratio_of_medians "${TTL[median_cratio]}"
+    for side in A B C; do
+        res ttl get_during_sweep "$side" all median_window_tps "$(awk '{ print $2 }' <<<"${TTL[$side]}")"
+        # shellcheck disable=SC2046  # the values are words
+        TTL[$side.cpu]=$(mmm $(awk -F, -v n="ttl.get.$side." '$1 == "cpu" && index($2, n) == 1 && $5 == "server_cpu_us_per_txn" { print $6 }' "$RES"))
+    done
+    log "ttl get: median A $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[A]}")") tps, median B $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[B]}")") tps, median C $(fmt0 "$(awk '{ print $2 }' <<<"${TTL[C]}")") tps; B/A $(fmt2 "${TTL[median_ratio]}") (median of the rounds' ratios $(fmt2 "$n")), B/C $(fmt2 "${TTL[median_cratio]}")"
+}
+
+# buffers (hit + read) per item deleted of TTL_BUF entry STATE.VARIANT
+ttl_per_item() {
+    local hit rd rows
+    read -r hit rd rows _ <<<"${TTL_BUF[$1.$2]}"
+    awk -v b="$((hit + rd))" -v r="$rows" 'BEGIN { printf "%.2f", r ? b / r : 0 }'
+}
+# a state of the table in (1) and (3), for the report
+ttl_state_label() {
+    case $1 in
+        full) echo "as loaded" ;;
+        half) echo "as loaded, half of the expired items swept (dead index entries not vacuumed)" ;;
+        tenth) echo "after VACUUM, a tenth re-inserted" ;;
+        again) echo "after VACUUM, all re-inserted" ;;
+    esac
+}
+# The report's lines of the TTL measurement.
+ttl_report() {
+    local s v hit rd rows ms tw row n secs k first mn md mx r items over label
+    echo "## TTL: sweeping expired items"
+    echo
+    echo "Table \`$TTL_TABLE\` ([sql/ttl.sql]($REPORT_LINKBASE/sql/ttl.sql)): setup.sql's collections of 100 items, $TTL_ITEMS live"
+    echo "items, of which the half with an even sort-key number carry \`$TTL_ATTR\` in the future (1 day to 1 year"
+    echo "ahead) and the others none, plus $TTL_PER expired items per collection (\`METRICS#000\`…), $TTL_EXPIRED in"
+    echo "all, \`$TTL_ATTR\` 1 minute to 7 days in the past in an order unrelated to the keys; live and"
+    echo "expired items loaded together with one set-based \`INSERT … SELECT\` in primary-key order (so the"
+    echo "expired items lie among the live ones in the heap: about $(fmt0 "$(calc "${TTL[heap_pages]} / $TTL_NCOLL")") heap pages per collection),"
+    echo "then \`singletable.enable_ttl('$TTL_TABLE', '$TTL_ATTR')\` ($(fmt2 "${TTL[index_s]}") s) and VACUUM ANALYZE. Heap $(bytes_h "${TTL[heap_bytes]}") (${TTL[heap_pages]} pages),"
+    echo "primary key $(bytes_h "${TTL[pkey_bytes]}"), TTL index $(bytes_h "${TTL[index_bytes]}") with ${TTL[index_entries]} entries (every item with a numeric"
+    echo "\`$TTL_ATTR\`: the live ones with a future expiry too):"
+    echo
+    echo '```'
+    echo "${TTL[index_def]};"
+    echo '```'
+    echo
+    echo "For this section the server is restarted with these settings added (the workers sweep only"
+    echo "while measured):"
+    echo
+    echo "| setting | why |"
+    echo "|---|---|"
+    for s in "${TTL_SETTINGS[@]}"; do echo "| \`${s%%|*}\` | ${s#*|} |"; done
+    echo
+    echo "### Sweep rate, and what a whole sweep reads"
+    echo
+    echo "| sweep | state of the table | expired items | seconds | items/s | heap buffers | index buffers | buffers per item |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for s in again tenth; do
+        read -r n secs k first hit rd <<<"${TTL[worker.$s]}"
+        echo "| background workers (worker sweeps: $k) | $(ttl_state_label "$s") | $n | $(fmt2 "$secs") | **$(fmt0 "$(calc "$n / $secs")")** | $hit | $rd | $(fmt2 "$(calc "($hit + $rd) / $n")") |"
+    done
+    for s in first rest; do
+        read -r n secs hit rd <<<"${TTL[session.$s]}"
+        if [[ $s == first ]]; then
+            label="\`ttl_sweep('$TTL_TABLE', max_items => $n)\` from a session"
+        else
+            label="then \`ttl_sweep('$TTL_TABLE')\`: the rest (over the first half's dead entries)"
+        fi
+        echo "| $label | $(ttl_state_label full) | $n | $(fmt2 "$secs") | **$(fmt0 "$(calc "$n / $secs")")** | $hit | $rd | $(fmt2 "$(calc "($hit + $rd) / $n")") |"
+    done
+    read -r n secs <<<"${TTL[session]}"
+    echo
+    read -r _ _ _ first _ <<<"${TTL[worker.again]}"
+    echo "* Background workers: the expired items are inserted and the table vacuumed with the workers off;"
+    echo "  the time runs from \`ALTER SYSTEM SET singletable.ttl_enabled = on\` + \`pg_reload_conf()\` to the"
+    echo "  end of the worker's sweep that deleted the last of them (its log line, \`ttl_log_sweeps\`; the"
+    echo "  first worker's sweep ended $(fmt2 "$first") s after the reload). Each worker sweeps for at most"
+    echo "  \`ttl_interval\` (1 s) in transactions of \`ttl_batch_size\` ($TTL_BATCH) deletes and exits, and the launcher"
+    echo "  starts the next one. No other load on the server."
+    echo "* The session's \`ttl_sweep\`: all its batches in the caller's one transaction (the statement's time,"
+    echo "  server clock), $n items in $(fmt2 "$secs") s in all, $(fmt0 "$(calc "$n / $secs")") items/s, on the table as loaded (after VACUUM)."
+    echo "* Buffers: the table's \`pg_statio_user_tables\` counters (heap and all its indexes, hit + read,"
+    echo "  counted as EXPLAIN counts them) before and after the sweep, once the sweeping backends have"
+    echo "  exited and flushed their statistics (checked: \`n_tup_del\` grew by the items swept); nothing"
+    echo "  else reads the table meanwhile (the runner waits for the workers' log lines, not on"
+    echo "  \`ttl_status\`, whose backlog count reads the table). For the workers this includes any empty"
+    echo "  sweep that started before they were switched off."
+    read -r _ _ _ _ hit rd <<<"${TTL[worker.again]}"
+    n=$(calc "($hit + $rd) / $TTL_EXPIRED")
+    read -r _ _ _ _ hit rd <<<"${TTL[worker.tenth]}"
+    k=$(calc "($hit + $rd) / ($TTL_EXPIRED / 10)")
+    echo
+    echo "**The workers' reads per expired item, $TTL_EXPIRED against $((TTL_EXPIRED / 10)) expired items: $(fmt2 "$n") against $(fmt2 "$k") buffers,"
+    echo "ratio $(fmt2 "$(calc "$n / $k")")** (target ≤ $TARGET_TTL_BUF, i.e. a sweep's reads grow with the expired items, not faster: $(mark_le "$(calc "$n / $k")" "$TARGET_TTL_BUF"))."
+    echo
+    echo "### The batches of a workers' sweep"
+    echo
+    read -r n k ni nb s items first mx last <<<"${TTL[trace]}"
+    echo "The sweep of the row \"background workers, $(ttl_state_label again)\" once more (the items"
+    echo "re-inserted, VACUUM), with \`auto_explain\` logging every batch's plan (\`log_analyze\` with buffers,"
+    echo "no timing; [its settings](#ttl-sweeping-expired-items) above): $n batches that deleted items, run by $k worker processes;"
+    echo "plans: $ni index scans, $nb bitmap scans; buffers of a batch (top plan node, hit + read): first $first,"
+    echo "largest $mx, last $last; $s in all, $(fmt2 "$(calc "$s / $items")") per item. Buffers per item deleted, by tenth of the sweep"
+    echo "(batches in order):"
+    echo
+    echo "| tenth of the sweep | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| buffers per item | ${TTL[trace.deciles]// / | } |"
+    echo
+    echo "Per batch: test/bench/out/raw/ttl/trace.txt (not committed; batch, worker pid, buffers,"
+    echo "items, plan). A batch that reads more than the first ones re-reads what earlier batches deleted:"
+    echo "entries of swept items stay in the TTL index until VACUUM, and each later batch visits the heap"
+    echo "tuples of those it does not skip."
+    echo
+    echo "### Reads of the batch statement (EXPLAIN)"
+    echo
+    echo "The batch statement, exactly as \`st_ttl_sweep_batch\` ([src/ttl.c]($REPORT_LINKBASE/../../src/ttl.c)) builds it for this"
+    echo "table (\`\$1\` now, \`\$2\` now minus five years, \`\$3\` the limit; the expiry expression and the"
+    echo "\`jsonb_typeof\` predicate are the TTL index's own, so that the planner can use it), \`PREPARE\`d and"
+    echo "run as \`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE\` in a transaction rolled back (one batch, then"
+    echo "the whole backlog; everything is in shared_buffers, so no unmeasured execution first; the table is"
+    echo "vacuumed after the EXPLAINs, before the sweeps above):"
+    echo
+    echo '```'
+    echo "$TTL_STMT"
+    echo '```'
+    echo
+    echo "That the sweep runs this very statement is checked on each run: \`auto_explain\`"
+    echo "(\`log_nested_statements\`) logs the statement text of \`ttl_sweep\`'s batch, which must equal it."
+    echo "Figures: the top plan node's \`shared hit + read\` (planning not counted; everything is in"
+    echo "shared_buffers). *One batch*: LIMIT $TTL_BATCH (\`ttl_batch_size\`); *whole backlog*: LIMIT = the expired"
+    echo "items, in one statement. *Estimate*: the planner's row estimate for the expiry range (\`EXPLAIN\`"
+    echo "with costs of the same custom plan), which decides between an index scan (read in expiry order,"
+    echo "stopping after the limit) and a bitmap scan (which first reads every index entry of the range)."
+    echo "For scale: a scan of the table reads ${TTL[heap_pages]} heap pages."
+    echo
+    echo "| state of the table | expired items | estimate | one batch: buffers, items, ms | per item | plan of the batch | whole backlog: buffers, items, ms | per item |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for s in $TTL_STATES; do
+        case $s in
+            full | again) n=$TTL_EXPIRED ;;
+            half) n=$((TTL_EXPIRED / 2)) ;;
+            tenth) n=$((TTL_EXPIRED / 10)) ;;
+        esac
+        read -r hit rd rows ms tw est <<<"${TTL_BUF[$s.batch]}"
+        row="| $(ttl_state_label "$s") | $n | $est | $((hit + rd)), $rows, $ms | $(ttl_per_item "$s" batch) | ${TTL_PLAN[$s.batch]}"
+        if [[ -n ${TTL_BUF[$s.all]:-} ]]; then
+            read -r hit rd rows ms tw est <<<"${TTL_BUF[$s.all]}"
+            row+=" | $((hit + rd)), $rows, $ms | $(ttl_per_item "$s" all) |"
+        else
+            row+=" | – | – |"
+        fi
+        echo "$row"
+    done
+    echo
+    echo "One batch, $TTL_EXPIRED against $((TTL_EXPIRED / 10)) expired items (both after VACUUM and re-insertion):"
+    echo "$(ttl_per_item again batch) against $(ttl_per_item tenth batch) buffers per item deleted; the whole backlog in one statement:"
+    echo "$(ttl_per_item again all) against $(ttl_per_item tenth all)."
+    echo
+    echo "* With an index scan an item costs four buffers: its heap page through the index entry (read in"
+    echo "  expiry order, so each in another page), the same page again to lock it (\`LockRows\`), to find it"
+    echo "  by ctid (\`Tid Scan\`) and to delete it; the TTL index's leaf pages hold hundreds of entries each."
+    echo "  Nothing reads the live items, with or without an expiry."
+    echo "* A bitmap scan first reads *every* index entry of the expiry range (\`Bitmap Index Scan\` rows = the"
+    echo "  whole backlog), for each batch, and then visits heap pages in physical order, passing, until"
+    echo "  VACUUM, the pages of the items already swept (their entries are still in the index)."
+    echo "* Until VACUUM, the entries of swept items stay in the index. An index scan visits their heap"
+    echo "  tuples again and marks the entries dead (to be skipped from then on) once the deletion is visible"
+    echo "  to every transaction: a worker's next batch passes the previous batch's entries once; the"
+    echo "  session's \`ttl_sweep\`, one transaction, passes all its earlier batches' entries in every batch."
+    echo "  The half-swept row is the batch statement after half of the backlog was swept that way."
+    echo "* The planner's estimate does not follow the backlog: it is the same in every state, about the"
+    echo "  table's rows (${TTL[reltuples]}) × 0.005 × 0.005, PostgreSQL's default selectivities of a range and of an"
+    echo "  equality (the \`jsonb_typeof\` predicate): the statistics ANALYZE keeps for a partial index's"
+    echo "  expression are not used for estimates. Between an index and a bitmap scan of an estimated few"
+    echo "  dozen rows, the table's size and layout decide, not the backlog, and LIMIT does not favour the"
+    echo "  index scan when the estimate is below the limit."
+    echo
+    echo "<details><summary>Plans (EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE sweep(now, now − 5 years, limit); auto_explain of one batch of ttl_sweep)</summary>"
+    echo
+    for s in $TTL_STATES; do
+        for v in batch all; do
+            [[ -f $OUT/ttl/explain.$s.$v.txt ]] || continue
+            echo "#### $(ttl_state_label "$s"): $(if [[ $v == batch ]]; then echo "one batch"; else echo "whole backlog"; fi)"
+            echo
+            echo '```'
+            cat "$OUT/ttl/explain.$s.$v.txt"
+            echo '```'
+            echo
+        done
+    done
+    echo "#### auto_explain of \`singletable.ttl_sweep('$TTL_TABLE', max_items => $TTL_BATCH)\` ($(ttl_state_label tenth); rolled back)"
+    echo
+    echo '```'
+    cat "$OUT/ttl/auto_explain.plan.txt"
+    echo '```'
+    echo "</details>"
+    echo
+    echo "### get_item during the background sweep"
+    echo
+    echo "get_item of random live items ([scripts/get_ext.sql]($REPORT_LINKBASE/scripts/get_ext.sql) on \`$TTL_TABLE\`), pgbench \`-M prepared\`,"
+    echo "$CLIENTS clients, \`--random-seed=$SEED\` (every run gets the same keys), $TTL_SECS s per run, $TTL_ROUNDS rounds of A, B and C:"
+    echo "A, B, C in odd rounds and C, B, A in even ones. Before each round $TTL_SWEEP_EXPIRED expired items are inserted ($TTL_SWEEP_PER per"
+    echo "collection, \`METRICS#000\`…, one set-based INSERT: the same rows every round, after the previous round's"
+    echo "sweep deleted them); before each run VACUUM and CHECKPOINT. **The sweep is made to last by its"
+    echo "size**: $TTL_SWEEP_EXPIRED expired items, $(awk -v a="$TTL_SWEEP_EXPIRED" -v b="$TTL_EXPIRED" 'BEGIN { printf "%g", a / b }')× the $TTL_EXPIRED of the other tests (at the rate measured"
+    echo "above without other load, $(fmt2 "$(calc "$TTL_SWEEP_EXPIRED / $(awk '{ print $1 / $2 }' <<<"${TTL[worker]}")")") s of sweeping), at the default \`ttl_batch_size\` ($TTL_BATCH) and"
+    echo "\`ttl_interval\` = 1 s as above; nothing else is changed."
+    echo
+    echo "* A: no sweep (\`ttl_enabled = off\`: the expired items wait)."
+    echo "* B: $TTL_ON_AFTER s after pgbench starts, the runner switches the workers on (\`ALTER SYSTEM\`, reload), and"
+    echo "  they sweep the $TTL_SWEEP_EXPIRED items while the gets run; the workers are switched off once the"
+    echo "  backlog is 0."
+    echo "* C, a control: no sweep, but $TTL_ON_AFTER s after pgbench starts one more backend runs a CPU loop"
+    echo "  (\`DO \$\$ BEGIN LOOP PERFORM 1; END LOOP; END \$\$\` until the end of the run, \`statement_timeout\`):"
+    echo "  as busy as the sweeping worker, without reading or writing the table. On this VM a busy vCPU"
+    echo "  makes pgbench's ping-pong with its backends faster, not slower (the idle vCPUs halt between"
+    echo "  messages otherwise, see the latency section of the full report), so B/A mixes that gain with"
+    echo "  what the sweep costs the gets; B/C compares the sweep with an equally busy machine."
+    echo "* The figure is the throughput **during the sweep**: the transactions completed (pgbench's"
+    echo "  per-transaction log, \`--log\`) between the reload and the end of the worker's sweep that"
+    echo "  deleted the last expired item (or the end of the run, if sooner), per second; for A and C, over"
+    echo "  the same offsets from the start of their runs. Whole-run tps are shown too."
+    echo
+    echo "| round | sweep window s (items swept, worker sweeps) | A tps (no sweep) | B tps (during the sweep) | C tps (busy loop) | B/A | B/C | whole run A / B / C tps |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for ((r = 1; r <= TTL_ROUNDS; r++)); do
+        read -r items secs k over <<<"${TTL[sweep.$r]}"
+        echo "| $r | $(fmt2 "$(csv_get ttl get_during_sweep all "$r" window_seconds)") ($items in $(fmt2 "$secs") s, $k)$( ((over)) && echo "; the sweep outlasted the run") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" window_tps)") | $(fmt0 "$(csv_get ttl get_during_sweep B "$r" window_tps)") | $(fmt0 "$(csv_get ttl get_during_sweep C "$r" window_tps)") | $(fmt2 "$(csv_get ttl get_during_sweep B/A "$r" window_ratio)") | $(fmt2 "$(csv_get ttl get_during_sweep B/C "$r" window_ratio)") | $(fmt0 "$(csv_get ttl get_during_sweep A "$r" run_tps)") / $(fmt0 "$(csv_get ttl get_during_sweep B "$r" run_tps)") / $(fmt0 "$(csv_get ttl get_during_sweep C "$r" run_tps)") |"
+    done
+    echo
+    for side in A B C; do
+        read -r mn md mx <<<"${TTL[$side]}"
+        echo "* $side: median **$(fmt0 "$md")** tps during the window (min $(fmt0 "$mn"), max $(fmt0 "$mx"))"
+    done
+    read -r mn md mx <<<"${TTL[ratio]}"
+    echo
+    echo "**B/A = $(fmt2 "${TTL[median_ratio]}")** (ratio of the medians; target ≥ $TARGET_TTL_GET: $(mark "${TTL[median_ratio]}" "$TARGET_TTL_GET")). Per round B/A: min $(fmt2 "$mn"),"
+    read -r mn md mx <<<"${TTL[cratio]}"
+    echo "median $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[ratio]}")"), max $(fmt2 "$(awk '{ print $3 }' <<<"${TTL[ratio]}")"). **B/C = $(fmt2 "${TTL[median_cratio]}")** (ratio of the medians; per round min $(fmt2 "$mn"), median $(fmt2 "$md"), max $(fmt2 "$mx"))."
+    echo "Server CPU per get (whole runs; the worker's and the loop's CPU included in B and C): A $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[A.cpu]}")"),"
+    echo "B $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[B.cpu]}")"), C $(fmt2 "$(awk '{ print $2 }' <<<"${TTL[C.cpu]}")") µs (medians). Sweep rate under this load: $(fmt0 "$(awk -F, '$1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_items" { n += $6 } $1 == "ttl" && $2 == "get_during_sweep" && $3 == "B" && $5 == "sweep_seconds" { s += $6 } END { print (s ? n / s : 0) }' "$RES")") items/s"
+    echo "(all B rounds). While it sweeps, a worker runs batch after batch with no pause (there is no"
+    echo "cost-based delay as autovacuum has): on this $(nproc)-core machine it takes a CPU for the whole sweep."
+    read -r mn md mx <<<"$(awk -F, '$1 == "cpu" && index($2, "ttl.get.") == 1 && $5 == "foreign_cpu_share" { print ($6 < 0 ? 0 : $6 * 100) }' "$RES" |
+        sort -g | awk '{ v[NR] = $1 } END { printf "%.1f %.1f %s\n", v[1], v[int((NR + 1) / 2)], v[NR] }')"
+    echo "Other load: processes other than the server and pgbench used a median $md%, at most $(fmt0 "$mx")%, of"
+    echo "the machine's CPU during these runs (whole runs; each run waits for an idle machine first, up to 20 s)."
+    if [[ -s $OUT/ttl/activity.txt ]]; then
+        echo "The workers as pg_stat_activity shows them 0.3 s after switching them on, in the last B run (backend_type, state, query):"
+        echo
+        echo '```'
+        cat "$OUT/ttl/activity.txt"
+        echo '```'
+    fi
+    echo
+}
+
 # ---------------------------------------------------------------------------------------
 # Build, private installation, server
 # ---------------------------------------------------------------------------------------
@@ -800,6 +1563,15 @@ if [[ $ONLY == gsi ]]; then
     sql_file "$BENCH/sql/setup.sql" >/dev/null
     gsi_measure
     gsi_report | tee "$RESULTS_DIR/gsi.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+if [[ $ONLY == ttl ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    ttl_measure
+    ttl_report | tee "$RESULTS_DIR/ttl.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0
@@ -1189,6 +1961,11 @@ wide_measure
 # ---------------------------------------------------------------------------------------
 gsi_measure
 
+# ---------------------------------------------------------------------------------------
+# 8. TTL (ttl_measure above; it restarts the server with shared_preload_libraries)
+# ---------------------------------------------------------------------------------------
+ttl_measure
+
 st_stop_server
 
 # ---------------------------------------------------------------------------------------
@@ -1312,10 +2089,6 @@ EOF
             ;;
     esac
 }
-csv_get() { # section name variant round metric -> value
-    awk -F, -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" \
-        '$1 == a && $2 == b && $3 == c && $4 == d && $5 == e { print $6; exit }' "$RES"
-}
 
 # targets
 declare -A TGT_TEXT TGT_STATE
@@ -1368,6 +2141,8 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     gsi_f=$(calc "($gsi_pb / $gsi_fb) / ($gsi_pe / $gsi_fe)")
     echo "| a GSI holding 1% of the items (gsi1) within ${TARGET_GSI_SIZE}× of 1% of a full index's size | $(fmt2 "$gsi_f")× ($(fmt0 "$(calc "$gsi_pb / 1024")") kB against $(fmt0 "$(calc "$gsi_fb / 1024")") kB) | $(mark_le "$gsi_f" "$TARGET_GSI_SIZE") |"
     echo "| put_item (no index keys) on a table with two GSIs ≥ ${TARGET_GSI_WRITE}× the same table without | median $(fmt2 "$gsi_md") | $(mark "$gsi_md" "$TARGET_GSI_WRITE") |"
+    echo "| the background sweep's reads per expired item, $TTL_EXPIRED expired against $((TTL_EXPIRED / 10)) (and $TTL_ITEMS live), within ${TARGET_TTL_BUF}× | $(fmt2 "${TTL[buf_ratio]}")× | $(mark_le "${TTL[buf_ratio]}" "$TARGET_TTL_BUF") |"
+    echo "| get_item during the background sweep of $TTL_SWEEP_EXPIRED expired items ≥ ${TARGET_TTL_GET}× without a sweep (median tps) | $(fmt2 "${TTL[median_ratio]}") (against a control as busy as the sweep, without it: $(fmt2 "${TTL[median_cratio]}")) | $(mark "${TTL[median_ratio]}" "$TARGET_TTL_GET") |"
     echo "| backend memory flat over $MEM_CALLS calls (after the first 10% of the calls, RssAnon and memory contexts grow < 1 MiB) | after the first 10%: RssAnon $(printf '%+d' "$ANON_STEADY") kB, contexts $(printf '%+d' "$CTX_STEADY_KB") kB; over all calls: RssAnon $(printf '%+d' "$ANON_GROWTH") kB, contexts $(printf '%+d' "$CTX_GROWTH_KB") kB | $MEM_STATE |"
     echo
     echo "Ratios are extension ÷ hand-written throughput (tps) of the same operation, one ratio per"
@@ -1603,11 +2378,12 @@ if ((ANON_STEADY < MEM_FLAT_KB && CTX_STEADY_KB < MEM_FLAT_KB)); then MEM_STATE=
     echo
     wide_report
     gsi_report
+    ttl_report
     echo "## Files"
     echo
     echo "* [run.sh]($REPORT_LINKBASE/run.sh) (the runner), [scripts/]($REPORT_LINKBASE/scripts/) (pgbench scripts;"
     echo "  \`@TABLE@\`/\`@NCOLL@\` are substituted), [sql/setup.sql]($REPORT_LINKBASE/sql/setup.sql) (data generator),"
-    echo "  [sql/wide_put.sql]($REPORT_LINKBASE/sql/wide_put.sql) and [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) (wide items, secondary indexes)"
+    echo "  [sql/wide_put.sql]($REPORT_LINKBASE/sql/wide_put.sql), [sql/gsi.sql]($REPORT_LINKBASE/sql/gsi.sql) and [sql/ttl.sql]($REPORT_LINKBASE/sql/ttl.sql) (wide items, secondary indexes, TTL)"
     echo "* [$RESULTS_LINK/results.csv]($RESULTS_LINK/results.csv): every measurement"
     echo "  (section,name,variant,round,metric,value); raw pgbench output in test/bench/out/raw/ (not committed)"
 } >"$REPORT"
