@@ -289,7 +289,7 @@ RETURNS SETOF record
 LANGUAGE C STRICT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_ttl_status';
 COMMENT ON FUNCTION singletable.ttl_status() IS
-  'Per TTL table: the last sweep''s start and end, items it deleted, items deleted since the server started (the statistics need shared_preload_libraries), expired items not yet swept (up to 1,000,000), the last sweep''s error';
+  'Per TTL table: the last sweep''s start and end, items it deleted, items deleted since the server started (the statistics need shared_preload_libraries), expired items not yet swept (counted up to 100,000), the last sweep''s error';
 
 CREATE VIEW singletable.ttl_status AS SELECT * FROM singletable.ttl_status();
 COMMENT ON VIEW singletable.ttl_status IS

@@ -143,10 +143,12 @@ st_ttl_expiry_test(const char *attr)
  * so a batch is few statements.
  */
 int64
-st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock)
+st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResume *resume)
 {
 	Oid			argtypes[4] = {NUMERICOID, NUMERICOID, INT8OID, st_key_type_oid(tab->pk_type)};
-	Datum		values[4] = {NumericGetDatum(clock->now), NumericGetDatum(clock->floor), Int64GetDatum(limit), (Datum) 0};
+	Datum		values[4] = {NumericGetDatum(clock->now),
+		NumericGetDatum(resume && resume->from ? resume->from : clock->floor),
+	Int64GetDatum(limit), (Datum) 0};
 	char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
 	char	   *expired;
 	int64		total = 0;
@@ -157,20 +159,48 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock)
 					   st_ttl_expiry_test(tab->ttl_attr), expr, expr);
 	if (!tab->distributed)
 	{
+		/*
+		 * In expiry order, so that the plan is an index scan that stops after
+		 * the limit (the planner's estimate of the range ignores the partial
+		 * index's statistics, and a bitmap scan would read the whole backlog
+		 * for every batch), and from where the previous batch of this sweep
+		 * ended, so that a batch does not walk again over the index entries
+		 * of the items already deleted (they stay until VACUUM).
+		 */
 		rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-											"SELECT ctid FROM %s WHERE %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
-											tab->qualname, tab->qualname, expired),
+											"SELECT ctid FROM %s WHERE %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))"
+											" RETURNING %s",
+											tab->qualname, tab->qualname, expired, expr, expr),
 								   3, argtypes, values, NULL, false, 0);
-		if (rc != SPI_OK_DELETE)
+		if (rc != SPI_OK_DELETE_RETURNING)
 			elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
-		return (int64) SPI_processed;
+		if (resume)
+		{
+			for (uint64 i = 0; i < SPI_processed; i++)
+			{
+				bool		isnull;
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+				if (!isnull && (resume->from == NULL ||
+								DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, NumericGetDatum(resume->from))) > 0))
+				{
+					MemoryContext old = MemoryContextSwitchTo(resume->cxt);
+
+					resume->from = DatumGetNumericCopy(d);
+					MemoryContextSwitchTo(old);
+				}
+			}
+		}
+		total = (int64) SPI_processed;
+		SPI_freetuptable(SPI_tuptable);
+		return total;
 	}
 	else
 	{
 		const char *pk = quote_identifier(tab->pk_name);
 		char	   *del = psprintf("DELETE FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-								   "SELECT ctid FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
-								   tab->qualname, pk, tab->qualname, pk, expired);
+								   "SELECT ctid FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
+								   tab->qualname, pk, tab->qualname, pk, expired, expr);
 		SPITupleTable *keys;
 		uint64		nkeys;
 
@@ -306,6 +336,7 @@ static int64
 sweep_table_here(StTable *tab, int64 max_items, const StTtlClock *clock)
 {
 	int64		total = 0;
+	StTtlResume resume = {NULL, CurrentMemoryContext};
 
 	for (;;)
 	{
@@ -317,7 +348,7 @@ sweep_table_here(StTable *tab, int64 max_items, const StTtlClock *clock)
 			want = max_items - total;
 		if (want <= 0)
 			break;
-		n = st_ttl_sweep_batch(tab, want, clock);
+		n = st_ttl_sweep_batch(tab, want, clock, &resume);
 		total += n;
 		if (n < want)
 			break;

@@ -35,8 +35,19 @@ extern void st_ttl_load(StTable *tab);
 extern char *st_ttl_expiry_expr(const char *attr);
 extern char *st_ttl_expiry_test(const char *attr);
 
+/*
+ * Where the batches of one sweep of a table go on: items expiring at or
+ * after from (NULL: from the clock's floor), kept in cxt.
+ */
+typedef struct StTtlResume
+{
+	Numeric		from;
+	MemoryContext cxt;
+} StTtlResume;
+
 /* One batch of the sweep of tab: deletes at most limit expired items, returns how many */
-extern int64 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock);
+extern int64 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock,
+								StTtlResume *resume);
 
 /* Statistics of the sweeps (shared memory; nothing is kept without preload) */
 extern void st_ttl_stats_begin(Oid relid);

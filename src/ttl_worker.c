@@ -481,7 +481,7 @@ ttl_tables(MemoryContext cxt)
  * owner; -1 when the table or its TTL setting is gone.
  */
 static int64
-worker_batch(const TtlTable *t)
+worker_batch(const TtlTable *t, StTtlResume *resume)
 {
 	int64		n = -1;
 	text	   *name;
@@ -505,7 +505,7 @@ worker_batch(const TtlTable *t)
 			GetUserIdAndSecContext(&save_userid, &save_sec);
 			SetUserIdAndSecContext(t->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
 								   SECURITY_RESTRICTED_OPERATION);
-			n = st_ttl_sweep_batch(tab, st_ttl_batch_size, &clock);
+			n = st_ttl_sweep_batch(tab, st_ttl_batch_size, &clock, resume);
 			SetUserIdAndSecContext(save_userid, save_sec);
 		}
 	}
@@ -525,7 +525,7 @@ st_ttl_worker_main(Datum arg)
 	List	   *volatile tables;
 	ListCell   *lc;
 	TimestampTz deadline;
-	bool		more_work = false;
+	volatile bool more_work = false;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -547,6 +547,7 @@ st_ttl_worker_main(Datum arg)
 	{
 		TtlTable   *t = lfirst(lc);
 		volatile int64 total = 0;
+		StTtlResume resume = {NULL, cxt};
 
 		if (!st_ttl_enabled)
 			break;
@@ -563,7 +564,10 @@ st_ttl_worker_main(Datum arg)
 					ConfigReloadPending = false;
 					ProcessConfigFile(PGC_SIGHUP);
 				}
-				n = worker_batch(t);
+				/* switched off: stop between two batches */
+				if (!st_ttl_enabled)
+					break;
+				n = worker_batch(t, &resume);
 				if (n > 0)
 					total += n;
 				if (n < st_ttl_batch_size || GetCurrentTimestamp() >= deadline)
@@ -607,7 +611,8 @@ PG_FUNCTION_INFO_V1(singletable_ttl_status);
  * singletable.ttl_status() -> SETOF record: every TTL table of this
  * database the caller can see, with the statistics of its sweeps (NULL
  * without preload) and its backlog: the expired items not yet swept,
- * counted up to 1,000,000 (NULL when the caller may not read the table).
+ * counted up to 100,000, since the count visits each (NULL when the caller
+ * may not read the table).
  */
 Datum
 singletable_ttl_status(PG_FUNCTION_ARGS)
@@ -674,7 +679,7 @@ singletable_ttl_status(PG_FUNCTION_ARGS)
 			Datum		args[2] = {NumericGetDatum(clock.now), NumericGetDatum(clock.floor)};
 
 			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s WHERE %s"
-											   " AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2 LIMIT 1000000) s",
+											   " AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2 LIMIT 100000) s",
 											   tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr),
 									  2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
 				elog(ERROR, "counting the expired items failed");

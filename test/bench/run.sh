@@ -800,7 +800,7 @@ TTL_MAX_AGE=157788000 # ST_TTL_MAX_AGE_SECONDS (src/ttl.h): five years of 365.25
 # st_ttl_sweep_batch: $1 now, $2 now minus five years, $3 the batch size.
 TTL_EXPR="(CASE WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number' THEN (item OPERATOR(pg_catalog.->) '$TTL_ATTR')::pg_catalog.numeric END)"
 TTL_TEST="pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number'"
-TTL_STMT="DELETE FROM public.$TTL_TABLE WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT ctid FROM public.$TTL_TABLE WHERE $TTL_TEST AND $TTL_EXPR OPERATOR(pg_catalog.<) \$1 AND $TTL_EXPR OPERATOR(pg_catalog.>=) \$2 LIMIT \$3 FOR UPDATE SKIP LOCKED))"
+TTL_STMT="DELETE FROM public.$TTL_TABLE WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT ctid FROM public.$TTL_TABLE WHERE $TTL_TEST AND $TTL_EXPR OPERATOR(pg_catalog.<) \$1 AND $TTL_EXPR OPERATOR(pg_catalog.>=) \$2 ORDER BY $TTL_EXPR LIMIT \$3 FOR UPDATE SKIP LOCKED)) RETURNING $TTL_EXPR"
 declare -A TTL TTL_BUF TTL_PLAN
 TTL_STATES="full half tenth again" # the states of (1), in the order measured
 

@@ -39,14 +39,17 @@ SELECT sk FROM singletable.query('ttl_app', 'POST#p_17', max_items => 8);
 SELECT sk FROM singletable.query('ttl_app', 'POST#p_17', 'begins_with', 'SOURCE#');
 SELECT backlog FROM singletable.ttl_status;
 
--- the sweep's batch: its candidates are one range of the TTL index
+-- the sweep's batch (the statement of src/ttl.c): its candidates are the first items of one
+-- range of the TTL index, in expiry order
 ANALYZE ttl_app;
 EXPLAIN (COSTS OFF)
 DELETE FROM ttl_app WHERE ctid = ANY (ARRAY(
   SELECT ctid FROM ttl_app WHERE jsonb_typeof(item -> 'expiresAt') = 'number'
      AND (CASE WHEN jsonb_typeof(item -> 'expiresAt') = 'number' THEN (item -> 'expiresAt')::numeric END) < 1700000000
      AND (CASE WHEN jsonb_typeof(item -> 'expiresAt') = 'number' THEN (item -> 'expiresAt')::numeric END) >= 1500000000
-   LIMIT 1000 FOR UPDATE SKIP LOCKED));
+   ORDER BY (CASE WHEN jsonb_typeof(item -> 'expiresAt') = 'number' THEN (item -> 'expiresAt')::numeric END)
+   LIMIT 1000 FOR UPDATE SKIP LOCKED))
+  RETURNING (CASE WHEN jsonb_typeof(item -> 'expiresAt') = 'number' THEN (item -> 'expiresAt')::numeric END);
 SELECT singletable.ttl_sweep('ttl_app', max_items => 2);
 SELECT singletable.ttl_sweep('ttl_app');
 SELECT singletable.ttl_sweep('ttl_app');
