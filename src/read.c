@@ -379,8 +379,8 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, StQueryArgs *qa)
  * that the key condition on them is parsed and checked as on a table (error
  * messages name the index's key attributes).
  */
-static StTable
-index_view(StTable *tab, StIndex *idx, int n_eq)
+StTable
+st_index_view(StTable *tab, StIndex *idx, int n_eq)
 {
 	StTable		view = *tab;
 
@@ -497,7 +497,7 @@ request_key_condition(StTable *tab, StIndex *idx, const StQueryRequest *req, StE
 static void
 parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, StQueryArgs *qa)
 {
-	StTable		view = index_view(tab, idx, 0);
+	StTable		view = st_index_view(tab, idx, 0);
 	bool		canonical;
 	StVal	   *map;
 	StKeyText	t;
@@ -533,7 +533,7 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, StQ
 	}
 	for (int j = 0; j < idx->n_sk; j++)
 	{
-		StTable		sview = index_view(tab, idx, j);
+		StTable		sview = st_index_view(tab, idx, j);
 		bool		ok = true;
 
 		t = st_start_key_attr(&sview, "query on", map, idx->sk[j].name, idx->sk[j].type);
@@ -588,7 +588,7 @@ static void
 parse_index_keys(StTable *tab, StIndex *idx, const StKeyCond *kc, const StQueryRequest *req,
 				 StQueryArgs *qa)
 {
-	StTable		view = index_view(tab, idx, kc->n_eq);
+	StTable		view = st_index_view(tab, idx, kc->n_eq);
 	StQueryRequest one = *req;
 	StQueryArgs	t;
 	StKey		k;

@@ -70,6 +70,13 @@ extern Datum st_project_item(StTable *tab, const StProjection *proj, const StAtt
 /* The index a read names, or DynamoDB's error for an unknown or unusable one */
 extern StIndex *st_read_index(StTable *tab, const char *name);
 
+/*
+ * The table as a read of index idx sees it: the index's partition key and
+ * sort attribute n_eq in place of the table's keys (for checks and errors
+ * that name them)
+ */
+extern StTable st_index_view(StTable *tab, StIndex *idx, int n_eq);
+
 /* Start keys: the error of one that does not name exactly the table's key, one attribute of one */
 extern void st_start_key_invalid(StTable *tab, const char *op, const char *why) pg_attribute_noreturn();
 extern StKeyText st_start_key_attr(StTable *tab, const char *op, StVal *map, const char *name,
