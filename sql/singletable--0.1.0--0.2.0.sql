@@ -317,3 +317,41 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_explain_query';
 COMMENT ON FUNCTION singletable.explain_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.bool, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb) IS
   'EXPLAIN (COSTS OFF) of the statement singletable.query runs for these arguments (on the table, or on the secondary index index_name), planned as the session''s plan_cache_mode plans it';
+
+-- Scan (DynamoDB's Scan with its parallel segments) and its plan.
+CREATE FUNCTION singletable.scan(
+    table_name          pg_catalog.text,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL,
+    segment             pg_catalog.int4 DEFAULT NULL,
+    total_segments      pg_catalog.int4 DEFAULT NULL,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false)
+RETURNS SETOF singletable.item_row
+LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 1000
+AS 'MODULE_PATHNAME', 'singletable_scan';
+COMMENT ON FUNCTION singletable.scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool) IS
+  'Reads every item of the table, or of the secondary index index_name, in the order of its btree; segment of total_segments (DynamoDB''s parallel scan) reads one range of the leading key column, its bounds taken from that column''s statistics; filter (which may read key attributes) and projection apply to the items read; max_items bounds the items read; items expired by the table''s TTL are left out unless include_expired';
+
+CREATE FUNCTION singletable.explain_scan(
+    table_name          pg_catalog.text,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL,
+    segment             pg_catalog.int4 DEFAULT NULL,
+    total_segments      pg_catalog.int4 DEFAULT NULL,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false,
+    with_analyze        pg_catalog.bool DEFAULT false)
+RETURNS SETOF pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_explain_scan';
+COMMENT ON FUNCTION singletable.explain_scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
+  'EXPLAIN (COSTS OFF) of the statement singletable.scan runs for these arguments (with the segment''s bounds), planned as the session''s plan_cache_mode plans it';

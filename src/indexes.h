@@ -56,6 +56,8 @@ struct StIndex
 	char	   *predicate;		/* SQL of the partial index's predicate */
 	/* kept query statements: [sort attributes with equality][op][forward][has start] */
 	SPIPlanPtr	query_plans[ST_MAX_INDEX_KEY_ATTRS][ST_NUM_SK_OPS][2][2];
+	/* kept scan statements: [from][has upper bound] */
+	SPIPlanPtr	scan_plans[ST_NUM_SCAN_FROM][2];
 };
 
 /* The SQL expression of an index key attribute over the item column */

@@ -109,14 +109,33 @@ typedef struct StQueryRequest
 	bool		include_expired;	/* also items their TTL has expired */
 } StQueryRequest;
 
+/* A Scan (DynamoDB's parallel-scan contract: segment and total_segments both or neither) */
+typedef struct StScanRequest
+{
+	text	   *table_name;
+	const char *filter;			/* FilterExpression; may read key attributes */
+	const char *projection;
+	Jsonb	   *names;
+	Jsonb	   *vals;
+	const char *index_name;		/* IndexName: scan this secondary index; NULL: the table */
+	bool		has_segment;	/* Segment given */
+	int32		segment;
+	bool		has_total_segments; /* TotalSegments given */
+	int32		total_segments;
+	int32		max_items;		/* Limit; 0: none */
+	Jsonb	   *start_key;		/* ExclusiveStartKey: the table's keys; on an index also its keys */
+	bool		include_expired;	/* also items their TTL has expired */
+} StScanRequest;
+
 /*
- * Receives one row of a Query: the keys as text (sk NULL on a table
+ * Receives one row of a Query or Scan: the keys as text (sk NULL on a table
  * without sort key) and the item, projected; item NULL marks the end of a
  * page that stopped at max_items with a filter (sk is then
  * LastEvaluatedKey's sort key). On a secondary index pk and sk are the
  * base keys of each row, and the end-of-page marker instead has pk and sk
- * NULL and item the LastEvaluatedKey (index keys and base keys). Called in
- * a short-lived memory context.
+ * NULL and item the LastEvaluatedKey (index keys and base keys). A Scan's
+ * rows are the same, its marker on the table carrying both keys of the
+ * LastEvaluatedKey in pk and sk. Called in a short-lived memory context.
  */
 typedef void (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item);
 
@@ -127,6 +146,8 @@ extern Jsonb *st_op_delete(const StDeleteRequest *req);
 extern Jsonb *st_op_update(const StUpdateRequest *req);
 extern void st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg);
 extern char *st_op_explain_query(const StQueryRequest *req, bool analyze);
+extern void st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg);
+extern char *st_op_explain_scan(const StScanRequest *req, bool analyze);
 
 /* Parsing of enumerated arguments shared by every caller */
 extern StReturnValues st_parse_return_values(const char *s, const char *op, bool put_or_delete);

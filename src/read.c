@@ -30,6 +30,7 @@
 #include "jsonval.h"
 #include "keycond.h"
 #include "ops.h"
+#include "read_internal.h"
 #include "ttl.h"
 
 /* The sk_op names of StSkOp (RANGE is begins_with) */
@@ -37,28 +38,10 @@ static const char *const sk_op_names[ST_NUM_SK_OPS] = {
 	NULL, "=", "<", "<=", ">", ">=", "between", "begins_with"
 };
 
-/* A Query's request, validated and converted to statement parameters */
-typedef struct QueryArgs
-{
-	StSkOp		op;
-	bool		has_start;
-	char	   *pk_display;		/* canonical pk text, returned on every row */
-	StNode	   *filter;			/* FilterExpression, or NULL */
-	StProjection *projection;	/* ProjectionExpression, or NULL */
-	StAttrNames *filter_attrs;	/* attributes the filter reads */
-	StAttrNames *projection_attrs;	/* attributes the projection reads */
-	StIndex    *index;			/* the secondary index queried, or NULL */
-	int			n_eq;			/* index: sort attributes with equality */
-	char	   *pk_displays[ST_MAX_INDEX_KEY_ATTRS];	/* index: partition values */
-	int			n_key_names;	/* index: the table's and the index's key attributes */
-	const char *key_names[2 + 2 * ST_MAX_INDEX_KEY_ATTRS];
-	Datum		values[ST_INDEX_QUERY_MAX_NARGS];	/* ST_QUERY_NARGS on the table */
-	char		nulls[ST_INDEX_QUERY_MAX_NARGS];
-} QueryArgs;
 
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj). */
-static Datum
-project_item(StTable *tab, const StProjection *proj, const StAttrNames *names, Jsonb *item)
+Datum
+st_project_item(StTable *tab, const StProjection *proj, const StAttrNames *names, Jsonb *item)
 {
 	const char *b_keys[2] = {NULL, NULL};
 	StVal	   *v = st_project(proj, st_item_attrs(tab, item, names));
@@ -117,7 +100,7 @@ st_op_get(const StGetRequest *req)
 	if (item && proj)
 	{
 		/* projected in SPI memory, the result copied out of it */
-		item = DatumGetJsonbP(SPI_datumTransfer(project_item(tab, proj, st_attr_names(NULL, proj), item),
+		item = DatumGetJsonbP(SPI_datumTransfer(st_project_item(tab, proj, st_attr_names(NULL, proj), item),
 												false, -1));
 	}
 	SPI_finish();
@@ -171,13 +154,16 @@ start_in_range(StKeyType t, StSkOp op, Datum lo, bool has_hi, Datum hi, Datum st
 	}
 }
 
-/* The error of a start key that does not name exactly the table's key. */
-static void
-start_key_invalid(StTable *tab, const char *why)
+/*
+ * The error of a start key that does not name exactly the table's key; op
+ * names the read in the message: "query on", "scan of".
+ */
+void
+st_start_key_invalid(StTable *tab, const char *op, const char *why)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("exclusive_start_key of a query on table \"%s\" %s", tab->relname, why),
+			 errmsg("exclusive_start_key of a %s table \"%s\" %s", op, tab->relname, why),
 			 st_errdetail_dynamodb("The provided starting key is invalid: The provided key element does not match the schema"),
 			 tab->sk_name
 			 ? errhint("A start key is an object with exactly the key attributes \"%s\" and \"%s\".",
@@ -189,17 +175,17 @@ start_key_invalid(StTable *tab, const char *why)
  * One key attribute of a start key map as text, checked against the key's
  * type (S a string, N a number, B binary or base64 text).
  */
-static StKeyText
-start_key_attr(StTable *tab, StVal *map, const char *name, StKeyType kt)
+StKeyText
+st_start_key_attr(StTable *tab, const char *op, StVal *map, const char *name, StKeyType kt)
 {
 	StVal	   *v = st_val_map_get(map, name, strlen(name));
 	StKeyText	r;
 
 	if (v == NULL)
-		start_key_invalid(tab, psprintf("lacks key attribute \"%s\"", name));
+		st_start_key_invalid(tab, op, psprintf("lacks key attribute \"%s\"", name));
 	if (!((kt == ST_KEY_S && v->type == SV_S) || (kt == ST_KEY_N && v->type == SV_N) ||
 		  (kt == ST_KEY_B && (v->type == SV_B || v->type == SV_S))))
-		start_key_invalid(tab, psprintf("has key attribute \"%s\" of type %s instead of %c",
+		st_start_key_invalid(tab, op, psprintf("has key attribute \"%s\" of type %s instead of %c",
 										name, st_val_type_name(v->type), (char) kt));
 	if (kt == ST_KEY_B && v->type == SV_B)
 		r.data = st_base64_encode(v->u.str.data, v->u.str.len, &r.len);
@@ -217,7 +203,7 @@ start_key_attr(StTable *tab, StVal *map, const char *name, StKeyType kt)
  * queried partition, and its sort key lies within the key condition.
  */
 static void
-parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+parse_start_key(StTable *tab, const StQueryRequest *req, StQueryArgs *qa)
 {
 	StKeyText	sk;
 	StKey		k;
@@ -241,14 +227,14 @@ parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
 		StKeyText	pk;
 
 		if (!JB_ROOT_IS_OBJECT(req->start_key) || JB_ROOT_IS_SCALAR(req->start_key))
-			start_key_invalid(tab, "is not a JSON object");
+			st_start_key_invalid(tab, "query on", "is not a JSON object");
 		/* a key has two attributes: refuse anything larger before converting it */
 		if (JB_ROOT_COUNT(req->start_key) != 2)
-			start_key_invalid(tab, psprintf("has %u attributes, not the 2 key attributes",
+			st_start_key_invalid(tab, "query on", psprintf("has %u attributes, not the 2 key attributes",
 											JB_ROOT_COUNT(req->start_key)));
 		map = st_jsonb_to_val(req->start_key, "exclusive_start_key", &canonical);
-		pk = start_key_attr(tab, map, tab->pk_name, tab->pk_type);
-		sk = start_key_attr(tab, map, tab->sk_name, tab->sk_type);
+		pk = st_start_key_attr(tab, "query on", map, tab->pk_name, tab->pk_type);
+		sk = st_start_key_attr(tab, "query on", map, tab->sk_name, tab->sk_type);
 		st_key_from_text(tab->pk_type, pk.data, pk.len, tab->pk_name, tab->relname, false, &k);
 		if (strcmp(k.display, qa->pk_display) != 0)
 			ereport(ERROR,
@@ -276,7 +262,7 @@ parse_start_key(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
  * them to the parameters of its statement.
  */
 static void
-parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
+parse_query_keys(StTable *tab, const StQueryRequest *req, StQueryArgs *qa)
 {
 	StKey		k;
 
@@ -393,8 +379,8 @@ parse_query_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa)
  * that the key condition on them is parsed and checked as on a table (error
  * messages name the index's key attributes).
  */
-static StTable
-index_view(StTable *tab, StIndex *idx, int n_eq)
+StTable
+st_index_view(StTable *tab, StIndex *idx, int n_eq)
 {
 	StTable		view = *tab;
 
@@ -405,9 +391,9 @@ index_view(StTable *tab, StIndex *idx, int n_eq)
 	return view;
 }
 
-/* The index named by a query request, or DynamoDB's error for an unknown or unusable one. */
-static StIndex *
-query_index(StTable *tab, const char *name)
+/* The index named by a read request, or DynamoDB's error for an unknown or unusable one. */
+StIndex *
+st_read_index(StTable *tab, const char *name)
 {
 	StIndex    *idx = st_table_index(tab, name);
 
@@ -509,9 +495,9 @@ request_key_condition(StTable *tab, StIndex *idx, const StQueryRequest *req, StE
  * condition lies within it.
  */
 static void
-parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, QueryArgs *qa)
+parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, StQueryArgs *qa)
 {
-	StTable		view = index_view(tab, idx, 0);
+	StTable		view = st_index_view(tab, idx, 0);
 	bool		canonical;
 	StVal	   *map;
 	StKeyText	t;
@@ -536,7 +522,7 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, Que
 
 	for (int i = 0; i < idx->n_pk; i++)
 	{
-		t = start_key_attr(&view, map, idx->pk[i].name, idx->pk[i].type);
+		t = st_start_key_attr(&view, "query on", map, idx->pk[i].name, idx->pk[i].type);
 		st_key_from_text(idx->pk[i].type, t.data, t.len, idx->pk[i].name, tab->relname, false, &k);
 		if (strcmp(k.display, qa->pk_displays[i]) != 0)
 			ereport(ERROR,
@@ -547,10 +533,10 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, Que
 	}
 	for (int j = 0; j < idx->n_sk; j++)
 	{
-		StTable		sview = index_view(tab, idx, j);
+		StTable		sview = st_index_view(tab, idx, j);
 		bool		ok = true;
 
-		t = start_key_attr(&sview, map, idx->sk[j].name, idx->sk[j].type);
+		t = st_start_key_attr(&sview, "query on", map, idx->sk[j].name, idx->sk[j].type);
 		k = sk_arg(&sview, &t);
 		if (j < qa->n_eq)
 			ok = st_key_compare(idx->sk[j].type, k.datum, qa->values[ST_IXP_SK(idx, j)]) == 0;
@@ -566,13 +552,13 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, Que
 		qa->values[ST_IXP_START_SK(idx, j)] = k.datum;
 		qa->nulls[ST_IXP_START_SK(idx, j)] = ' ';
 	}
-	t = start_key_attr(tab, map, tab->pk_name, tab->pk_type);
+	t = st_start_key_attr(tab, "query on", map, tab->pk_name, tab->pk_type);
 	st_key_from_text(tab->pk_type, t.data, t.len, tab->pk_name, tab->relname, false, &k);
 	qa->values[ST_IXP_START_PK(idx)] = k.datum;
 	qa->nulls[ST_IXP_START_PK(idx)] = ' ';
 	if (tab->sk_name)
 	{
-		t = start_key_attr(tab, map, tab->sk_name, tab->sk_type);
+		t = st_start_key_attr(tab, "query on", map, tab->sk_name, tab->sk_type);
 		st_key_from_text(tab->sk_type, t.data, t.len, tab->sk_name, tab->relname, true, &k);
 		qa->values[ST_IXP_START_TSK(idx)] = k.datum;
 		qa->nulls[ST_IXP_START_TSK(idx)] = ' ';
@@ -580,9 +566,9 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StQueryRequest *req, Que
 	qa->has_start = true;
 }
 
-/* Adds name to the key attributes of a query on an index, once. */
-static void
-add_key_name(QueryArgs *qa, const char *name)
+/* Adds name to the key attributes of a read of an index, once. */
+void
+st_add_key_name(StQueryArgs *qa, const char *name)
 {
 	if (name == NULL)
 		return;
@@ -600,11 +586,11 @@ add_key_name(QueryArgs *qa, const char *name)
  */
 static void
 parse_index_keys(StTable *tab, StIndex *idx, const StKeyCond *kc, const StQueryRequest *req,
-				 QueryArgs *qa)
+				 StQueryArgs *qa)
 {
-	StTable		view = index_view(tab, idx, kc->n_eq);
+	StTable		view = st_index_view(tab, idx, kc->n_eq);
 	StQueryRequest one = *req;
-	QueryArgs	t;
+	StQueryArgs	t;
 	StKey		k;
 
 	one.pk = kc->pk[0];
@@ -655,31 +641,31 @@ parse_index_keys(StTable *tab, StIndex *idx, const StKeyCond *kc, const StQueryR
 		qa->nulls[ST_IXP_SK(idx, j)] = ' ';
 	}
 	/* an item's keys: the table's, then the index's (an LSI's partition key is the table's) */
-	add_key_name(qa, tab->pk_name);
-	add_key_name(qa, tab->sk_name);
+	st_add_key_name(qa, tab->pk_name);
+	st_add_key_name(qa, tab->sk_name);
 	for (int i = 0; i < idx->n_pk; i++)
-		add_key_name(qa, idx->pk[i].name);
+		st_add_key_name(qa, idx->pk[i].name);
 	for (int j = 0; j < idx->n_sk; j++)
-		add_key_name(qa, idx->sk[j].name);
+		st_add_key_name(qa, idx->sk[j].name);
 	parse_index_start_key(tab, idx, req, qa);
 }
 
 /*
- * The placeholders of a query, and the key attributes its filter may not
- * read: the table's, or on an index the index's.
+ * The placeholders of a read (has_expression: it has a filter, projection
+ * or key condition), and the key attributes a query's filter may not read:
+ * the table's, or on index idx the index's.
  */
-static StExprEnv *
-query_env(StTable *tab, StIndex *idx, const StQueryRequest *req)
+StExprEnv *
+st_read_env(StTable *tab, StIndex *idx, bool has_expression, Jsonb *names, Jsonb *vals)
 {
 	StExprEnv  *env;
 
-	if (req->filter == NULL && req->projection == NULL && req->key_condition == NULL &&
-		(req->names || req->vals))
+	if (!has_expression && (names || vals))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("names and vals can only be given with an expression"),
 				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
-	env = st_env_build(tab, req->names, req->vals);
+	env = st_env_build(tab, names, vals);
 	if (idx)
 	{
 		int			n = 0;
@@ -698,10 +684,12 @@ query_env(StTable *tab, StIndex *idx, const StQueryRequest *req)
  * names, and fills qa; env holds its placeholders.
  */
 static void
-parse_request_keys(StTable *tab, const StQueryRequest *req, QueryArgs *qa, StExprEnv **envp)
+parse_request_keys(StTable *tab, const StQueryRequest *req, StQueryArgs *qa, StExprEnv **envp)
 {
-	StIndex    *idx = req->index_name ? query_index(tab, req->index_name) : NULL;
-	StExprEnv  *env = query_env(tab, idx, req);
+	StIndex    *idx = req->index_name ? st_read_index(tab, req->index_name) : NULL;
+	StExprEnv  *env = st_read_env(tab, idx,
+								  req->filter || req->projection || req->key_condition,
+								  req->names, req->vals);
 	StKeyCond	kc;
 
 	request_key_condition(tab, idx, req, env, &kc);
@@ -751,14 +739,14 @@ pick_attrs(Jsonb *item, const char *const *names, int n)
 	return JsonbValueToJsonb(res);
 }
 
-/* An item as the index projects it (KEYS_ONLY, INCLUDE); ALL returns item. */
+/* An item as the index read projects it (KEYS_ONLY, INCLUDE); ALL and a table return item. */
 static Jsonb *
-index_project(QueryArgs *qa, Jsonb *item)
+index_project(StQueryArgs *qa, Jsonb *item)
 {
 	StIndex    *idx = qa->index;
 	const char **names;
 
-	if (idx->projection == ST_PROJ_ALL)
+	if (idx == NULL || idx->projection == ST_PROJ_ALL)
 		return item;
 	names = palloc(sizeof(char *) * (qa->n_key_names + idx->n_nonkey));
 	memcpy(names, qa->key_names, sizeof(char *) * qa->n_key_names);
@@ -767,14 +755,18 @@ index_project(QueryArgs *qa, Jsonb *item)
 	return pick_attrs(item, names, qa->n_key_names + idx->n_nonkey);
 }
 
-/* The filter and projection of a Query; then every placeholder must have been used. */
-static void
-parse_query_expressions(StExprEnv *env, const StQueryRequest *req, QueryArgs *qa)
+/*
+ * The filter (of kind SE_QUERY_FILTER for a Query, SE_FILTER for a Scan) and
+ * projection of a read; then every placeholder must have been used.
+ */
+void
+st_read_expressions(StExprEnv *env, const char *filter, StExprKind filter_kind,
+					const char *projection, StQueryArgs *qa)
 {
-	if (req->filter)
-		qa->filter = st_parse_condition(req->filter, SE_QUERY_FILTER, env);
-	if (req->projection)
-		qa->projection = st_parse_projection(req->projection, env);
+	if (filter)
+		qa->filter = st_parse_condition(filter, filter_kind, env);
+	if (projection)
+		qa->projection = st_parse_projection(projection, env);
 	st_expr_check_unused(env);
 	qa->filter_attrs = st_attr_names(qa->filter, NULL);
 	qa->projection_attrs = st_attr_names(NULL, qa->projection);
@@ -787,40 +779,18 @@ multi_shard(StTable *tab, StIndex *idx)
 	return tab->distributed && !idx->is_lsi;
 }
 
-/*
- * Where the rows of a Query go: straight from the executor to the caller's
- * row function, through this receiver (no intermediate SPI tuple table).
- */
-typedef struct QueryReceiver
-{
-	DestReceiver pub;
-	StTable    *tab;
-	QueryArgs  *qa;
-	int32		max_items;
-	StQueryRowFn row;
-	void	   *row_arg;
-	text	   *pk_text;
-	MemoryContext rowcxt;		/* reset after every row; created by the
-								 * first row that allocates */
-	bool		row_allocs;		/* every row allocates (filter, projection,
-								 * N or B sort key) */
-	MemoryContext callcxt;		/* lives for the call: the page marker's key */
-	uint64		evaluated;
-	bool		hide_expired;	/* leave out items the table's TTL has expired */
-	StTtlClock	clock;
-	text	   *last_sk;		/* key of the max_items-th item, with a filter */
-	Jsonb	   *last_key;		/* the same on an index: its LastEvaluatedKey */
-} QueryReceiver;
 
 /*
- * Receives one (pk, sk, item) row of a query on a secondary index: the
- * item as the index projects it, then filter and projection as on a table.
+ * Receives one (pk, sk, item) row: of a query on a secondary index (the
+ * item as the index projects it, then filter and projection as on a table)
+ * or of a scan. The max_items-th row read under a filter leaves the key of
+ * the page's marker: an index's LastEvaluatedKey, or the table's keys.
  */
-static bool
-index_query_receive(TupleTableSlot *slot, DestReceiver *self)
+bool
+st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
 {
-	QueryReceiver *r = (QueryReceiver *) self;
-	QueryArgs  *qa = r->qa;
+	StQueryReceiver *r = (StQueryReceiver *) self;
+	StQueryArgs *qa = r->qa;
 	StTable    *tab = r->tab;
 	text	   *pk;
 	text	   *sk;
@@ -845,13 +815,20 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
-		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
+		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
 		r->row(r->row_arg, pk, sk, item);
 	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items)
 	{
 		MemoryContextSwitchTo(r->callcxt);
-		r->last_key = pick_attrs(stored, qa->key_names, qa->n_key_names);
+		if (qa->index)
+			r->last_key = pick_attrs(stored, qa->key_names, qa->n_key_names);
+		else
+		{
+			r->last_pk = st_key_datum_to_text(tab->pk_type, slot->tts_values[0]);
+			if (sk)
+				r->last_sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
+		}
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(r->rowcxt);
@@ -862,8 +839,8 @@ index_query_receive(TupleTableSlot *slot, DestReceiver *self)
 static bool
 query_receive(TupleTableSlot *slot, DestReceiver *self)
 {
-	QueryReceiver *r = (QueryReceiver *) self;
-	QueryArgs  *qa = r->qa;
+	StQueryReceiver *r = (StQueryReceiver *) self;
+	StQueryArgs *qa = r->qa;
 	StTable    *tab = r->tab;
 	text	   *sk = NULL;
 	Jsonb	   *item;
@@ -891,7 +868,7 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
-		item = DatumGetJsonbP(project_item(tab, qa->projection, qa->projection_attrs, item));
+		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
 		r->row(r->row_arg, r->pk_text, sk, item);
 	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items && tab->sk_name)
@@ -906,6 +883,52 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 }
 
 /*
+ * Sets up receiver r of a read of tab, described by qa, whose rows go to
+ * row(arg, ...): max_items cuts a filtered page with a marker, expired items
+ * are left out unless include_expired. Lives on the caller's stack, in the
+ * caller's memory context, for the call.
+ */
+void
+st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 max_items,
+					   bool include_expired,
+					   bool (*receive) (TupleTableSlot *slot, DestReceiver *self),
+					   StQueryRowFn row, void *arg)
+{
+	memset(r, 0, sizeof(*r));
+	st_dest_init(&r->pub, receive);
+	r->tab = tab;
+	r->qa = qa;
+	r->max_items = max_items;
+	r->row = row;
+	r->row_arg = arg;
+	if (qa->pk_display)
+		r->pk_text = cstring_to_text(qa->pk_display);
+	r->callcxt = CurrentMemoryContext;
+	r->row_allocs = qa->filter || qa->projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
+	r->hide_expired = tab->ttl_attr != NULL && !include_expired;
+	if (r->hide_expired)
+	{
+		st_ttl_clock(&r->clock);
+		r->row_allocs = true;	/* the expiry test allocates */
+	}
+}
+
+/*
+ * Passes on the marker that ends a page cut by max_items under a filter:
+ * item NULL with the last evaluated keys in pk and sk (a query of a
+ * collection: its pk), or on an index pk and sk NULL with item the
+ * LastEvaluatedKey.
+ */
+void
+st_query_receiver_end(StQueryReceiver *r)
+{
+	if (r->last_pk != NULL || r->last_sk != NULL)
+		r->row(r->row_arg, r->last_pk ? r->last_pk : r->pk_text, r->last_sk, NULL);
+	if (r->last_key != NULL)
+		r->row(r->row_arg, NULL, NULL, r->last_key);
+}
+
+/*
  * Query: runs the kept statement of this condition shape; its rows go from
  * the executor through query_receive to row(). With a filter, a page that
  * stopped at max_items evaluated items ends with a marker (item NULL)
@@ -917,8 +940,8 @@ void
 st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 {
 	StTable    *tab;
-	QueryArgs	qa;
-	QueryReceiver recv;
+	StQueryArgs qa;
+	StQueryReceiver recv;
 	SPIExecuteOptions options;
 	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
 	StExprEnv  *env;
@@ -927,28 +950,14 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
 	parse_request_keys(tab, req, &qa, &env);
-	parse_query_expressions(env, req, &qa);
+	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);
 	if (qa.index)
 		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
 	else
 		st_query_argtypes(tab, argtypes);
 
-	memset(&recv, 0, sizeof(recv));
-	st_dest_init(&recv.pub, qa.index ? index_query_receive : query_receive);
-	recv.tab = tab;
-	recv.qa = &qa;
-	recv.max_items = req->max_items;
-	recv.row = row;
-	recv.row_arg = arg;
-	recv.pk_text = cstring_to_text(qa.pk_display);
-	recv.callcxt = CurrentMemoryContext;
-	recv.row_allocs = qa.filter || qa.projection || (tab->sk_name && tab->sk_type != ST_KEY_S);
-	recv.hide_expired = tab->ttl_attr != NULL && !req->include_expired;
-	if (recv.hide_expired)
-	{
-		st_ttl_clock(&recv.clock);
-		recv.row_allocs = true; /* the expiry test allocates */
-	}
+	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired,
+						   qa.index ? st_keyed_receive : query_receive, row, arg);
 
 	memset(&options, 0, sizeof(options));
 	options.params = qa.index
@@ -973,31 +982,67 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
-	if (recv.last_sk != NULL)
-		row(arg, recv.pk_text, recv.last_sk, NULL);
-	if (recv.last_key != NULL)
-		row(arg, NULL, NULL, recv.last_key);
+	st_query_receiver_end(&recv);
 	SPI_finish();
 }
 
 /*
+ * EXPLAIN (COSTS OFF) of the kept statement plan with parameters params, as
+ * text in the SPI caller's memory: its plan taken from the plan cache, so
+ * the session's plan_cache_mode decides between a custom and a generic plan
+ * as it does when the statement runs; with one_shot planned afresh from its
+ * text (nargs parameters of types argtypes) as a one-shot plan, as reads of
+ * several Citus shards run. With analyze the plan is executed.
+ */
+char *
+st_explain_plan(SPIPlanPtr plan, ParamListInfo params, Oid *argtypes, int nargs, bool one_shot,
+				bool analyze)
+{
+	CachedPlanSource *src = linitial(SPI_plan_get_plan_sources(plan));
+	ExplainState *es;
+	char	   *result;
+
+	es = NewExplainState();
+	es->costs = false;
+	es->analyze = analyze;
+	es->timing = false;
+	es->summary = false;
+	es->format = EXPLAIN_FORMAT_TEXT;
+	ExplainBeginOutput(es);
+	if (one_shot)
+	{
+		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(src->query_string));
+		Query	   *query = linitial_node(Query, pg_analyze_and_rewrite_fixedparams(raw, src->query_string, argtypes,
+																				   nargs, NULL));
+		PlannedStmt *stmt = pg_plan_query(query, src->query_string, CURSOR_OPT_PARALLEL_OK, params);
+
+		ExplainOnePlan(stmt, NULL, es, src->query_string, params, NULL, NULL, NULL);
+	}
+	else
+	{
+		CachedPlan *cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
+
+		ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es,
+					   src->query_string, params, NULL, NULL, NULL);
+		ReleaseCachedPlan(cplan, CurrentResourceOwner);
+	}
+	ExplainEndOutput(es);
+	result = SPI_palloc(es->str->len + 1);
+	memcpy(result, es->str->data, es->str->len + 1);
+	return result;
+}
+
+/*
  * The plan st_op_query runs for this request, as EXPLAIN text: the same
- * kept statement, its plan taken from the plan cache with the same
- * parameters, so the session's plan_cache_mode decides between a custom and
- * a generic plan exactly as it does for the query. With analyze the plan is
- * executed. Filter and projection do not change the plan and are ignored.
+ * kept statement with the same parameters (see st_explain_plan). Filter and
+ * projection do not change the plan and are ignored.
  */
 char *
 st_op_explain_query(const StQueryRequest *req, bool analyze)
 {
 	StTable    *tab;
-	QueryArgs	qa;
+	StQueryArgs qa;
 	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
-	SPIPlanPtr	plan;
-	CachedPlanSource *src;
-	CachedPlan *cplan;
-	ParamListInfo params;
-	ExplainState *es;
 	StExprEnv  *env;
 	char	   *result;
 
@@ -1008,44 +1053,18 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 	if (qa.index)
 	{
 		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
-		plan = st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start);
-		params = st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes);
+		result = st_explain_plan(st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
+								 st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes),
+								 argtypes, ST_INDEX_QUERY_NARGS(qa.index),
+								 multi_shard(tab, qa.index), analyze);
 	}
 	else
 	{
 		st_query_argtypes(tab, argtypes);
-		plan = st_query_plan(tab, qa.op, req->forward, qa.has_start);
-		params = st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+		result = st_explain_plan(st_query_plan(tab, qa.op, req->forward, qa.has_start),
+								 st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes),
+								 argtypes, ST_QUERY_NARGS, false, analyze);
 	}
-	src = linitial(SPI_plan_get_plan_sources(plan));
-
-	es = NewExplainState();
-	es->costs = false;
-	es->analyze = analyze;
-	es->timing = false;
-	es->summary = false;
-	es->format = EXPLAIN_FORMAT_TEXT;
-	ExplainBeginOutput(es);
-	if (qa.index && multi_shard(tab, qa.index))
-	{
-		/* query runs these as one-shot plans (see st_op_query): plan it the same way */
-		RawStmt    *raw = linitial_node(RawStmt, pg_parse_query(src->query_string));
-		Query	   *query = linitial_node(Query, pg_analyze_and_rewrite_fixedparams(raw, src->query_string, argtypes,
-																				   ST_INDEX_QUERY_NARGS(qa.index), NULL));
-		PlannedStmt *stmt = pg_plan_query(query, src->query_string, CURSOR_OPT_PARALLEL_OK, params);
-
-		ExplainOnePlan(stmt, NULL, es, src->query_string, params, NULL, NULL, NULL);
-	}
-	else
-	{
-		cplan = GetCachedPlan(src, params, CurrentResourceOwner, NULL);
-		ExplainOnePlan(linitial_node(PlannedStmt, cplan->stmt_list), NULL, es,
-					   src->query_string, params, NULL, NULL, NULL);
-		ReleaseCachedPlan(cplan, CurrentResourceOwner);
-	}
-	ExplainEndOutput(es);
-	result = SPI_palloc(es->str->len + 1);
-	memcpy(result, es->str->data, es->str->len + 1);
 	SPI_finish();
 	return result;
 }

@@ -38,6 +38,7 @@ struct StTable
 	StKeyType	sk_type;
 	SPIPlanPtr	item_plans[ST_NUM_ITEM_PLANS];
 	SPIPlanPtr	query_plans[ST_NUM_SK_OPS][2][2];	/* [op][forward][has start] */
+	SPIPlanPtr	scan_plans[ST_NUM_SCAN_FROM][2];	/* [from][has upper bound] */
 	bool		distributed;	/* a hash-distributed Citus table */
 	char	   *ttl_attr;		/* TTL attribute (singletable.ttl), or NULL */
 	char	   *ttl_index;		/* its partial index, in the table's schema */

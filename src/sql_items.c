@@ -1,5 +1,5 @@
 /*
- * sql_items.c — the SQL functions of items and Query: thin wrappers that
+ * sql_items.c — the SQL functions of items, Query and Scan: thin wrappers that
  * turn their arguments into a request of the operations layer (ops.h) and
  * its result into a SQL value. Nothing here reads a table.
  */
@@ -21,6 +21,8 @@ PG_FUNCTION_INFO_V1(singletable_delete_item);
 PG_FUNCTION_INFO_V1(singletable_update_item);
 PG_FUNCTION_INFO_V1(singletable_query);
 PG_FUNCTION_INFO_V1(singletable_explain_query);
+PG_FUNCTION_INFO_V1(singletable_scan);
+PG_FUNCTION_INFO_V1(singletable_explain_scan);
 PG_FUNCTION_INFO_V1(singletable_condition_check_failure_item);
 PG_FUNCTION_INFO_V1(singletable_item_size);
 
@@ -237,6 +239,22 @@ singletable_query(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* Stores the lines of an EXPLAIN text as the rows of the function's result. */
+static void
+store_lines(ReturnSetInfo *rsinfo, const char *line)
+{
+	while (*line)
+	{
+		char	   *nl = strchr(line, '\n');
+		int			len = nl ? nl - line : strlen(line);
+		Datum		d = PointerGetDatum(cstring_to_text_with_len(line, len));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+		line += len + (nl ? 1 : 0);
+	}
+}
+
 /*
  * singletable.explain_query(same key arguments as query, with_analyze)
  *   -> one row per line of the plan
@@ -262,16 +280,75 @@ singletable_explain_query(PG_FUNCTION_ARGS)
 		req.start_key = ARG_JSONB(13);
 	}
 	line = st_op_explain_query(&req, !PG_ARGISNULL(8) && PG_GETARG_BOOL(8));
-	while (*line)
-	{
-		char	   *nl = strchr(line, '\n');
-		int			len = nl ? nl - line : strlen(line);
-		Datum		d = PointerGetDatum(cstring_to_text_with_len(line, len));
-		bool		isnull = false;
+	store_lines(rsinfo, line);
+	return (Datum) 0;
+}
 
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
-		line += len + (nl ? 1 : 0);
+/*
+ * The arguments of scan and explain_scan (0..10): table_name, filter,
+ * projection, names, vals, index_name, segment, total_segments, max_items,
+ * exclusive_start_key, include_expired.
+ */
+static void
+scan_request(FunctionCallInfo fcinfo, StScanRequest *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->table_name = table_arg(fcinfo);
+	req->filter = ARG_CSTRING(1);
+	req->projection = ARG_CSTRING(2);
+	req->names = ARG_JSONB(3);
+	req->vals = ARG_JSONB(4);
+	req->index_name = ARG_CSTRING(5);
+	req->has_segment = !PG_ARGISNULL(6);
+	if (req->has_segment)
+		req->segment = PG_GETARG_INT32(6);
+	req->has_total_segments = !PG_ARGISNULL(7);
+	if (req->has_total_segments)
+		req->total_segments = PG_GETARG_INT32(7);
+	if (!PG_ARGISNULL(8))
+	{
+		req->max_items = PG_GETARG_INT32(8);
+		if (req->max_items < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("max_items must be at least 1, not %d", req->max_items)));
 	}
+	req->start_key = ARG_JSONB(9);
+	req->include_expired = !PG_ARGISNULL(10) && PG_GETARG_BOOL(10);
+}
+
+/*
+ * singletable.scan(table_name, filter, projection, names, vals, index_name,
+ *                  segment, total_segments, max_items, exclusive_start_key,
+ *                  include_expired) -> SETOF item_row
+ *
+ * Materialized in the result tuplestore, as query's rows are.
+ */
+Datum
+singletable_scan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StScanRequest req;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	scan_request(fcinfo, &req);
+	st_op_scan(&req, store_row, rsinfo);
+	return (Datum) 0;
+}
+
+/*
+ * singletable.explain_scan(same arguments as scan, with_analyze)
+ *   -> one row per line of the plan
+ */
+Datum
+singletable_explain_scan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StScanRequest req;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	scan_request(fcinfo, &req);
+	store_lines(rsinfo, st_op_explain_scan(&req, !PG_ARGISNULL(11) && PG_GETARG_BOOL(11)));
 	return (Datum) 0;
 }
 

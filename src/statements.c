@@ -3,12 +3,14 @@
  *
  * Every operation is one of a few statement shapes per table: the
  * single-item statements (get, get for update, update, insert, upsert,
- * delete), all taking $1 pk, $2 sk, $3 item, and the Query statements, one
+ * delete), all taking $1 pk, $2 sk, $3 item, the Query statements, one
  * per sort-key condition, direction and paging, all index ranges on the
- * primary key. Their SQL names the table by its quoted qualified name as the
- * cache entry holds it (built under the table's lock, refreshed whenever the
- * table or any schema changes) and compares with OPERATOR(pg_catalog.x), so
- * that search_path cannot change what they do. Each is prepared on first use
+ * primary key, and the Scan statements, one range of the primary key or of
+ * a secondary index per kind of segment bound and paging. Their SQL names
+ * the table by its quoted qualified name as the cache entry holds it (built
+ * under the table's lock, refreshed whenever the table or any schema
+ * changes) and compares with OPERATOR(pg_catalog.x), so that search_path
+ * cannot change what they do. Each is prepared on first use
  * and kept (SPI_keepplan) in the table's cache entry until the entry is
  * invalidated; registry.c frees them, never while one may be running.
  *
@@ -456,6 +458,154 @@ st_index_query_plan(StTable *tab, StIndex *idx, int n_eq, StSkOp op, bool forwar
 	return *slot;
 }
 
+/*
+ * The columns of the btree a Scan reads, in its order, as SQL expressions
+ * with their key types; returns how many. The table's primary key is (pk
+ * [, sk]); a secondary index's columns are its key expressions followed by
+ * the table's key columns that are not among them (st_index_create_sql), so
+ * every row has a distinct position and a start key continues exactly.
+ */
+int
+st_scan_columns(StTable *tab, StIndex *idx, const char **exprs, StKeyType *types)
+{
+	int			n = 0;
+
+	if (idx == NULL)
+	{
+		exprs[n] = quote_identifier(tab->pk_name);
+		types[n++] = tab->pk_type;
+	}
+	else
+	{
+		for (int i = 0; i < idx->n_pk; i++)
+		{
+			exprs[n] = idx->pk[i].expr;
+			types[n++] = idx->pk[i].type;
+		}
+		for (int j = 0; j < idx->n_sk; j++)
+		{
+			exprs[n] = idx->sk[j].expr;
+			types[n++] = idx->sk[j].type;
+		}
+		if (!idx->is_lsi)
+		{
+			exprs[n] = quote_identifier(tab->pk_name);
+			types[n++] = tab->pk_type;
+		}
+	}
+	if (tab->sk_name)
+	{
+		exprs[n] = quote_identifier(tab->sk_name);
+		types[n++] = tab->sk_type;
+	}
+	Assert(n <= ST_SCAN_MAX_COLS);
+	return n;
+}
+
+/* Parameter types of the Scan statements of the table or index idx (see ST_SCP_*). */
+void
+st_scan_argtypes(StTable *tab, StIndex *idx, Oid *argtypes)
+{
+	const char *exprs[ST_SCAN_MAX_COLS];
+	StKeyType	types[ST_SCAN_MAX_COLS];
+	int			n = st_scan_columns(tab, idx, exprs, types);
+
+	argtypes[ST_SCP_LOWER] = st_key_type_oid(types[0]);
+	argtypes[ST_SCP_UPPER] = st_key_type_oid(types[0]);
+	for (int j = 0; j < n; j++)
+		argtypes[ST_SCP_START(j)] = st_key_type_oid(types[j]);
+	argtypes[ST_SCP_LIMIT(n)] = INT8OID;
+}
+
+/*
+ * The SQL of a Scan of the table, or of secondary index idx (its predicate
+ * written literally, as in st_index_query_sql): one range of the btree in
+ * its order. A segment is "lead >= $1 AND lead < $2" on the leading column
+ * (either bound absent at the ends of the key space); a start key replaces
+ * the lower bound by a row comparison over every column of the btree,
+ * which is still where one index range starts.
+ */
+char *
+st_scan_sql(StTable *tab, StIndex *idx, StScanFrom from, bool has_upper)
+{
+	StringInfoData buf;
+	const char *exprs[ST_SCAN_MAX_COLS];
+	StKeyType	types[ST_SCAN_MAX_COLS];
+	int			n = st_scan_columns(tab, idx, exprs, types);
+	const char *and = " WHERE ";
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "SELECT %s, %s, " ST_ITEM_COLUMN " FROM %s",
+					 quote_identifier(tab->pk_name),
+					 tab->sk_name ? quote_identifier(tab->sk_name) : "NULL::pg_catalog.text",
+					 tab->qualname);
+	if (idx)
+	{
+		appendStringInfo(&buf, "%s%s", and, idx->predicate);
+		and = " AND ";
+	}
+	if (from == ST_SCAN_FROM_LOWER)
+	{
+		appendStringInfo(&buf, "%s%s OPERATOR(pg_catalog.>=) $%d", and, exprs[0], ST_SCP_LOWER + 1);
+		and = " AND ";
+	}
+	if (has_upper)
+	{
+		appendStringInfo(&buf, "%s%s OPERATOR(pg_catalog.<) $%d", and, exprs[0], ST_SCP_UPPER + 1);
+		and = " AND ";
+	}
+	if (from == ST_SCAN_FROM_KEY)
+	{
+		appendStringInfoString(&buf, and);
+		if (n == 1)
+			appendStringInfo(&buf, "%s OPERATOR(pg_catalog.>) $%d", exprs[0], ST_SCP_START(0) + 1);
+		else
+		{
+			appendStringInfoChar(&buf, '(');
+			for (int j = 0; j < n; j++)
+				appendStringInfo(&buf, "%s%s", j ? ", " : "", exprs[j]);
+			appendStringInfoString(&buf, ") OPERATOR(pg_catalog.>) (");
+			for (int j = 0; j < n; j++)
+				appendStringInfo(&buf, "%s$%d", j ? ", " : "", ST_SCP_START(j) + 1);
+			appendStringInfoChar(&buf, ')');
+		}
+	}
+	appendStringInfoString(&buf, " ORDER BY ");
+	for (int j = 0; j < n; j++)
+		appendStringInfo(&buf, "%s%s", j ? ", " : "", exprs[j]);
+	appendStringInfo(&buf, " LIMIT $%d", ST_SCP_LIMIT(n) + 1);
+	return buf.data;
+}
+
+/*
+ * The kept statement of a Scan shape of the table or index idx, planned as
+ * a cursor that wants its first rows fast (see st_query_plan): rows
+ * streamed in btree order, so the ordered index scan of the segment's range
+ * is the plan, not a sort of the table.
+ */
+SPIPlanPtr
+st_scan_plan(StTable *tab, StIndex *idx, StScanFrom from, bool has_upper)
+{
+	SPIPlanPtr *slot;
+
+	Assert(from >= 0 && from < ST_NUM_SCAN_FROM);
+	slot = idx ? &idx->scan_plans[from][has_upper ? 1 : 0] : &tab->scan_plans[from][has_upper ? 1 : 0];
+	if (*slot == NULL)
+	{
+		Oid			argtypes[ST_SCAN_MAX_NARGS];
+		const char *exprs[ST_SCAN_MAX_COLS];
+		StKeyType	types[ST_SCAN_MAX_COLS];
+		int			n = st_scan_columns(tab, idx, exprs, types);
+		char	   *sql = st_scan_sql(tab, idx, from, has_upper);
+
+		Assert(st_spi_connected());
+		st_scan_argtypes(tab, idx, argtypes);
+		*slot = prepare_kept(sql, ST_SCAN_NARGS(n), argtypes, CURSOR_OPT_FAST_PLAN);
+		pfree(sql);
+	}
+	return *slot;
+}
+
 /* Frees the kept statements of a cache entry that no call can be running. */
 void
 st_statements_free(StTable *tab)
@@ -468,6 +618,10 @@ st_statements_free(StTable *tab)
 			for (int s = 0; s < 2; s++)
 				if (tab->query_plans[o][f][s])
 					SPI_freeplan(tab->query_plans[o][f][s]);
+	for (int f = 0; f < ST_NUM_SCAN_FROM; f++)
+		for (int u = 0; u < 2; u++)
+			if (tab->scan_plans[f][u])
+				SPI_freeplan(tab->scan_plans[f][u]);
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
 		SPIPlanPtr *plans = &tab->indexes[i].query_plans[0][0][0][0];
@@ -479,7 +633,16 @@ st_statements_free(StTable *tab)
 				SPI_freeplan(plans[k]);
 				plans[k] = NULL;
 			}
+		plans = &tab->indexes[i].scan_plans[0][0];
+		n = sizeof(tab->indexes[i].scan_plans) / sizeof(SPIPlanPtr);
+		for (int k = 0; k < n; k++)
+			if (plans[k])
+			{
+				SPI_freeplan(plans[k]);
+				plans[k] = NULL;
+			}
 	}
 	memset(tab->item_plans, 0, sizeof(tab->item_plans));
 	memset(tab->query_plans, 0, sizeof(tab->query_plans));
+	memset(tab->scan_plans, 0, sizeof(tab->scan_plans));
 }

@@ -10,6 +10,8 @@
 #include "tcop/dest.h"
 #include "utils/jsonb.h"
 
+#include "keys.h"
+
 /* The column holding the whole item; key attributes are columns of their own */
 #define ST_ITEM_COLUMN "item"
 
@@ -59,6 +61,33 @@ typedef enum StSkOp
 #define ST_INDEX_QUERY_NARGS(idx)	((idx)->n_pk + 2 * (idx)->n_sk + 4)
 #define ST_INDEX_QUERY_MAX_NARGS	(3 * 4 + 4)
 
+/*
+ * Where a Scan statement starts on the btree it reads: at its start, at
+ * the segment's lower bound of the leading key column, or after a start key
+ * (which lies within the segment, so the lower bound is implied).
+ */
+typedef enum StScanFrom
+{
+	ST_SCAN_FROM_START,
+	ST_SCAN_FROM_LOWER,			/* lead >= $1 */
+	ST_SCAN_FROM_KEY,			/* (every column) > (start key) */
+	ST_NUM_SCAN_FROM
+} StScanFrom;
+
+/*
+ * Scan parameters (0-based; $n is one more), for a btree of ncols columns
+ * (st_scan_columns): the segment's bounds on the leading key column, the
+ * start key's value of every column, the limit.
+ */
+#define ST_SCP_LOWER			0
+#define ST_SCP_UPPER			1
+#define ST_SCP_START(j)			(2 + (j))
+#define ST_SCP_LIMIT(ncols)		(2 + (ncols))
+#define ST_SCAN_NARGS(ncols)	(3 + (ncols))
+/* a GSI's 4 + 4 key attributes and the table's two keys */
+#define ST_SCAN_MAX_COLS		10
+#define ST_SCAN_MAX_NARGS		ST_SCAN_NARGS(ST_SCAN_MAX_COLS)
+
 /* The cached description of a table (registry.h) that the statements are kept in */
 typedef struct StTable StTable;
 typedef struct StIndex StIndex;
@@ -77,6 +106,10 @@ extern char *st_index_query_sql(StTable *tab, StIndex *idx, int n_eq, StSkOp op,
 extern SPIPlanPtr st_index_query_plan(StTable *tab, StIndex *idx, int n_eq, StSkOp op,
 									  bool forward, bool has_start);
 extern void st_index_query_argtypes(StTable *tab, StIndex *idx, int n_eq, Oid *argtypes);
+extern int	st_scan_columns(StTable *tab, StIndex *idx, const char **exprs, StKeyType *types);
+extern void st_scan_argtypes(StTable *tab, StIndex *idx, Oid *argtypes);
+extern char *st_scan_sql(StTable *tab, StIndex *idx, StScanFrom from, bool has_upper);
+extern SPIPlanPtr st_scan_plan(StTable *tab, StIndex *idx, StScanFrom from, bool has_upper);
 extern void st_statements_free(StTable *tab);
 
 #endif

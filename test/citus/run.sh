@@ -7,7 +7,8 @@
 # "posting", distributed by its partition key, and "posting_local", a plain table. Most
 # checks run the same statement on both and compare the output: every access pattern,
 # conditional writes and return values, the scheduler GSI across shards with its pages,
-# indexes created before and after distribution (on every shard), transactions. Then
+# scans of the table and the GSI with their segments, indexes created before and after
+# distribution (on every shard), transactions. Then
 # which shards each single-key call touched (Citus's log of the commands it sends), the
 # plans (router vs multi-shard), atomic counters under concurrency (pgbench), and the
 # server logs (no crash).
@@ -477,6 +478,45 @@ for args in "7 true" "10 false"; do
 done
 
 #
+# Scan: the whole table or GSI, read from every shard and merged in btree order
+#
+same "scan: every item in key order, a filter that reads keys (its marker row), a projection, a start key" \
+    "SELECT count(*), count(DISTINCT (pk, sk)) FROM singletable.scan('@T@');
+     SELECT pk, sk FROM singletable.scan('@T@');
+     SELECT pk, sk, item FROM singletable.scan('@T@', filter => 'begins_with(sk, :p)', vals => '{\":p\": \"COMMENT#\"}',
+                                               projection => 'n', max_items => 40);
+     SELECT pk, sk FROM singletable.scan('@T@', max_items => 5,
+                                         exclusive_start_key => '{\"pk\": \"USER#u_1001\", \"sk\": \"POST#\"}')" \
+    "^$ITEMS\\|$ITEMS\$"
+same "scan of the GSI: every entry in index order, and a page after a start key" \
+    "SELECT item->>'gsi1pk', item->>'gsi1sk', pk, sk FROM singletable.scan('@T@', index_name => 'gsi1');
+     SELECT pk, sk FROM singletable.scan('@T@', index_name => 'gsi1', max_items => 5,
+            exclusive_start_key => '{\"gsi1pk\": \"STATUS#approved\", \"gsi1sk\": \"2026-07-01T05\", \"pk\": \"A\", \"sk\": \"A\"}')" \
+    'STATUS#approved'
+same "scan segments (4 of the table, 7 of the GSI): in segment order together the whole scan, each item once" \
+    "SELECT count(*), count(DISTINCT (s.pk, s.sk)) FROM generate_series(0, 3) seg,
+            singletable.scan('@T@', segment => seg, total_segments => 4) s;
+     SELECT s.pk, s.sk FROM generate_series(0, 3) seg,
+            singletable.scan('@T@', segment => seg, total_segments => 4) WITH ORDINALITY s(pk, sk, item, o) ORDER BY seg, o;
+     SELECT s.pk, s.sk FROM generate_series(0, 6) seg,
+            singletable.scan('@T@', index_name => 'gsi1', segment => seg, total_segments => 7) WITH ORDINALITY s(pk, sk, item, o)
+      ORDER BY seg, o" \
+    "^$ITEMS\\|$ITEMS\$"
+# The coordinator holds no statistics of the shards' items, which segment bounds come from
+# (README, Scan): segment 0 reads every item, from every shard, and the others nothing.
+expect_match "scan segments of a distributed table: without the shards' statistics on the coordinator, segment 0 reads everything" \
+    "^0\\|$ITEMS\$
+^1\\|0\$
+reads nothing: without statistics of \"pk\"" \
+    "SELECT seg, count(s.*) FROM generate_series(0, 1) seg
+              LEFT JOIN LATERAL singletable.scan('posting', segment => seg, total_segments => 2) s ON true GROUP BY seg ORDER BY seg;
+     SELECT * FROM singletable.explain_scan('posting', segment => 1, total_segments => 2);"
+expect_match "a scan is one multi-shard statement, also under plan_cache_mode = force_generic_plan (a one-shot plan)" \
+    "^$ITEMS\$" \
+    "SET plan_cache_mode = force_generic_plan;
+     SELECT count(*) FROM generate_series(0, 3) seg, singletable.scan('posting', segment => seg, total_segments => 4);"
+
+#
 # Writes, with conditions and return values (each run on both tables, outputs compared)
 #
 same "put_item: new item, replacement with ALL_OLD, conditions that hold" \
@@ -821,6 +861,16 @@ Index Scan using posting_gsi1_gsi_[0-9]+ on posting_[0-9]+
 Index Cond: .*gsi1pk.*= 'STATUS#approved'::text.*gsi1sk.*<= '2026-06-26T00:00:00Z'::text" \
     "$(explained "SELECT * FROM singletable.explain_query('posting', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
                                              max_items => 2, index_name => 'gsi1');")"
+
+expect_match "explain_scan: one task per shard, each a Limit over a range of the shard's primary key, merged by a Sort" \
+    "Limit
+Sort
+Task Count: $SHARDS
+->  Limit
+Index Scan using posting_pkey_[0-9]+ on posting_[0-9]+
+Index Cond: \\(ROW\\(pk, sk\\) > ROW\\('USER#u_1001'::text, 'POST#'::text\\)\\)" \
+    "$(explained "SELECT * FROM singletable.explain_scan('posting', max_items => 5,
+                                             exclusive_start_key => '{\"pk\": \"USER#u_1001\", \"sk\": \"POST#\"}');")"
 
 expect_match "EXPLAIN of index_sql's statement for the GSI: one task per shard over the shard's GSI" \
     "Task Count: $SHARDS
