@@ -813,7 +813,7 @@ ttl_workers() {
 # the workers' sweeps of the table logged in [T0, T1): "sweeps items first_end last_end" (epoch s)
 ttl_logged_sweeps() {
     TZ=UTC awk -v t0="$1" -v t1="${2:-99999999999}" -v tbl="$TTL_TABLE" '
-        index($0, "LOG:  singletable: swept ") && index($0, "expired items of table \"" tbl "\"") {
+        index($0, "LOG:  singletable: swept ") && index($0, "expired items of table \"") && index($0, "." tbl "\"") {
             split($1, d, "-"); split($2, hms, ":")
             t = mktime(d[1] " " d[2] " " d[3] " " hms[1] " " hms[2] " 0") + hms[3]
             if (t < t0 || t >= t1) next
