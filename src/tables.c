@@ -48,6 +48,17 @@ PG_FUNCTION_INFO_V1(singletable_create_table);
 PG_FUNCTION_INFO_V1(singletable_drop_table);
 PG_FUNCTION_INFO_V1(singletable_describe_table);
 
+/* A text argument that must not be NULL, as a C string. */
+char *
+st_required_text_arg(FunctionCallInfo fcinfo, int n, const char *param)
+{
+	if (PG_ARGISNULL(n))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not be NULL", param)));
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
 /* Validates a key attribute name given to create_table. */
 static char *
 check_key_name(text *t, const char *param)

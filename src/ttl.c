@@ -120,6 +120,19 @@ st_ttl_expiry_expr(const char *attr)
 					" THEN (" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s)::pg_catalog.numeric END)", lit, lit);
 }
 
+/*
+ * The condition "expired at $1 (now), not before $2 (the floor)" over the
+ * TTL index: its predicate and a range of its expression.
+ */
+char *
+st_ttl_expired_sql(const char *attr)
+{
+	char	   *expr = st_ttl_expiry_expr(attr);
+
+	return psprintf("%s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2",
+					st_ttl_expiry_test(attr), expr, expr);
+}
+
 /* The test that an item has a numeric expiry (the TTL index's predicate). */
 
 char *
@@ -155,8 +168,7 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResu
 	int			rc;
 
 	Assert(tab->ttl_attr != NULL);
-	expired = psprintf("%s AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2",
-					   st_ttl_expiry_test(tab->ttl_attr), expr, expr);
+	expired = st_ttl_expired_sql(tab->ttl_attr);
 	if (!tab->distributed)
 	{
 		/*
@@ -227,17 +239,6 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResu
 	}
 }
 
-/* A text argument that must not be NULL. */
-static char *
-required_text(FunctionCallInfo fcinfo, int n, const char *param)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", param)));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
 /*
  * singletable.enable_ttl(table_name, attribute_name): the table's items
  * expire at the Number of epoch seconds in attribute_name. Creates the
@@ -246,7 +247,7 @@ required_text(FunctionCallInfo fcinfo, int n, const char *param)
 Datum
 singletable_enable_ttl(PG_FUNCTION_ARGS)
 {
-	char	   *attr = required_text(fcinfo, 1, "attribute_name");
+	char	   *attr = st_required_text_arg(fcinfo, 1, "attribute_name");
 	int			len = strlen(attr);
 	StTable    *tab;
 	char	   *idxname;

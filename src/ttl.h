@@ -34,6 +34,7 @@ extern bool st_ttl_item_expired(StTable *tab, Jsonb *item, const StTtlClock *clo
 extern void st_ttl_load(StTable *tab);
 extern char *st_ttl_expiry_expr(const char *attr);
 extern char *st_ttl_expiry_test(const char *attr);
+extern char *st_ttl_expired_sql(const char *attr);
 
 /*
  * Where the batches of one sweep of a table go on: items expiring at or

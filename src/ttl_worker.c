@@ -450,7 +450,7 @@ ttl_tables(MemoryContext cxt)
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	if (OidIsValid(get_extension_oid("singletable", true)) && !creating_extension)
+	if (OidIsValid(get_extension_oid("singletable", true)))
 	{
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
@@ -674,13 +674,11 @@ singletable_ttl_status(PG_FUNCTION_ARGS)
 		{
 			StTable    *tab = st_table_open(cstring_to_text(SPI_getvalue(tt->vals[i], tt->tupdesc, 5)),
 											AccessShareLock, ACL_SELECT);
-			char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
 			Oid			argtypes[2] = {NUMERICOID, NUMERICOID};
 			Datum		args[2] = {NumericGetDatum(clock.now), NumericGetDatum(clock.floor)};
 
-			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s WHERE %s"
-											   " AND %s OPERATOR(pg_catalog.<) $1 AND %s OPERATOR(pg_catalog.>=) $2 LIMIT 100000) s",
-											   tab->qualname, st_ttl_expiry_test(tab->ttl_attr), expr, expr),
+			if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FROM (SELECT 1 FROM %s WHERE %s LIMIT 100000) s",
+											   tab->qualname, st_ttl_expired_sql(tab->ttl_attr)),
 									  2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
 				elog(ERROR, "counting the expired items failed");
 			values[7] = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
