@@ -38,12 +38,13 @@ CREATE FUNCTION singletable.get_item(
     sk          pg_catalog.text DEFAULT NULL,
     projection  pg_catalog.text DEFAULT NULL,
     names       pg_catalog.jsonb DEFAULT NULL,
-    include_expired pg_catalog.bool DEFAULT false)
+    include_expired pg_catalog.bool DEFAULT false,
+    consistent_read pg_catalog.bool DEFAULT NULL)
 RETURNS pg_catalog.jsonb
 LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_get_item';
-COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.bool) IS
-  'Reads one item by its key (N keys as decimal text, B keys as base64), optionally projected; NULL when absent, or expired by the table''s TTL unless include_expired';
+COMMENT ON FUNCTION singletable.get_item(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
+  'Reads one item by its key (N keys as decimal text, B keys as base64), optionally projected; NULL when absent, or expired by the table''s TTL unless include_expired; charged (last_consumed_capacity) as a strongly consistent read unless consistent_read is false';
 
 DROP FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb);
 CREATE FUNCTION singletable.query(
@@ -62,12 +63,13 @@ CREATE FUNCTION singletable.query(
     exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
     index_name          pg_catalog.text DEFAULT NULL,
     key_condition       pg_catalog.text DEFAULT NULL,
-    include_expired     pg_catalog.bool DEFAULT false)
+    include_expired     pg_catalog.bool DEFAULT false,
+    consistent_read     pg_catalog.bool DEFAULT NULL)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
-COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool) IS
+COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.bool) IS
   'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read; items expired by the table''s TTL are left out unless include_expired';
 
 
@@ -330,11 +332,12 @@ CREATE FUNCTION singletable.scan(
     total_segments      pg_catalog.int4 DEFAULT NULL,
     max_items           pg_catalog.int4 DEFAULT NULL,
     exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
-    include_expired     pg_catalog.bool DEFAULT false)
+    include_expired     pg_catalog.bool DEFAULT false,
+    consistent_read     pg_catalog.bool DEFAULT NULL)
 RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 1000
 AS 'MODULE_PATHNAME', 'singletable_scan';
-COMMENT ON FUNCTION singletable.scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool) IS
+COMMENT ON FUNCTION singletable.scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
   'Reads every item of the table, or of the secondary index index_name, in the order of its btree; segment of total_segments (DynamoDB''s parallel scan) reads one range of the leading key column, its bounds taken from that column''s statistics; filter (which may read key attributes) and projection apply to the items read; max_items bounds the items read; items expired by the table''s TTL are left out unless include_expired';
 
 CREATE FUNCTION singletable.explain_scan(
@@ -355,3 +358,71 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_explain_scan';
 COMMENT ON FUNCTION singletable.explain_scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
   'EXPLAIN (COSTS OFF) of the statement singletable.scan runs for these arguments (with the segment''s bounds), planned as the session''s plan_cache_mode plans it';
+
+-- Capacity, pages and where a read stopped (DynamoDB's ConsumedCapacity, 1 MB pages,
+-- LastEvaluatedKey).
+CREATE FUNCTION singletable.query_page(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text DEFAULT NULL,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL,
+    key_condition       pg_catalog.text DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false,
+    consistent_read     pg_catalog.bool DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_query_page';
+COMMENT ON FUNCTION singletable.query_page(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.bool) IS
+  'One page of singletable.query, as DynamoDB''s Query returns it: {"Items", "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}; the page stops after max_items evaluated items or 1 MB of them; pass LastEvaluatedKey as exclusive_start_key for the next page';
+
+CREATE FUNCTION singletable.scan_page(
+    table_name          pg_catalog.text,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL,
+    segment             pg_catalog.int4 DEFAULT NULL,
+    total_segments      pg_catalog.int4 DEFAULT NULL,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false,
+    consistent_read     pg_catalog.bool DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_scan_page';
+COMMENT ON FUNCTION singletable.scan_page(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
+  'One page of singletable.scan, as DynamoDB''s Scan returns it (see query_page)';
+
+CREATE FUNCTION singletable.last_evaluated_key()
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_last_evaluated_key';
+COMMENT ON FUNCTION singletable.last_evaluated_key() IS
+  'Where this session''s last query, scan or page stopped (DynamoDB''s LastEvaluatedKey, for exclusive_start_key), or NULL when it read to the end';
+
+CREATE FUNCTION singletable.last_consumed_capacity()
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_last_consumed_capacity';
+COMMENT ON FUNCTION singletable.last_consumed_capacity() IS
+  'DynamoDB''s ConsumedCapacity of this session''s last item operation, query or scan (also of a write whose condition failed): CapacityUnits, Read/WriteCapacityUnits, Table, GlobalSecondaryIndexes, LocalSecondaryIndexes';
+
+-- Internal: the SET expression of put_item's upsert, which hands the replaced item to the
+-- capacity arithmetic (a put costs the larger of the old and the new item). Returns "new".
+CREATE FUNCTION singletable._replacing(old pg_catalog.jsonb, new pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_replacing';
+COMMENT ON FUNCTION singletable._replacing(pg_catalog.jsonb, pg_catalog.jsonb) IS
+  'Internal to put_item: returns new, and hands old to the capacity arithmetic of the put that runs it';

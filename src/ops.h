@@ -66,6 +66,7 @@ typedef struct StGetRequest
 	const char *projection;
 	Jsonb	   *names;
 	bool		include_expired;	/* also an item its TTL has expired */
+	int			consistent_read;	/* ConsistentRead: 1, 0, or -1 (not given) */
 } StGetRequest;
 
 typedef struct StDeleteRequest
@@ -107,6 +108,9 @@ typedef struct StQueryRequest
 	const char *index_name;		/* IndexName: query this secondary index; NULL: the table */
 	const char *key_condition;	/* KeyConditionExpression, in place of pk/op/sk1/sk2 */
 	bool		include_expired;	/* also items their TTL has expired */
+	int			consistent_read;	/* ConsistentRead: 1, 0, or -1 (not given: strongly
+									 * consistent, except on a global secondary index) */
+	bool		page;			/* one page: stop after ST_PAGE_BYTES of evaluated items */
 } StQueryRequest;
 
 /* A Scan (DynamoDB's parallel-scan contract: segment and total_segments both or neither) */
@@ -125,17 +129,22 @@ typedef struct StScanRequest
 	int32		max_items;		/* Limit; 0: none */
 	Jsonb	   *start_key;		/* ExclusiveStartKey: the table's keys; on an index also its keys */
 	bool		include_expired;	/* also items their TTL has expired */
+	int			consistent_read;	/* as in StQueryRequest */
+	bool		page;			/* one page: stop after ST_PAGE_BYTES of evaluated items */
 } StScanRequest;
+
+/* What a Query or Scan read, besides its rows */
+typedef struct StReadResult
+{
+	uint64		scanned;		/* ScannedCount: items evaluated */
+	uint64		count;			/* Count: items passed on */
+	Jsonb	   *last_key;		/* LastEvaluatedKey (stored form), or NULL: the end */
+} StReadResult;
 
 /*
  * Receives one row of a Query or Scan: the keys as text (sk NULL on a table
- * without sort key) and the item, projected; item NULL marks the end of a
- * page that stopped at max_items with a filter (sk is then
- * LastEvaluatedKey's sort key). On a secondary index pk and sk are the
- * base keys of each row, and the end-of-page marker instead has pk and sk
- * NULL and item the LastEvaluatedKey (index keys and base keys). A Scan's
- * rows are the same, its marker on the table carrying both keys of the
- * LastEvaluatedKey in pk and sk. Called in a short-lived memory context.
+ * without sort key; on a secondary index the base keys of each row) and the
+ * item, projected. Called in a short-lived memory context.
  */
 typedef void (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item);
 
@@ -144,9 +153,17 @@ extern Jsonb *st_op_put(const StPutRequest *req);
 extern Jsonb *st_op_get(const StGetRequest *req);
 extern Jsonb *st_op_delete(const StDeleteRequest *req);
 extern Jsonb *st_op_update(const StUpdateRequest *req);
-extern void st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg);
+extern void st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg,
+						StReadResult *result);
 extern char *st_op_explain_query(const StQueryRequest *req, bool analyze);
-extern void st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg);
+extern void st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg,
+					   StReadResult *result);
+
+/*
+ * The LastEvaluatedKey of this session's last Query or Scan (a copy), or
+ * NULL when it read to the end
+ */
+extern Jsonb *st_last_evaluated_key(void);
 extern char *st_op_explain_scan(const StScanRequest *req, bool analyze);
 
 /* Parsing of enumerated arguments shared by every caller */

@@ -64,9 +64,12 @@ st_op_get(const StGetRequest *req)
 	char		nulls[3] = {' ', 'n', 'n'};
 	Jsonb	   *item;
 	StProjection *proj = NULL;
+	StCapacity	cap;
 
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	st_capacity_begin(&cap, tab, ST_STAT_GET_ITEM);
+	st_capacity_set_consistency(&cap, req->consistent_read != 0);
 	if (req->projection == NULL && req->names != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -88,6 +91,7 @@ st_op_get(const StGetRequest *req)
 	}
 	/* the item comes back in this function's memory, outliving SPI_finish */
 	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+	st_capacity_get(&cap, item ? st_capacity_item_size(tab, item) : 0, item != NULL);
 	if (item && tab->ttl_attr && !req->include_expired)
 	{
 		StTtlClock	clock;
@@ -103,6 +107,8 @@ st_op_get(const StGetRequest *req)
 		item = DatumGetJsonbP(SPI_datumTransfer(st_project_item(tab, proj, st_attr_names(NULL, proj), item),
 												false, -1));
 	}
+	cap.table.counts.items_returned = item != NULL;
+	st_capacity_end(&cap);
 	SPI_finish();
 	return item;
 }
@@ -781,10 +787,33 @@ multi_shard(StTable *tab, StIndex *idx)
 
 
 /*
+ * Counts one evaluated item (stored, as the read sees it: on an index its
+ * projected entry) and decides whether the read goes on: false when a page
+ * is full, or max_items items were evaluated, after leaving the item's key
+ * as the LastEvaluatedKey.
+ */
+static bool
+evaluated(StQueryReceiver *r, Jsonb *stored)
+{
+	bool		full;
+
+	r->evaluated++;
+	full = st_capacity_evaluated(&r->cap, r->part, st_capacity_item_size(r->tab, stored)) && r->page;
+	if (full || (r->max_items > 0 && r->evaluated == (uint64) r->max_items))
+	{
+		MemoryContext old = MemoryContextSwitchTo(r->callcxt);
+
+		r->last_key = pick_attrs(stored, r->key_names, r->n_key_names);
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	return true;
+}
+
+/*
  * Receives one (pk, sk, item) row: of a query on a secondary index (the
  * item as the index projects it, then filter and projection as on a table)
- * or of a scan. The max_items-th row read under a filter leaves the key of
- * the page's marker: an index's LastEvaluatedKey, or the table's keys.
+ * or of a scan.
  */
 bool
 st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
@@ -797,6 +826,7 @@ st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
 	Jsonb	   *stored;
 	Jsonb	   *item;
 	bool		returned;
+	bool		more;
 	MemoryContext old;
 
 	CHECK_FOR_INTERRUPTS();
@@ -805,34 +835,25 @@ st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
 		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
 										  ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(r->rowcxt);
-	r->evaluated++;
 	pk = st_key_datum_to_text(tab->pk_type, slot->tts_values[0]);
 	sk = (slot->tts_isnull[1] || tab->sk_name == NULL) ? NULL
 		: st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
 	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
 	item = index_project(qa, stored);
+	more = evaluated(r, item);
 	returned = !(r->hide_expired && st_ttl_item_expired(tab, stored, &r->clock)) &&
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
 		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
-		r->row(r->row_arg, pk, sk, item);
-	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items)
 	{
-		MemoryContextSwitchTo(r->callcxt);
-		if (qa->index)
-			r->last_key = pick_attrs(stored, qa->key_names, qa->n_key_names);
-		else
-		{
-			r->last_pk = st_key_datum_to_text(tab->pk_type, slot->tts_values[0]);
-			if (sk)
-				r->last_sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
-		}
+		r->returned++;
+		r->row(r->row_arg, pk, sk, item);
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(r->rowcxt);
-	return true;
+	return more;
 }
 
 /* Converts one (sk, item) row, applies filter and projection, passes it on. */
@@ -845,6 +866,7 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 	text	   *sk = NULL;
 	Jsonb	   *item;
 	bool		returned;
+	bool		more;
 	MemoryContext old;
 
 	CHECK_FOR_INTERRUPTS();
@@ -859,41 +881,64 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
 										  ALLOCSET_DEFAULT_SIZES);
 	old = r->rowcxt ? MemoryContextSwitchTo(r->rowcxt) : CurrentMemoryContext;
-	r->evaluated++;
 	if (!slot->tts_isnull[0] && tab->sk_name != NULL)
 		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
 	/* detoasted: a stored row must not point into the table's TOAST */
 	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
+	more = evaluated(r, item);
 	returned = !(r->hide_expired && st_ttl_item_expired(tab, item, &r->clock)) &&
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
 	if (returned && qa->projection)
 		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
 	if (returned)
-		r->row(r->row_arg, r->pk_text, sk, item);
-	if (qa->filter && r->max_items > 0 && r->evaluated == (uint64) r->max_items && tab->sk_name)
 	{
-		MemoryContextSwitchTo(r->callcxt);
-		r->last_sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
+		r->returned++;
+		r->row(r->row_arg, r->pk_text, sk, item);
 	}
 	MemoryContextSwitchTo(old);
 	if (r->rowcxt)
 		MemoryContextReset(r->rowcxt);
-	return true;
+	return more;
+}
+
+/* The LastEvaluatedKey of this session's last Query or Scan */
+static Jsonb *last_evaluated_key = NULL;
+
+Jsonb *
+st_last_evaluated_key(void)
+{
+	Jsonb	   *copy;
+
+	if (last_evaluated_key == NULL)
+		return NULL;
+	copy = palloc(VARSIZE(last_evaluated_key));
+	memcpy(copy, last_evaluated_key, VARSIZE(last_evaluated_key));
+	return copy;
 }
 
 /*
  * Sets up receiver r of a read of tab, described by qa, whose rows go to
- * row(arg, ...): max_items cuts a filtered page with a marker, expired items
- * are left out unless include_expired. Lives on the caller's stack, in the
- * caller's memory context, for the call.
+ * row(arg, ...): max_items and (with page) ST_PAGE_BYTES end the read and
+ * leave its LastEvaluatedKey; expired items are left out unless
+ * include_expired. Lives on the caller's stack, in the caller's memory
+ * context, for the call.
  */
 void
 st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 max_items,
-					   bool include_expired,
+					   bool include_expired, StStatOp op, int consistent_read, bool page,
 					   bool (*receive) (TupleTableSlot *slot, DestReceiver *self),
 					   StQueryRowFn row, void *arg)
 {
+	bool		gsi = qa->index && !qa->index->is_lsi;
+
+	if (gsi && consistent_read == 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("consistent_read cannot be true on global secondary index \"%s\" of table \"%s\"",
+						qa->index->name, tab->relname),
+				 errdetail("A global secondary index is read eventually consistent, as in DynamoDB, and charged so."),
+				 st_errdetail_dynamodb("Consistent reads are not supported on global secondary indexes")));
 	memset(r, 0, sizeof(*r));
 	st_dest_init(&r->pub, receive);
 	r->tab = tab;
@@ -901,6 +946,7 @@ st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 
 	r->max_items = max_items;
 	r->row = row;
 	r->row_arg = arg;
+	r->page = page;
 	if (qa->pk_display)
 		r->pk_text = cstring_to_text(qa->pk_display);
 	r->callcxt = CurrentMemoryContext;
@@ -911,21 +957,49 @@ st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 
 		st_ttl_clock(&r->clock);
 		r->row_allocs = true;	/* the expiry test allocates */
 	}
+	/* sizing every row allocates */
+	r->row_allocs = true;
+	if (qa->index)
+	{
+		r->n_key_names = qa->n_key_names;
+		memcpy(r->key_names, qa->key_names, sizeof(char *) * qa->n_key_names);
+	}
+	else
+	{
+		r->key_names[r->n_key_names++] = tab->pk_name;
+		if (tab->sk_name)
+			r->key_names[r->n_key_names++] = tab->sk_name;
+	}
+	st_capacity_begin(&r->cap, tab, op);
+	st_capacity_set_consistency(&r->cap, consistent_read == 1 || (consistent_read == -1 && !gsi));
+	r->part = st_capacity_part(&r->cap, qa->index);
 }
 
 /*
- * Passes on the marker that ends a page cut by max_items under a filter:
- * item NULL with the last evaluated keys in pk and sk (a query of a
- * collection: its pk), or on an index pk and sk NULL with item the
- * LastEvaluatedKey.
+ * Ends the read of receiver r: its consumed capacity, its LastEvaluatedKey
+ * (kept as the session's last one), and result (if not NULL) in the
+ * caller's memory.
  */
 void
-st_query_receiver_end(StQueryReceiver *r)
+st_query_receiver_end(StQueryReceiver *r, StReadResult *result)
 {
-	if (r->last_pk != NULL || r->last_sk != NULL)
-		r->row(r->row_arg, r->last_pk ? r->last_pk : r->pk_text, r->last_sk, NULL);
-	if (r->last_key != NULL)
-		r->row(r->row_arg, NULL, NULL, r->last_key);
+	st_capacity_read_end(&r->cap, r->part);
+	r->part->counts.items_returned = r->returned;
+	st_capacity_end(&r->cap);
+	if (last_evaluated_key)
+		pfree(last_evaluated_key);
+	last_evaluated_key = NULL;
+	if (r->last_key)
+	{
+		last_evaluated_key = MemoryContextAlloc(TopMemoryContext, VARSIZE(r->last_key));
+		memcpy(last_evaluated_key, r->last_key, VARSIZE(r->last_key));
+	}
+	if (result)
+	{
+		result->scanned = r->evaluated;
+		result->count = r->returned;
+		result->last_key = r->last_key;
+	}
 }
 
 /*
@@ -937,7 +1011,7 @@ st_query_receiver_end(StQueryReceiver *r)
  * is the start key of the next page.
  */
 void
-st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
+st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult *result)
 {
 	StTable    *tab;
 	StQueryArgs qa;
@@ -956,7 +1030,8 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	else
 		st_query_argtypes(tab, argtypes);
 
-	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired,
+	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired, ST_STAT_QUERY,
+						   req->consistent_read, req->page,
 						   qa.index ? st_keyed_receive : query_receive, row, arg);
 
 	memset(&options, 0, sizeof(options));
@@ -982,7 +1057,7 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg)
 	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
-	st_query_receiver_end(&recv);
+	st_query_receiver_end(&recv, result);
 	SPI_finish();
 }
 

@@ -14,6 +14,7 @@
 #include "tcop/dest.h"
 #include "utils/jsonb.h"
 
+#include "capacity.h"
 #include "expr_glue.h"
 #include "ops.h"
 #include "ttl.h"
@@ -55,12 +56,16 @@ typedef struct StQueryReceiver
 	bool		row_allocs;		/* every row allocates (filter, projection,
 								 * N or B sort key) */
 	MemoryContext callcxt;		/* lives for the call: the page marker's key */
-	uint64		evaluated;
+	uint64		evaluated;		/* ScannedCount */
+	uint64		returned;		/* Count */
 	bool		hide_expired;	/* leave out items the table's TTL has expired */
 	StTtlClock	clock;
-	text	   *last_pk;		/* a scan of the table: the max_items-th item's keys, with a filter */
-	text	   *last_sk;		/* sort key of the max_items-th item, with a filter */
-	Jsonb	   *last_key;		/* the same on an index: its LastEvaluatedKey */
+	bool		page;			/* stop after ST_PAGE_BYTES of evaluated items */
+	int			n_key_names;	/* the attributes of a LastEvaluatedKey */
+	const char *key_names[2 + 2 * ST_MAX_INDEX_KEY_ATTRS];
+	Jsonb	   *last_key;		/* LastEvaluatedKey (in callcxt), or NULL */
+	StCapacity	cap;			/* what the read consumed */
+	StCapacityPart *part;		/* the table or index it charges */
 } StQueryReceiver;
 
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj) */
@@ -100,17 +105,24 @@ extern void st_read_expressions(StExprEnv *env, const char *filter, StExprKind f
 /*
  * Sets up r for a read of tab described by qa; receive is st_keyed_receive
  * (rows (pk, sk, item)) or query's own receiver. Rows go to row(arg, ...).
+ * op is ST_STAT_QUERY or ST_STAT_SCAN; consistent_read as in StQueryRequest
+ * (checked: not on a global secondary index); page stops the read after
+ * ST_PAGE_BYTES of evaluated items.
  */
 extern void st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa,
-								   int32 max_items, bool include_expired,
+								   int32 max_items, bool include_expired, StStatOp op,
+								   int consistent_read, bool page,
 								   bool (*receive) (TupleTableSlot *slot, DestReceiver *self),
 								   StQueryRowFn row, void *arg);
 
 /* Receives one (pk, sk, item) row: of a query on a secondary index or of a scan */
 extern bool st_keyed_receive(TupleTableSlot *slot, DestReceiver *self);
 
-/* Passes on the marker of a page that stopped at max_items under a filter, if any */
-extern void st_query_receiver_end(StQueryReceiver *r);
+/*
+ * Ends the read: its capacity (the session's last ConsumedCapacity, the
+ * statistics), its LastEvaluatedKey (the session's last one), result
+ */
+extern void st_query_receiver_end(StQueryReceiver *r, StReadResult *result);
 
 /*
  * EXPLAIN (COSTS OFF) of kept statement plan with params, as text in the

@@ -531,7 +531,7 @@ parse_scan(StTable *tab, const StScanRequest *req, ScanArgs *sa)
  * last row's keys continue the scan.
  */
 void
-st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg)
+st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg, StReadResult *result)
 {
 	StTable    *tab;
 	ScanArgs	sa;
@@ -543,8 +543,8 @@ st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg)
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
 	parse_scan(tab, req, &sa);
-	st_query_receiver_init(&recv, tab, &sa.qa, req->max_items, req->include_expired,
-						   st_keyed_receive, row, arg);
+	st_query_receiver_init(&recv, tab, &sa.qa, req->max_items, req->include_expired, ST_STAT_SCAN,
+						   req->consistent_read, req->page, st_keyed_receive, row, arg);
 	if (!sa.empty)
 	{
 		memset(&options, 0, sizeof(options));
@@ -565,7 +565,7 @@ st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg)
 		if (rc < 0)
 			elog(ERROR, "singletable scan failed: %s", SPI_result_code_string(rc));
 	}
-	st_query_receiver_end(&recv);
+	st_query_receiver_end(&recv, result);
 	SPI_finish();
 }
 

@@ -9,8 +9,10 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
+#include "capacity.h"
 #include "errors.h"
 #include "item.h"
 #include "ops.h"
@@ -25,6 +27,9 @@ PG_FUNCTION_INFO_V1(singletable_scan);
 PG_FUNCTION_INFO_V1(singletable_explain_scan);
 PG_FUNCTION_INFO_V1(singletable_condition_check_failure_item);
 PG_FUNCTION_INFO_V1(singletable_item_size);
+PG_FUNCTION_INFO_V1(singletable_query_page);
+PG_FUNCTION_INFO_V1(singletable_scan_page);
+PG_FUNCTION_INFO_V1(singletable_last_evaluated_key);
 
 #define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
 #define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
@@ -87,6 +92,15 @@ return_old_on_failure_arg(FunctionCallInfo fcinfo, int n)
 	return false;
 }
 
+/* A consistent_read argument: 1, 0, or -1 when absent or NULL (the default) */
+static int
+consistent_read_arg(FunctionCallInfo fcinfo, int n)
+{
+	if (PG_NARGS() <= n || PG_ARGISNULL(n))
+		return -1;
+	return PG_GETARG_BOOL(n) ? 1 : 0;
+}
+
 #define RETURN_JSONB_OR_NULL(j) \
 	do { Jsonb *j_ = (j); if (j_ == NULL) PG_RETURN_NULL(); PG_RETURN_JSONB_P(j_); } while (0)
 
@@ -123,6 +137,8 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	req.pk = key_arg(fcinfo, 1);
 	req.sk = key_arg(fcinfo, 2);
 	req.include_expired = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	/* consistent_read is the 7th argument since 0.2.0 */
+	req.consistent_read = consistent_read_arg(fcinfo, 6);
 	req.projection = ARG_CSTRING(3);
 	req.names = ARG_JSONB(4);
 	RETURN_JSONB_OR_NULL(st_op_get(&req));
@@ -174,6 +190,7 @@ static void
 query_request(FunctionCallInfo fcinfo, StQueryRequest *req)
 {
 	memset(req, 0, sizeof(*req));
+	req->consistent_read = -1;
 	req->table_name = table_arg(fcinfo);
 	req->pk = key_arg(fcinfo, 1);
 	req->op = PG_ARGISNULL(2) ? ST_SK_NONE : st_parse_sk_op(text_to_cstring(PG_GETARG_TEXT_PP(2)));
@@ -202,15 +219,38 @@ store_row(void *arg, text *pk, text *sk, Jsonb *item)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
+/* The arguments of query and query_page (0..16) */
+static void
+query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
+{
+	query_request(fcinfo, req);
+	req->filter = ARG_CSTRING(8);
+	req->projection = ARG_CSTRING(9);
+	req->names = ARG_JSONB(10);
+	req->vals = ARG_JSONB(11);
+	if (PG_NARGS() > 12)
+		req->start_key = ARG_JSONB(12);
+	/* index_name is the 14th argument since 0.2.0's query (older definitions lack it) */
+	if (PG_NARGS() > 13)
+		req->index_name = ARG_CSTRING(13);
+	/* key_condition, include_expired and consistent_read: the 15th to 17th since 0.2.0 */
+	if (PG_NARGS() > 14)
+		req->key_condition = ARG_CSTRING(14);
+	req->include_expired = PG_NARGS() > 15 && !PG_ARGISNULL(15) && PG_GETARG_BOOL(15);
+	req->consistent_read = consistent_read_arg(fcinfo, 16);
+}
+
 /*
  * singletable.query(table_name, pk, sk_op, sk_value, sk_value2, forward,
  *                   max_items, exclusive_start_sk, filter, projection, names,
- *                   vals [, exclusive_start_key]) -> SETOF item_row
+ *                   vals [, exclusive_start_key, index_name, key_condition,
+ *                   include_expired, consistent_read]) -> SETOF item_row
  *
  * The rows are materialized in the result tuplestore (PostgreSQL reads a
  * set-returning function in FROM to its end anyway): max_items, not an
- * outer LIMIT, is what bounds the work. Before the 0.2.0 install script the
- * function has 12 arguments.
+ * outer LIMIT, is what bounds the work. Every row is an item; where a read
+ * cut by max_items ends is singletable.last_evaluated_key(). Before the
+ * 0.2.0 install script the function has 12 arguments.
  */
 Datum
 singletable_query(PG_FUNCTION_ARGS)
@@ -220,23 +260,131 @@ singletable_query(PG_FUNCTION_ARGS)
 
 	/* the result type is singletable.item_row, which callers pass as expectedDesc */
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	query_request(fcinfo, &req);
-	req.filter = ARG_CSTRING(8);
-	req.projection = ARG_CSTRING(9);
-	req.names = ARG_JSONB(10);
-	req.vals = ARG_JSONB(11);
-	if (PG_NARGS() > 12)
-		req.start_key = ARG_JSONB(12);
-	/* index_name is the 14th argument since 0.2.0's query (older definitions lack it) */
-	if (PG_NARGS() > 13)
-		req.index_name = ARG_CSTRING(13);
-	/* key_condition is the 15th argument since 0.2.0 */
-	if (PG_NARGS() > 14)
-		req.key_condition = ARG_CSTRING(14);
-	/* include_expired is the 16th argument since 0.2.0 */
-	req.include_expired = PG_NARGS() > 15 && !PG_ARGISNULL(15) && PG_GETARG_BOOL(15);
-	st_op_query(&req, store_row, rsinfo);
+	query_page_request(fcinfo, &req);
+	st_op_query(&req, store_row, rsinfo, NULL);
 	return (Datum) 0;
+}
+
+/* The items of a page, collected in memory that outlives each row's */
+typedef struct PageItems
+{
+	MemoryContext cxt;
+	JsonbParseState *state;
+} PageItems;
+
+/* Adds one item of a page to its Items array. */
+static void
+page_row(void *arg, text *pk, text *sk, Jsonb *item)
+{
+	PageItems  *p = (PageItems *) arg;
+	MemoryContext old = MemoryContextSwitchTo(p->cxt);
+	JsonbValue	v;
+
+	v.type = jbvBinary;
+	v.val.binary.data = &item->root;
+	v.val.binary.len = VARSIZE(item) - VARHDRSZ;
+	(void) pushJsonbValue(&p->state, WJB_ELEM, &v);
+	MemoryContextSwitchTo(old);
+}
+
+/* Adds "key": value to an object being built. */
+static void
+push_member(JsonbParseState **state, const char *key, JsonbValue *v)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	(void) pushJsonbValue(state, WJB_KEY, &k);
+	(void) pushJsonbValue(state, WJB_VALUE, v);
+}
+
+/* Adds "key": jsonb (an object) to an object being built. */
+static void
+push_jsonb_member(JsonbParseState **state, const char *key, Jsonb *j)
+{
+	JsonbValue	v;
+
+	v.type = jbvBinary;
+	v.val.binary.data = &j->root;
+	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	push_member(state, key, &v);
+}
+
+/* Adds "key": n to an object being built. */
+static void
+push_count(JsonbParseState **state, const char *key, uint64 n)
+{
+	JsonbValue	v;
+
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric((int64) n);
+	push_member(state, key, &v);
+}
+
+/*
+ * DynamoDB's response of one page: {"Items": [...], "Count", "ScannedCount",
+ * "LastEvaluatedKey" (when the page did not reach the end), "ConsumedCapacity"}.
+ */
+static Jsonb *
+page_response(PageItems *p, StReadResult *res)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue *items;
+	JsonbValue	iv;
+	Jsonb	   *cc = st_last_consumed_capacity();
+
+	items = pushJsonbValue(&p->state, WJB_END_ARRAY, NULL);
+	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
+	iv = *items;
+	push_member(&state, "Items", &iv);
+	push_count(&state, "Count", res->count);
+	push_count(&state, "ScannedCount", res->scanned);
+	if (res->last_key)
+		push_jsonb_member(&state, "LastEvaluatedKey", res->last_key);
+	if (cc)
+		push_jsonb_member(&state, "ConsumedCapacity", cc);
+	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+}
+
+static void
+page_items_init(PageItems *p)
+{
+	p->cxt = CurrentMemoryContext;
+	p->state = NULL;
+	(void) pushJsonbValue(&p->state, WJB_BEGIN_ARRAY, NULL);
+}
+
+/*
+ * singletable.query_page(same arguments as query) -> jsonb: one page of a
+ * Query, as DynamoDB returns it: at most max_items items evaluated, and at
+ * most 1 MB of them (the page ends with the item that reaches 1 MB).
+ */
+Datum
+singletable_query_page(PG_FUNCTION_ARGS)
+{
+	StQueryRequest req;
+	StReadResult res;
+	PageItems	p;
+
+	query_page_request(fcinfo, &req);
+	req.page = true;
+	page_items_init(&p);
+	st_op_query(&req, page_row, &p, &res);
+	PG_RETURN_JSONB_P(page_response(&p, &res));
+}
+
+/*
+ * singletable.last_evaluated_key() -> jsonb: where this session's last
+ * query, scan, query_page or scan_page stopped (DynamoDB's
+ * LastEvaluatedKey, to pass as exclusive_start_key), or NULL when it read
+ * to the end.
+ */
+Datum
+singletable_last_evaluated_key(PG_FUNCTION_ARGS)
+{
+	RETURN_JSONB_OR_NULL(st_last_evaluated_key());
 }
 
 /* Stores the lines of an EXPLAIN text as the rows of the function's result. */
@@ -293,6 +441,7 @@ static void
 scan_request(FunctionCallInfo fcinfo, StScanRequest *req)
 {
 	memset(req, 0, sizeof(*req));
+	req->consistent_read = -1;
 	req->table_name = table_arg(fcinfo);
 	req->filter = ARG_CSTRING(1);
 	req->projection = ARG_CSTRING(2);
@@ -332,8 +481,26 @@ singletable_scan(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	scan_request(fcinfo, &req);
-	st_op_scan(&req, store_row, rsinfo);
+	/* consistent_read is the 12th argument of scan and scan_page */
+	req.consistent_read = consistent_read_arg(fcinfo, 11);
+	st_op_scan(&req, store_row, rsinfo, NULL);
 	return (Datum) 0;
+}
+
+/* singletable.scan_page(same arguments as scan) -> jsonb: one page of a Scan, as query_page */
+Datum
+singletable_scan_page(PG_FUNCTION_ARGS)
+{
+	StScanRequest req;
+	StReadResult res;
+	PageItems	p;
+
+	scan_request(fcinfo, &req);
+	req.consistent_read = consistent_read_arg(fcinfo, 11);
+	req.page = true;
+	page_items_init(&p);
+	st_op_scan(&req, page_row, &p, &res);
+	PG_RETURN_JSONB_P(page_response(&p, &res));
 }
 
 /*

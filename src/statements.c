@@ -104,13 +104,15 @@ st_item_plan(StTable *tab, StPlanKind kind)
 				const char *pk = quote_identifier(tab->pk_name);
 				const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
 
-				appendStringInfo(&buf, "INSERT INTO %s (%s%s%s, " ST_ITEM_COLUMN ") VALUES ($1%s, $3)",
+				/* the upsert passes the item it replaces to _replacing (capacity.c) */
+				appendStringInfo(&buf, "INSERT INTO %s AS st_old (%s%s%s, " ST_ITEM_COLUMN ") VALUES ($1%s, $3)",
 								 tab->qualname, pk, sk ? ", " : "", sk ? sk : "", sk ? ", $2" : "");
 				if (kind == ST_PLAN_INSERT)
 					appendStringInfoString(&buf, " ON CONFLICT DO NOTHING");
 				else
 					appendStringInfo(&buf, " ON CONFLICT (%s%s%s) DO UPDATE SET " ST_ITEM_COLUMN
-									 " = EXCLUDED." ST_ITEM_COLUMN,
+									 " = singletable._replacing(st_old." ST_ITEM_COLUMN
+									 ", EXCLUDED." ST_ITEM_COLUMN ")",
 									 pk, sk ? ", " : "", sk ? sk : "");
 			}
 			break;

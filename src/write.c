@@ -35,6 +35,7 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 
+#include "capacity.h"
 #include "errors.h"
 #include "expr_glue.h"
 #include "item.h"
@@ -81,8 +82,11 @@ st_condition_failure_item(void)
  * error itself carries no item content, since errors reach the server log.
  */
 static void
-condition_failed(StTable *tab, Jsonb *current, bool keep)
+condition_failed(StTable *tab, Jsonb *current, bool keep, StCapacity *cap)
 {
+	/* a failed condition still costs: the current item's size, or 1 unit */
+	st_capacity_write(cap, current, current ? st_capacity_item_size(tab, current) : 0, NULL, 0, true);
+	st_capacity_end(cap);
 	if (keep && current)
 	{
 		failure_item = MemoryContextAlloc(TopMemoryContext, VARSIZE(current));
@@ -98,12 +102,12 @@ condition_failed(StTable *tab, Jsonb *current, bool keep)
 
 /* Evaluates cond on the locked current item; raises ConditionalCheckFailed. */
 static void
-check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep)
+check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep, StCapacity *cap)
 {
 	if (cond == NULL)
 		return;
 	if (!st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL))))
-		condition_failed(tab, current, keep);
+		condition_failed(tab, current, keep, cap);
 }
 
 /*
@@ -306,19 +310,28 @@ Jsonb *
 st_op_put(const StPutRequest *req)
 {
 	bool		want_old = req->return_values == ST_RV_ALL_OLD;
-	bool		locked = req->expr.condition != NULL || want_old;
+	bool		locked;
 	StTable    *tab;
 	StItem		item;
 	StNode	   *cond;
 	Datum		values[3];
 	char		nulls[3];
 	Jsonb	   *old = NULL;
+	StCapacity	cap;
 
 	check_none_or_all_old(req->return_values, "put_item");
 	st_condition_failure_reset();
 	SPI_connect();
 	/* also an upsert reads: ON CONFLICT compares the key columns */
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
+	st_capacity_begin(&cap, tab, ST_STAT_PUT_ITEM);
+
+	/*
+	 * The upsert learns the item it replaced from singletable._replacing()
+	 * in its SET clause, which on a distributed table runs on a worker: there
+	 * the item is locked and read first, as for a condition.
+	 */
+	locked = req->expr.condition != NULL || want_old || tab->distributed;
 	cond = parse_write_condition(tab, &req->expr);
 	st_item_prepare(tab, req->item, &item);
 	key_params(tab, &item.pk, &item.sk, values, nulls);
@@ -327,22 +340,28 @@ st_op_put(const StPutRequest *req)
 
 	if (!locked)
 	{
+		st_capacity_arm_replaced(true);
 		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT);
 		if (SPI_processed == 0)
 			write_skipped_by_trigger(tab, "insert or update");
+		old = st_capacity_replaced();
 	}
 	else
 	{
 		for (int attempt = 0;; attempt++)
 		{
 			old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-			check_condition(tab, cond, old, req->return_old_on_failure);
+			check_condition(tab, cond, old, req->return_old_on_failure, &cap);
 			if (write_locked(tab, values, nulls, old != NULL, attempt))
 				break;
 			/* lost an insert race: the other item is committed now; lock and check it */
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
+	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0, item.jsonb, item.size, false);
+	st_capacity_end(&cap);
+	if (!locked)
+		st_capacity_arm_replaced(false);
 	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
 	return old;
@@ -360,12 +379,14 @@ st_op_delete(const StDeleteRequest *req)
 	Datum		values[3];
 	char		nulls[3];
 	Jsonb	   *old = NULL;
+	StCapacity	cap;
 
 	check_none_or_all_old(req->return_values, "delete_item");
 	st_condition_failure_reset();
 	SPI_connect();
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_DELETE | ACL_SELECT |
 						(req->expr.condition ? ACL_UPDATE : 0));
+	st_capacity_begin(&cap, tab, ST_STAT_DELETE_ITEM);
 	cond = parse_write_condition(tab, &req->expr);
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
 	key_params(tab, &pk, &sk, values, nulls);
@@ -377,20 +398,20 @@ st_op_delete(const StDeleteRequest *req)
 		 * inserts the key meanwhile: that item was not what was checked.
 		 */
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-		check_condition(tab, cond, old, req->return_old_on_failure);
+		check_condition(tab, cond, old, req->return_old_on_failure, &cap);
 		if (old == NULL)
 		{
+			st_capacity_write(&cap, NULL, 0, NULL, 0, false);
+			st_capacity_end(&cap);
 			SPI_finish();
 			return NULL;
 		}
 	}
-	if (want_old)
-		old = result_out(st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false));
-	else
-	{
-		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
-		old = NULL;
-	}
+	/* the deleted item: its size is the delete's cost */
+	old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
+	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0, NULL, 0, false);
+	st_capacity_end(&cap);
+	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
 	return old;
 }
@@ -428,6 +449,7 @@ st_op_update(const StUpdateRequest *req)
 	StItem		item;
 	bool		written = false;
 	Jsonb	   *result = NULL;
+	StCapacity	cap;
 
 	st_condition_failure_reset();
 	if (req->update == NULL)
@@ -437,6 +459,7 @@ st_op_update(const StUpdateRequest *req)
 				 errhint("Write an update expression such as SET #n = :v.")));
 	SPI_connect();
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
+	st_capacity_begin(&cap, tab, ST_STAT_UPDATE_ITEM);
 	env = st_env_build(tab, req->expr.names, req->expr.vals);
 	upd = st_parse_update(req->update, env);
 	if (req->expr.condition)
@@ -450,7 +473,7 @@ st_op_update(const StUpdateRequest *req)
 		bool		creates = false;
 
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
-		check_condition(tab, cond, old, req->return_old_on_failure);
+		check_condition(tab, cond, old, req->return_old_on_failure, &cap);
 		oldval = st_item_attrs(tab, old, NULL);
 		if (old == NULL)
 		{
@@ -479,6 +502,9 @@ st_op_update(const StUpdateRequest *req)
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
+	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0,
+					  written ? item.jsonb : NULL, written ? item.size : 0, false);
+	st_capacity_end(&cap);
 
 	switch (req->return_values)
 	{

@@ -46,9 +46,11 @@ SELECT pk, sk FROM singletable.query('gsi_posts', 'ROLE#user', '>', '9', index_n
 -- with filter and projection
 SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'seniority > :v', vals => '{":v": 9}',
                                            projection => 'sk, gsi1sk', index_name => 'gsi1');
--- a page cut by max_items under a filter ends with a marker: pk, sk NULL, item = LastEvaluatedKey
+-- a page cut by max_items under a filter may hold no item; it ends at the LastEvaluatedKey
+-- (index keys and table keys)
 SELECT pk, sk, item FROM singletable.query('gsi_posts', 'ROLE#user', filter => 'seniority > :v', vals => '{":v": 5}',
                                            max_items => 3, index_name => 'gsi1');
+SELECT singletable.last_evaluated_key();
 
 -- approving a draft makes it appear, REMOVE gsi1pk makes it disappear, in the same transaction
 BEGIN;

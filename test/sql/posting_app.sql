@@ -201,9 +201,13 @@ SELECT sk, item FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 
   filter => '#s = :approved', projection => 'title, publishAt',
   names => '{"#s": "status"}', vals => '{":approved": "approved"}');
 -- max_items counts items read before the filter: a page of 2 of the 3 posts, then the rest;
--- with a filter, a page cut by max_items ends with a marker row (item NULL) whose sk
--- is where the next page starts (DynamoDB's LastEvaluatedKey)
-SELECT sk, item IS NULL AS marker FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
+-- with a filter, a page cut by max_items may return no item; where the next page starts
+-- (DynamoDB's LastEvaluatedKey) is singletable.last_evaluated_key()
+SELECT sk FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
+  max_items => 2, filter => '#s = :draft', names => '{"#s": "status"}', vals => '{":draft": "draft"}');
+SELECT singletable.last_evaluated_key();
+-- the same page as DynamoDB returns it
+SELECT singletable.query_page('posting', 'USER#u_1001', 'begins_with', 'POST#',
   max_items => 2, filter => '#s = :draft', names => '{"#s": "status"}', vals => '{":draft": "draft"}');
 SELECT sk, item->>'title' AS title FROM singletable.query('posting', 'USER#u_1001', 'begins_with', 'POST#',
   max_items => 2, exclusive_start_sk => 'POST#p_0018', filter => '#s = :approved',

@@ -90,18 +90,24 @@ BEGIN
     INSERT INTO sc_pages SELECT 'table', p, o, s.pk, s.sk, s.item
       FROM singletable.scan('sc_app', max_items => 7, exclusive_start_key => k) WITH ORDINALITY s(pk, sk, item, o);
     GET DIAGNOSTICS n = ROW_COUNT;
-    EXIT WHEN n < 7;
+    -- a page of 7 items evaluated continues at its last key; after the last page it is NULL
+    k := singletable.last_evaluated_key();
+    EXIT WHEN k IS NULL;
     SELECT pk, sk INTO last FROM sc_pages WHERE kind = 'table' AND page = p ORDER BY o DESC LIMIT 1;
-    k := jsonb_build_object('pk', last.pk, 'sk', last.sk);
+    IF n <> 7 OR k <> jsonb_build_object('pk', last.pk, 'sk', last.sk) THEN
+      RAISE EXCEPTION 'page % of % items ends at %, not at its last item', p, n, k;
+    END IF;
   END LOOP;
 END $$;
 SELECT max(page) AS pages, count(*) AS rows, count(DISTINCT (pk, sk)) AS distinct_keys,
        (SELECT array_agg(ARRAY[pk, sk] ORDER BY page, o) FROM sc_pages WHERE kind = 'table')
      = (SELECT array_agg(ARRAY[pk, sk] ORDER BY o) FROM sc_table_order) AS every_item_once_in_order
   FROM sc_pages WHERE kind = 'table';
--- under a filter a page that stopped at max_items ends with a marker: item NULL, pk and
--- sk the LastEvaluatedKey; a page without a marker is the last one
+-- under a filter a page that stopped at max_items evaluated items returns those that
+-- match; where it stopped is singletable.last_evaluated_key() (NULL after the last page):
+-- every row of the result is an item
 SELECT pk, sk, item FROM singletable.scan('sc_app', filter => 'n = :n', vals => '{":n": 4}', max_items => 40);
+SELECT singletable.last_evaluated_key();
 DO $$
 DECLARE
   k jsonb;
@@ -113,21 +119,22 @@ BEGIN
     INSERT INTO sc_pages SELECT 'filtered', p, o, s.pk, s.sk, s.item
       FROM singletable.scan('sc_app', filter => 'n = :n', vals => '{":n": 4}', max_items => 40,
                             exclusive_start_key => k) WITH ORDINALITY s(pk, sk, item, o);
-    SELECT pk, sk, item INTO last FROM sc_pages WHERE kind = 'filtered' AND page = p ORDER BY o DESC LIMIT 1;
-    EXIT WHEN NOT FOUND OR last.item IS NOT NULL;
-    k := jsonb_build_object('pk', last.pk, 'sk', last.sk);
+    k := singletable.last_evaluated_key();
+    EXIT WHEN k IS NULL;
   END LOOP;
 END $$;
-SELECT max(page) AS pages, count(*) FILTER (WHERE item IS NULL) AS markers,
-       count(*) FILTER (WHERE item IS NOT NULL) AS items, count(DISTINCT (pk, sk)) FILTER (WHERE item IS NOT NULL) AS distinct_items,
+SELECT max(page) AS pages, count(*) FILTER (WHERE item IS NULL) AS null_items,
+       count(*) AS items, count(DISTINCT (pk, sk)) AS distinct_items,
        (SELECT count(*) FROM sc_app WHERE item->'n' = '4') AS matching
   FROM sc_pages WHERE kind = 'filtered';
--- without a sort key the marker's sk is NULL too
+-- without a sort key the LastEvaluatedKey is the partition key alone
 SELECT pk, sk, item FROM singletable.scan('sc_num', filter => 'even = :t', vals => '{":t": true}', max_items => 3);
--- on an index the marker has pk and sk NULL and item the LastEvaluatedKey (index keys
--- and table keys); paging segment 1 of 3 of gsi1 with it reads exactly that segment
+SELECT singletable.last_evaluated_key();
+-- on an index the LastEvaluatedKey has the index keys and the table keys; paging segment
+-- 1 of 3 of gsi1 with it reads exactly that segment
 SELECT pk, sk, item FROM singletable.scan('sc_app', index_name => 'gsi1', filter => 'gsi1sk < :t', vals => '{":t": 0}',
                                           max_items => 10);
+SELECT singletable.last_evaluated_key();
 DO $$
 DECLARE
   k jsonb;
@@ -139,13 +146,12 @@ BEGIN
     INSERT INTO sc_pages SELECT 'index segment', p, o, s.pk, s.sk, s.item
       FROM singletable.scan('sc_app', index_name => 'gsi1', filter => 'attribute_exists(title)', segment => 1,
                             total_segments => 3, max_items => 9, exclusive_start_key => k) WITH ORDINALITY s(pk, sk, item, o);
-    SELECT pk, sk, item INTO last FROM sc_pages WHERE kind = 'index segment' AND page = p ORDER BY o DESC LIMIT 1;
-    EXIT WHEN NOT FOUND OR last.pk IS NOT NULL;
-    k := last.item;
+    k := singletable.last_evaluated_key();
+    EXIT WHEN k IS NULL;
   END LOOP;
 END $$;
-SELECT max(page) AS pages, count(*) FILTER (WHERE pk IS NULL) AS markers,
-       (SELECT array_agg(ARRAY[pk, sk] ORDER BY page, o) FROM sc_pages WHERE kind = 'index segment' AND pk IS NOT NULL)
+SELECT max(page) AS pages, count(*) FILTER (WHERE pk IS NULL) AS null_keys,
+       (SELECT array_agg(ARRAY[pk, sk] ORDER BY page, o) FROM sc_pages WHERE kind = 'index segment')
      = (SELECT array_agg(ARRAY[pk, sk] ORDER BY o)
           FROM singletable.scan('sc_app', index_name => 'gsi1', segment => 1, total_segments => 3) WITH ORDINALITY s(pk, sk, item, o))
        AS the_segment_exactly
