@@ -279,10 +279,14 @@ page_row(void *arg, text *pk, text *sk, Jsonb *item)
 	PageItems  *p = (PageItems *) arg;
 	MemoryContext old = MemoryContextSwitchTo(p->cxt);
 	JsonbValue	v;
+	Jsonb	   *copy;
 
+	/* the parse state points into the item's strings: they must outlive the row */
+	copy = palloc(VARSIZE(item));
+	memcpy(copy, item, VARSIZE(item));
 	v.type = jbvBinary;
-	v.val.binary.data = &item->root;
-	v.val.binary.len = VARSIZE(item) - VARHDRSZ;
+	v.val.binary.data = &copy->root;
+	v.val.binary.len = VARSIZE(copy) - VARHDRSZ;
 	(void) pushJsonbValue(&p->state, WJB_ELEM, &v);
 	MemoryContextSwitchTo(old);
 }
