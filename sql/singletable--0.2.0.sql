@@ -617,6 +617,52 @@ AS 'MODULE_PATHNAME', 'singletable_replacing';
 COMMENT ON FUNCTION singletable._replacing(pg_catalog.jsonb, pg_catalog.jsonb) IS
   'Internal to put_item: returns new, and hands old to the capacity arithmetic of the put that runs it';
 
+-- The cost of a Query before running it, and the size index that makes that cheap.
+CREATE FUNCTION singletable.estimate_query(
+    table_name          pg_catalog.text,
+    pk                  pg_catalog.text DEFAULT NULL,
+    sk_op               pg_catalog.text DEFAULT NULL,
+    sk_value            pg_catalog.text DEFAULT NULL,
+    sk_value2           pg_catalog.text DEFAULT NULL,
+    forward             pg_catalog.bool DEFAULT true,
+    max_items           pg_catalog.int4 DEFAULT NULL,
+    exclusive_start_sk  pg_catalog.text DEFAULT NULL,
+    filter              pg_catalog.text DEFAULT NULL,
+    projection          pg_catalog.text DEFAULT NULL,
+    names               pg_catalog.jsonb DEFAULT NULL,
+    vals                pg_catalog.jsonb DEFAULT NULL,
+    exclusive_start_key pg_catalog.jsonb DEFAULT NULL,
+    index_name          pg_catalog.text DEFAULT NULL,
+    key_condition       pg_catalog.text DEFAULT NULL,
+    include_expired     pg_catalog.bool DEFAULT false,
+    consistent_read     pg_catalog.bool DEFAULT NULL,
+    OUT items           pg_catalog.int8,
+    OUT bytes           pg_catalog.int8,
+    OUT pages           pg_catalog.int4,
+    OUT read_capacity_units pg_catalog.float8,
+    OUT eventually_consistent_read_capacity_units pg_catalog.float8,
+    OUT source          pg_catalog.text,
+    OUT heap_fetches    pg_catalog.int8)
+RETURNS record
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_estimate_query';
+COMMENT ON FUNCTION singletable.estimate_query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.bool) IS
+  'What singletable.query with these arguments would evaluate: items, bytes (DynamoDB item sizes), 1 MB pages and read capacity units (strongly and eventually consistent), read from the table''s size index alone when it has one (source ''size index''), else from the items of the range (source ''items'')';
+
+CREATE FUNCTION singletable.create_size_index(table_name pg_catalog.text)
+RETURNS pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_size_index';
+COMMENT ON FUNCTION singletable.create_size_index(pg_catalog.text) IS
+  'Creates <table>_item_size, a btree on the table''s keys and each item''s DynamoDB size, from which estimate_query reads a Query''s cost without reading the items (owner only)';
+
+CREATE FUNCTION singletable.drop_size_index(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_size_index';
+COMMENT ON FUNCTION singletable.drop_size_index(pg_catalog.text) IS
+  'Drops the table''s size index (owner only)';
+
 ------------------------------------------------------------------------------
 -- begins_with for plain SQL, with planner support (index range also for bind parameters)
 ------------------------------------------------------------------------------

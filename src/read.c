@@ -25,6 +25,7 @@
 #include "utils/plancache.h"
 
 #include "errors.h"
+#include "estimate.h"
 #include "expr_glue.h"
 #include "item.h"
 #include "jsonval.h"
@@ -1058,6 +1059,84 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	if (rc < 0)
 		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
 	st_query_receiver_end(&recv, result);
+	SPI_finish();
+}
+
+/* Passes nothing on: an estimate only sizes the rows */
+static void
+discard_row(void *arg, text *pk, text *sk, Jsonb *item)
+{
+}
+
+/*
+ * estimate_query: sizes what the Query of req would evaluate, in its order,
+ * cutting 1 MB pages as it would: from the table's size index alone when
+ * there is one (a Query of the table), else by reading the items of the
+ * range with the query's own statement. Records no capacity and no
+ * statistics: nothing is returned to anyone.
+ */
+void
+st_op_estimate_query(const StQueryRequest *req, StQueryEstimate *est)
+{
+	StTable    *tab;
+	StQueryArgs qa;
+	StQueryReceiver recv;
+	StExprEnv  *env;
+	Oid			sizeidx = InvalidOid;
+
+	memset(est, 0, sizeof(*est));
+	SPI_connect();
+	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	parse_request_keys(tab, req, &qa, &env);
+	/* the expressions are checked as the query checks them; they change nothing here */
+	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);
+	qa.filter = NULL;
+	qa.projection = NULL;
+	/* strongly consistent units (the eventually consistent ones are half), none on a GSI */
+	st_query_receiver_init(&recv, tab, &qa, req->max_items, true, ST_STAT_QUERY,
+						   qa.index && !qa.index->is_lsi ? req->consistent_read : 1, false,
+						   qa.index ? st_keyed_receive : query_receive, discard_row, NULL);
+	if (qa.index == NULL)
+		sizeidx = st_size_index(tab);
+	if (OidIsValid(sizeidx))
+	{
+		est->size_index = true;
+		est->heap_fetches = st_estimate_size_index(tab, sizeidx, &qa, req->forward, req->max_items,
+												   &recv.cap, &est->items);
+	}
+	else
+	{
+		SPIExecuteOptions options;
+		Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
+		int			rc;
+
+		if (qa.index)
+			st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
+		else
+			st_query_argtypes(tab, argtypes);
+		memset(&options, 0, sizeof(options));
+		options.params = qa.index
+			? st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes)
+			: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
+		options.read_only = true;
+		options.dest = (DestReceiver *) &recv;
+		if (qa.index && multi_shard(tab, qa.index))
+			rc = SPI_execute_extended(st_index_query_sql(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
+									  &options);
+		else
+			rc = SPI_execute_plan_extended(qa.index
+										   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
+										   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
+		if (rc < 0)
+			elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
+		est->items = recv.evaluated;
+	}
+	/* closes the last page; the receiver is not ended: nothing is recorded */
+	st_capacity_read_end(&recv.cap, recv.part);
+	est->bytes = recv.part->counts.bytes_read;
+	est->pages = recv.cap.pages;
+	est->units = recv.part->units;
+	est->strongly = recv.cap.read_factor == 1.0;
 	SPI_finish();
 }
 

@@ -14,6 +14,7 @@
 
 #include "capacity.h"
 #include "errors.h"
+#include "estimate.h"
 #include "item.h"
 #include "ops.h"
 
@@ -30,6 +31,7 @@ PG_FUNCTION_INFO_V1(singletable_item_size);
 PG_FUNCTION_INFO_V1(singletable_query_page);
 PG_FUNCTION_INFO_V1(singletable_scan_page);
 PG_FUNCTION_INFO_V1(singletable_last_evaluated_key);
+PG_FUNCTION_INFO_V1(singletable_estimate_query);
 
 #define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
 #define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
@@ -377,6 +379,37 @@ singletable_query_page(PG_FUNCTION_ARGS)
 	page_items_init(&p);
 	st_op_query(&req, page_row, &p, &res);
 	PG_RETURN_JSONB_P(page_response(&p, &res));
+}
+
+/*
+ * singletable.estimate_query(same arguments as query) -> (items, bytes,
+ * pages, read_capacity_units, eventually_consistent_read_capacity_units,
+ * source, heap_fetches): what the Query would evaluate and cost, read from
+ * the table's size index when it has one (see src/estimate.c).
+ */
+Datum
+singletable_estimate_query(PG_FUNCTION_ARGS)
+{
+	StQueryRequest req;
+	StQueryEstimate est;
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "estimate_query must return a row");
+	query_page_request(fcinfo, &req);
+	st_op_estimate_query(&req, &est);
+	values[0] = Int64GetDatum(est.items);
+	values[1] = Int64GetDatum(est.bytes);
+	values[2] = Int32GetDatum(est.pages);
+	/* a GSI has no strongly consistent reads */
+	values[3] = Float8GetDatum(est.strongly ? est.units : 0);
+	nulls[3] = !est.strongly;
+	values[4] = Float8GetDatum(est.strongly ? est.units / 2 : est.units);
+	values[5] = CStringGetTextDatum(est.size_index ? "size index" : "items");
+	values[6] = Int64GetDatum(est.heap_fetches);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
 
 /*
