@@ -40,6 +40,7 @@
 #include "item.h"
 #include "jsonval.h"
 #include "ops.h"
+#include "stats.h"
 
 /* Insert races lost in a row before a write gives up with 40001 */
 #define MAX_WRITE_ATTEMPTS 100
@@ -390,6 +391,13 @@ st_op_delete(const StDeleteRequest *req)
 	{
 		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
 		old = NULL;
+	}
+	{
+		/* statistics (stats.h); the capacity work replaces this: SPI_processed = rows deleted */
+		StStatCounts c = {0};
+
+		c.items_written = (int64) SPI_processed;
+		st_stats_count(tab->relid, NULL, ST_STAT_DELETE_ITEM, &c);
 	}
 	SPI_finish();
 	return old;
