@@ -25,8 +25,8 @@
  *
  * Counting must never fail an operation nor slow it down: on the path of an
  * existing entry there is no catalog access and no allocation; a new entry
- * that finds no room (no memory to sort the entries for eviction) is simply
- * not counted. The one error left is running out of memory for a new entry
+ * that finds no room (no memory to sort the entries for eviction, shared
+ * memory exhausted) is simply not counted. The one error left is running out of memory for a new entry
  * of the backend-local table.
  *
  * The view reads a copy of this database's entries taken under the lock,
@@ -80,8 +80,9 @@ int			st_stats_max = ST_STATS_MAX_DEFAULT;
 #define TRANCHE_NAME "singletable stats"
 
 /*
- * The hash key. An index name is DynamoDB's (3 to 255 characters); the
- * table itself has the empty name. Hashed and compared up to the name's
+ * The hash key. An index name is DynamoDB's (3 to 255 characters; a longer
+ * one, which create_gsi refuses, would be cut); the table itself has the
+ * empty name. Hashed and compared up to the name's
  * end (stat_key_hash, stat_key_match), so that a lookup fills no more of
  * the key than the name.
  */
@@ -94,6 +95,9 @@ typedef struct StatKey
 } StatKey;
 
 #define STAT_KEY_FIXED offsetof(StatKey, index_name)
+
+StaticAssertDecl(STAT_KEY_FIXED == 2 * sizeof(Oid) + sizeof(int32),
+				 "the hashed fixed part of StatKey must have no padding");
 
 typedef struct StatEntry
 {
