@@ -472,3 +472,42 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_drop_size_index';
 COMMENT ON FUNCTION singletable.drop_size_index(pg_catalog.text) IS
   'Drops the table''s size index (owner only)';
+
+-- Operation statistics per table, secondary index and operation (table_stats,
+-- reset_stats, stats_info).
+CREATE FUNCTION singletable.table_stats(
+    OUT table_name pg_catalog.regclass, OUT index_name pg_catalog.text, OUT operation pg_catalog.text,
+    OUT calls pg_catalog.int8, OUT items_read pg_catalog.int8, OUT items_returned pg_catalog.int8,
+    OUT items_written pg_catalog.int8, OUT bytes_read pg_catalog.int8, OUT bytes_written pg_catalog.int8,
+    OUT read_capacity_units pg_catalog.float8, OUT write_capacity_units pg_catalog.float8,
+    OUT conditional_check_failures pg_catalog.int8, OUT scope pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE C STRICT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_table_stats';
+COMMENT ON FUNCTION singletable.table_stats() IS
+  'Per table of this database (index_name NULL) or secondary index, and operation (DynamoDB''s names): calls, items read, returned and written, their bytes, capacity units, failed conditions; only tables the caller may SELECT from, or all with the privileges of pg_read_all_stats; scope ''shared'' (shared_preload_libraries: every session''s calls since the last reset) or ''backend'' (this session''s calls)';
+
+CREATE VIEW singletable.table_stats AS SELECT * FROM singletable.table_stats();
+COMMENT ON VIEW singletable.table_stats IS
+  'Operation statistics per table, secondary index and operation (singletable.table_stats())';
+GRANT SELECT ON singletable.table_stats TO PUBLIC;
+
+CREATE FUNCTION singletable.reset_stats(table_name pg_catalog.regclass DEFAULT NULL)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_reset_stats';
+COMMENT ON FUNCTION singletable.reset_stats(pg_catalog.regclass) IS
+  'Discards the operation statistics of the table named (in this database), or with NULL all of them, of every database, and the eviction count; superuser only unless EXECUTE is granted';
+REVOKE ALL ON FUNCTION singletable.reset_stats(pg_catalog.regclass) FROM PUBLIC;
+
+CREATE FUNCTION singletable.stats_info(OUT dealloc pg_catalog.int8, OUT stats_reset pg_catalog.timestamptz)
+RETURNS record
+LANGUAGE C STRICT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_stats_info';
+COMMENT ON FUNCTION singletable.stats_info() IS
+  'How many times the least used entries of singletable.table_stats were evicted to make room (singletable.stats_max) since the last full reset, and when that reset was (or when counting started)';
+
+CREATE VIEW singletable.stats_info AS SELECT * FROM singletable.stats_info();
+COMMENT ON VIEW singletable.stats_info IS
+  'Evictions of operation statistics and the time of their last full reset (singletable.stats_info())';
+GRANT SELECT ON singletable.stats_info TO PUBLIC;

@@ -525,9 +525,3 @@ singletable_replacing(PG_FUNCTION_ARGS)
 	}
 	PG_RETURN_DATUM(PG_GETARG_DATUM(1));
 }
-
-/* Until stats.c lands: counting does nothing */
-__attribute__((weak)) void
-st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCounts *c)
-{
-}

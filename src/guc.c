@@ -5,12 +5,19 @@
  * by the background workers and change on reload (PGC_SIGHUP);
  * ttl_batch_size also bounds a session's own ttl_sweep, so a session may set
  * it (PGC_USERSET).
+ *
+ * stats_max sizes the statistics' hash table in shared memory
+ * (PGC_POSTMASTER), so it exists only under shared_preload_libraries, as
+ * pg_stat_statements.max does: PostgreSQL allows such a setting to be
+ * defined only while the preloaded libraries load.
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 #include "guc.h"
+#include "stats.h"
 #include "ttl.h"
 
 bool		st_ttl_enabled = true;
@@ -38,5 +45,11 @@ st_guc_init(void)
 							 "Log a line at LOG level for each sweep that deleted items (else at DEBUG1).",
 							 NULL,
 							 &st_ttl_log_sweeps, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomIntVariable("singletable.stats_max",
+								"Entries of singletable.table_stats kept in shared memory (of every database).",
+								"One entry per table or index and operation; when full, the least used are evicted.",
+								&st_stats_max, ST_STATS_MAX_DEFAULT, 100, 1000000, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
 	MarkGUCPrefixReserved("singletable");
 }

@@ -7,6 +7,7 @@
 
 #include "guc.h"
 #include "registry.h"
+#include "stats.h"
 #include "ttl.h"
 
 PG_MODULE_MAGIC;
@@ -24,6 +25,8 @@ _PG_init(void)
 {
 	st_guc_init();
 	st_registry_init();
+	/* operation statistics: shared memory only under shared_preload_libraries */
+	st_stats_init();
 	/* the background sweep of TTL tables, only under shared_preload_libraries */
 	st_ttl_worker_init();
 }

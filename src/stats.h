@@ -47,12 +47,21 @@ typedef struct StStatCounts
 	int64		condition_failures; /* conditional-check failures */
 } StStatCounts;
 
+/* An index name's room in an entry: DynamoDB's 255 characters and the NUL */
+#define ST_STAT_INDEX_NAME_LEN 256
+
+/* singletable.stats_max (guc.c): entries kept, of every database */
+#define ST_STATS_MAX_DEFAULT 5000
+extern int	st_stats_max;
+
 /* Registers the shared memory (from _PG_init; only under shared_preload_libraries) */
 extern void st_stats_init(void);
 
 /*
  * Adds one call of op with counts c to the entry of table relid (in
- * MyDatabaseId) and index index_name (NULL: the table itself).
+ * MyDatabaseId) and index index_name (NULL: the table itself). c may be
+ * NULL: a call that did nothing countable. Cheap (no catalog access, no
+ * allocation once the entry exists) and raises no error of its own.
  */
 extern void st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCounts *c);
 

@@ -41,6 +41,7 @@
 #include "item.h"
 #include "jsonval.h"
 #include "ops.h"
+#include "stats.h"
 
 /* Insert races lost in a row before a write gives up with 40001 */
 #define MAX_WRITE_ATTEMPTS 100
