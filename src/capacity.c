@@ -57,6 +57,8 @@ static struct
 	LastPart	indexes[ST_MAX_GSIS + ST_MAX_LSIS];
 } last;
 
+bool		st_track_capacity = true;
+
 /* The item an upsert replaced (singletable._replacing), while a put is armed */
 static bool replaced_armed = false;
 static Jsonb *replaced_item = NULL;
@@ -66,6 +68,7 @@ void
 st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op)
 {
 	memset(cap, 0, sizeof(*cap));
+	cap->enabled = st_track_capacity;
 	cap->tab = tab;
 	cap->op = op;
 	cap->is_read = (op == ST_STAT_GET_ITEM || op == ST_STAT_QUERY || op == ST_STAT_SCAN ||
@@ -114,8 +117,14 @@ st_write_units(int64 bytes)
 }
 
 void
-st_capacity_get(StCapacity *cap, int64 bytes, bool found)
+st_capacity_get(StCapacity *cap, Jsonb *item)
 {
+	bool		found = item != NULL;
+	int64		bytes;
+
+	if (!cap->enabled)
+		return;
+	bytes = found ? st_capacity_item_size(cap->tab, item) : 0;
 	cap->table.used = true;
 	cap->table.units = st_read_units(found ? bytes : 0, cap->read_factor);
 	cap->table.counts.items_read = found ? 1 : 0;
@@ -141,6 +150,8 @@ st_capacity_evaluated(StCapacity *cap, StCapacityPart *part, int64 bytes)
 void
 st_capacity_read_end(StCapacity *cap, StCapacityPart *part)
 {
+	if (!cap->enabled)
+		return;
 	part->used = true;
 	/* the last page, or the only one (an empty one costs the minimum) */
 	if (cap->page_bytes > 0 || cap->pages == 0)
@@ -285,12 +296,15 @@ same_entry(StIndex *idx, Jsonb *a, Jsonb *b, bool keys_only)
 }
 
 void
-st_capacity_write(StCapacity *cap, Jsonb *old, int64 old_size, Jsonb *newitem, int64 new_size,
-				  bool failed)
+st_capacity_write(StCapacity *cap, Jsonb *old, Jsonb *newitem, int64 new_size, bool failed)
 {
 	StTable    *tab = cap->tab;
 	StCapacityPart *t = &cap->table;
+	int64		old_size;
 
+	if (!cap->enabled)
+		return;
+	old_size = old ? st_capacity_item_size(tab, old) : 0;
 	t->used = true;
 	t->units = st_write_units(Max(old ? old_size : 0, newitem ? new_size : 0));
 	t->counts.write_units = t->units;
@@ -353,7 +367,9 @@ st_capacity_write(StCapacity *cap, Jsonb *old, int64 old_size, Jsonb *newitem, i
 void
 st_capacity_end(StCapacity *cap)
 {
-	last.valid = true;
+	last.valid = cap->enabled;
+	if (!cap->enabled)
+		return;
 	last.is_read = cap->is_read;
 	strlcpy(last.table_name, cap->tab->relname, NAMEDATALEN);
 	last.table_used = cap->table.used;

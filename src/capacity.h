@@ -38,8 +38,12 @@ typedef struct StCapacityPart
 	StStatCounts counts;
 } StCapacityPart;
 
+/* singletable.track_capacity (guc.c) */
+extern bool st_track_capacity;
+
 typedef struct StCapacity
 {
+	bool		enabled;		/* track_capacity was on when the operation began */
 	StTable    *tab;
 	StStatOp	op;
 	bool		is_read;		/* read units (else write units) */
@@ -53,9 +57,9 @@ typedef struct StCapacity
 } StCapacity;
 
 /*
- * Starts the capacity of operation op on tab. consistent_read: the caller's
- * choice (true, false), or -1 for the default (strongly consistent, except
- * on a global secondary index).
+ * Starts the capacity of operation op on tab (strongly consistent until
+ * st_capacity_set_consistency). With track_capacity off, every other call
+ * on cap does nothing (but st_capacity_evaluated still cuts pages).
  */
 extern void st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op);
 extern void st_capacity_set_consistency(StCapacity *cap, bool strongly);
@@ -69,8 +73,8 @@ extern double st_read_units(int64 bytes, double factor);
 /* Write units of bytes: 1 KB units, at least one */
 extern double st_write_units(int64 bytes);
 
-/* A single-item read (GetItem): its size, or 0 for a missing item */
-extern void st_capacity_get(StCapacity *cap, int64 bytes, bool found);
+/* A single-item read (GetItem) of item (stored form; NULL: missing) */
+extern void st_capacity_get(StCapacity *cap, Jsonb *item);
 
 /*
  * One item evaluated by a Query or Scan on part: returns true when its
@@ -83,12 +87,13 @@ extern void st_capacity_read_end(StCapacity *cap, StCapacityPart *part);
 
 /*
  * A write of the table's item: old is the item it replaced or deleted (NULL:
- * none), new the item written (NULL: a delete, or nothing written); charges
- * the table max(old, new) and every index whose entry changes. failed: the
- * condition failed (charged on the current item, new NULL).
+ * none), newitem the item written, of new_size bytes (NULL: a delete, or
+ * nothing written); charges the table max(old, new) and every index whose
+ * entry changes. failed: the condition failed (charged on the current item,
+ * newitem NULL).
  */
-extern void st_capacity_write(StCapacity *cap, Jsonb *old, int64 old_size, Jsonb *newitem,
-							  int64 new_size, bool failed);
+extern void st_capacity_write(StCapacity *cap, Jsonb *old, Jsonb *newitem, int64 new_size,
+							  bool failed);
 
 /* Ends the operation: the session's last ConsumedCapacity, the statistics */
 extern void st_capacity_end(StCapacity *cap);

@@ -16,6 +16,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
+#include "capacity.h"
 #include "guc.h"
 #include "stats.h"
 #include "ttl.h"
@@ -45,6 +46,10 @@ st_guc_init(void)
 							 "Log a line at LOG level for each sweep that deleted items (else at DEBUG1).",
 							 NULL,
 							 &st_ttl_log_sweeps, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.track_capacity",
+							 "Compute the consumed capacity of every operation and count it in singletable.table_stats.",
+							 "Off: last_consumed_capacity() is NULL, table_stats counts nothing; pages are still cut at 1 MB.",
+							 &st_track_capacity, true, PGC_SUSET, 0, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

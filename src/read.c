@@ -92,7 +92,7 @@ st_op_get(const StGetRequest *req)
 	}
 	/* the item comes back in this function's memory, outliving SPI_finish */
 	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
-	st_capacity_get(&cap, item ? st_capacity_item_size(tab, item) : 0, item != NULL);
+	st_capacity_get(&cap, item);
 	if (item && tab->ttl_attr && !req->include_expired)
 	{
 		StTtlClock	clock;
@@ -799,7 +799,9 @@ evaluated(StQueryReceiver *r, Jsonb *stored)
 	bool		full;
 
 	r->evaluated++;
-	full = st_capacity_evaluated(&r->cap, r->part, st_capacity_item_size(r->tab, stored)) && r->page;
+	/* sized when counted, and always for a page (it stops at 1 MB) */
+	full = (r->cap.enabled || r->page) &&
+		st_capacity_evaluated(&r->cap, r->part, st_capacity_item_size(r->tab, stored)) && r->page;
 	if (full || (r->max_items > 0 && r->evaluated == (uint64) r->max_items))
 	{
 		MemoryContext old = MemoryContextSwitchTo(r->callcxt);
@@ -1096,6 +1098,8 @@ st_op_estimate_query(const StQueryRequest *req, StQueryEstimate *est)
 	st_query_receiver_init(&recv, tab, &qa, req->max_items, true, ST_STAT_QUERY,
 						   qa.index && !qa.index->is_lsi ? req->consistent_read : 1, false,
 						   qa.index ? st_keyed_receive : query_receive, discard_row, NULL);
+	/* an estimate sizes the items whatever track_capacity says */
+	recv.cap.enabled = true;
 	if (qa.index == NULL)
 		sizeidx = st_size_index(tab);
 	if (OidIsValid(sizeidx))

@@ -86,7 +86,7 @@ static void
 condition_failed(StTable *tab, Jsonb *current, bool keep, StCapacity *cap)
 {
 	/* a failed condition still costs: the current item's size, or 1 unit */
-	st_capacity_write(cap, current, current ? st_capacity_item_size(tab, current) : 0, NULL, 0, true);
+	st_capacity_write(cap, current, NULL, 0, true);
 	st_capacity_end(cap);
 	if (keep && current)
 	{
@@ -341,11 +341,12 @@ st_op_put(const StPutRequest *req)
 
 	if (!locked)
 	{
-		st_capacity_arm_replaced(true);
+		if (cap.enabled)
+			st_capacity_arm_replaced(true);
 		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT);
 		if (SPI_processed == 0)
 			write_skipped_by_trigger(tab, "insert or update");
-		old = st_capacity_replaced();
+		old = cap.enabled ? st_capacity_replaced() : NULL;
 	}
 	else
 	{
@@ -359,9 +360,9 @@ st_op_put(const StPutRequest *req)
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
-	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0, item.jsonb, item.size, false);
+	st_capacity_write(&cap, old, item.jsonb, item.size, false);
 	st_capacity_end(&cap);
-	if (!locked)
+	if (!locked && cap.enabled)
 		st_capacity_arm_replaced(false);
 	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
@@ -402,15 +403,18 @@ st_op_delete(const StDeleteRequest *req)
 		check_condition(tab, cond, old, req->return_old_on_failure, &cap);
 		if (old == NULL)
 		{
-			st_capacity_write(&cap, NULL, 0, NULL, 0, false);
+			st_capacity_write(&cap, NULL, NULL, 0, false);
 			st_capacity_end(&cap);
 			SPI_finish();
 			return NULL;
 		}
 	}
 	/* the deleted item: its size is the delete's cost */
-	old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
-	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0, NULL, 0, false);
+	if (want_old || cap.enabled)
+		old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
+	else
+		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
+	st_capacity_write(&cap, old, NULL, 0, false);
 	st_capacity_end(&cap);
 	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
@@ -503,8 +507,7 @@ st_op_update(const StUpdateRequest *req)
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
-	st_capacity_write(&cap, old, old ? st_capacity_item_size(tab, old) : 0,
-					  written ? item.jsonb : NULL, written ? item.size : 0, false);
+	st_capacity_write(&cap, old, written ? item.jsonb : NULL, written ? item.size : 0, false);
 	st_capacity_end(&cap);
 
 	switch (req->return_values)

@@ -191,6 +191,17 @@ SELECT p - 'Items' FROM singletable.scan_page('cap', index_name => 'byowner') p;
 SELECT singletable.delete_item('cap', 'G', '1');
 SELECT singletable.last_consumed_capacity();
 
+-- singletable.track_capacity = off (superusers): nothing is sized or counted, except that
+-- a page still stops at 1 MB; an estimate still sizes
+SET singletable.track_capacity = off;
+SELECT count(*) FROM singletable.query('cap', 'TENANT#acme', 'begins_with', 'USER#');
+SELECT singletable.last_consumed_capacity() IS NULL AS no_capacity;
+SELECT p ->> 'Count' AS count, p ? 'ConsumedCapacity' AS has_capacity FROM singletable.query_page('cap', 'TENANT#acme') p;
+SELECT singletable.put_item('cap', '{"pk": "T", "sk": "1"}');
+SELECT singletable.delete_item('cap', 'T', '1');
+SELECT items, bytes FROM singletable.estimate_query('cap', 'TENANT#acme', 'begins_with', 'USER#');
+RESET singletable.track_capacity;
+
 -- errors
 -- a consistent read of a global secondary index (DynamoDB's ValidationException)
 SELECT count(*) FROM singletable.query('cap', 'ann', index_name => 'byowner', consistent_read => true);
@@ -211,6 +222,7 @@ SELECT singletable.drop_size_index('cap');
 CREATE ROLE cap_reader;
 GRANT SELECT ON cap TO cap_reader;
 SET ROLE cap_reader;
+SET singletable.track_capacity = off;
 SELECT singletable.create_size_index('cap');
 SELECT items FROM singletable.estimate_query('cap', 'TENANT#acme', 'begins_with', 'USER#');
 RESET ROLE;
