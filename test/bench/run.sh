@@ -7,6 +7,7 @@
 #   BENCH_ONLY=wide test/bench/run.sh  # only the wide-item measurement (6.), about 2 minutes
 #   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 5 minutes
 #   BENCH_ONLY=ttl test/bench/run.sh   # only the TTL measurement (8.), about 10 minutes
+#   BENCH_ONLY=capacity test/bench/run.sh  # only what capacity tracking costs (9.), about 9 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -119,7 +120,8 @@ else
     RESULTS_LINK=results
 fi
 ONLY=${BENCH_ONLY:-}
-[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl ]] || die "BENCH_ONLY must be empty, wide, gsi or ttl, not $ONLY"
+[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity ]] ||
+    die "BENCH_ONLY must be empty, wide, gsi, ttl or capacity, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
@@ -317,7 +319,7 @@ pgbench_run() {
     read -r b0 st0 < <(cpu_ticks)
     s0=$(server_ticks)
     t0=$(date +%s.%N)
-    if ! PGOPTIONS="-c plan_cache_mode=$pcm" "${RUN_PREFIX[@]}" "$PGBIN/pgbench" -n -M prepared -c "$clients" -j 1 \
+    if ! PGOPTIONS="-c plan_cache_mode=$pcm ${RUN_PGOPTIONS:-}" "${RUN_PREFIX[@]}" "$PGBIN/pgbench" -n -M prepared -c "$clients" -j 1 \
             -T "$secs" --random-seed="$SEED" -f "$script" "$@" >"$out" 2>&1; then
         cat "$out" >&2
         die "pgbench run $tag failed"
@@ -1574,6 +1576,87 @@ if [[ $ONLY == ttl ]]; then
     sql_file "$BENCH/sql/setup.sql" >/dev/null
     ttl_measure
     ttl_report | tee "$RESULTS_DIR/ttl.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+
+# 9. What capacity tracking costs: the get, put and 30-item query pairs' extension scripts with
+# singletable.track_capacity = on (A: every call sizes what it reads and writes, keeps the
+# session's last ConsumedCapacity and counts into table_stats, here in shared memory: the
+# server preloads the library) and off (C: nothing of that), and the hand-written SQL (B), on
+# the pairs table (PAIR_ITEMS items), ROUNDS rounds with the order of A, C, B rotating. Sets
+# CAP_TPS[name.variant] (median tps) and CAP_RATIO[name.A/C|A/B|C/B] (median of the rounds).
+declare -A CAP_TPS CAP_RATIO
+TARGET_CAP_RATIO=0.95   # with tracking >= 0.95x without (tps, median of the rounds)
+capacity_measure() {
+    local name a b prep plabel r i v t order tag sa sb ncoll=$((PAIR_ITEMS / 100))
+    declare -A samples ratios
+    log "capacity: loading pairs ($PAIR_ITEMS items)"
+    sql "SELECT singletable.create_table('pairs')" >/dev/null
+    sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
+    for p in "${PAIRS[@]}"; do
+        IFS='|' read -r name a b _ prep plabel <<<"$p"
+        [[ $name == get || $name == put || $name == query30 ]] || continue
+        sa=$(script_for "$a" pairs "$ncoll")
+        sb=$(script_for "$b" pairs "$ncoll")
+        for ((r = 1; r <= ROUNDS; r++)); do
+            order=("A C B" "C B A" "B A C")
+            declare -A tps=()
+            for v in ${order[$(((r - 1) % 3))]}; do
+                prep_run "$prep" pairs
+                tag="capacity.$name.$v.$r"
+                case $v in
+                    A) t=$(RUN_PGOPTIONS="-c singletable.track_capacity=on" pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto) ;;
+                    C) t=$(RUN_PGOPTIONS="-c singletable.track_capacity=off" pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto) ;;
+                    B) t=$(pgbench_run "$tag" "$sb" "$CLIENTS" "$SECS" auto) ;;
+                esac
+                tps[$v]=$t
+                samples[$name.$v]+=" $t"
+                res capacity "$name" "$v" "$r" tps "$t"
+            done
+            for i in A/C A/B C/B; do
+                t=$(calc "${tps[${i%/*}]} / ${tps[${i#*/}]}")
+                ratios[$name.$i]+=" $t"
+                res capacity "$name" "$i" "$r" ratio "$t"
+            done
+            log "capacity $name round $r/$ROUNDS: on $(fmt0 "${tps[A]}"), off $(fmt0 "${tps[C]}"), sql $(fmt0 "${tps[B]}") tps"
+        done
+        for v in A B C; do
+            # shellcheck disable=SC2086
+            read -r _ CAP_TPS[$name.$v] _ <<<"$(mmm ${samples[$name.$v]})"
+        done
+        for i in A/C A/B C/B; do
+            # shellcheck disable=SC2086
+            read -r _ CAP_RATIO[$name.$i] _ <<<"$(mmm ${ratios[$name.$i]})"
+            res capacity "$name" "$i" all ratio_median "${CAP_RATIO[$name.$i]}"
+        done
+    done
+}
+capacity_report() {
+    echo "## Capacity tracking"
+    echo
+    echo "The pairs' extension scripts with \`singletable.track_capacity\` on (A: sizes, ConsumedCapacity,"
+    echo "table_stats in shared memory) and off (C), and the hand-written SQL (B); $PAIR_ITEMS items, $CLIENTS clients,"
+    echo "$ROUNDS rounds of $SECS s, the order of A, C and B rotating; medians. Target: A/C >= $TARGET_CAP_RATIO."
+    echo
+    echo "| pair | A on (tps) | C off (tps) | B SQL (tps) | A/C | A/B | C/B | target |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for name in get put query30; do
+        echo "| $name | $(fmt0 "${CAP_TPS[$name.A]}") | $(fmt0 "${CAP_TPS[$name.C]}") | $(fmt0 "${CAP_TPS[$name.B]}") | $(fmt2 "${CAP_RATIO[$name.A/C]}") | $(fmt2 "${CAP_RATIO[$name.A/B]}") | $(fmt2 "${CAP_RATIO[$name.C/B]}") | $(mark "${CAP_RATIO[$name.A/C]}" "$TARGET_CAP_RATIO") |"
+    done
+    echo
+}
+if [[ $ONLY == capacity ]]; then
+    st_restart_server "shared_preload_libraries = 'singletable'" "singletable.ttl_enabled = off" ||
+        die "restarting the server with the library preloaded failed"
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    capacity_measure
+    capacity_report | tee "$RESULTS_DIR/capacity.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0
