@@ -124,6 +124,23 @@ st_key_hash(StKeyType kt, Datum pk)
 	return DatumGetInt32(OidFunctionCall1Coll(st_key_hash_proc(kt), C_COLLATION_OID, pk));
 }
 
+/*
+ * Whether SQL can call the hash function of tab's partition key type on the
+ * column, as a segment index's expression must: hashtext (S) and
+ * hash_numeric (N) take their type, but bytea's hashvarlena takes internal
+ * and no SQL function computes it. A table with a B partition key has no
+ * segment index, and its segments fall back to statistics (scan.c).
+ */
+static bool
+segment_index_possible(StTable *tab)
+{
+	Oid		   *argtypes;
+	int			nargs;
+
+	get_func_signature(st_key_hash_proc(tab->pk_type), &argtypes, &nargs);
+	return nargs == 1 && argtypes[0] == st_key_type_oid(tab->pk_type);
+}
+
 /* The SQL expression of the hash of tab's partition key column. */
 static char *
 key_hash_sql(StTable *tab)
@@ -177,7 +194,7 @@ segment_index_sql(StTable *tab, const char *name)
  * singletable.distribute_table(table_name, shard_count) -> void:
  * create_distributed_table by the partition key column, colocated with the
  * other item tables of the same partition key type, and the segment index
- * that parallel scans read (see the file header).
+ * that parallel scans read (see the file header), where its key type allows.
  */
 Datum
 singletable_distribute_table(PG_FUNCTION_ARGS)
@@ -206,7 +223,7 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("table \"%s\" is already distributed", tab->relname)));
 	colocate = colocation_target(tab);
-	segment_index = segment_index_name(tab);
+	segment_index = segment_index_possible(tab) ? segment_index_name(tab) : NULL;
 	if (colocate && !PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -234,7 +251,8 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 	 * once (Citus runs the CREATE INDEX on each shard) rather than
 	 * maintaining it row by row during the copy.
 	 */
-	if (SPI_execute(segment_index_sql(tab, segment_index), false, 0) != SPI_OK_UTILITY)
+	if (segment_index &&
+		SPI_execute(segment_index_sql(tab, segment_index), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "creating the scan segment index of table \"%s\" failed", tab->relname);
 	SPI_finish();
 	PG_RETURN_VOID();
