@@ -71,8 +71,9 @@
  * refused). A segment's rows come in hash order, not key order; a scan
  * without segments reads in key order as on a local table. Without a segment
  * index (a table distributed with create_distributed_table rather than
- * distribute_table) the statistics rule above applies, and finds none on the
- * coordinator.
+ * distribute_table, or one with a B partition key, whose hash function SQL
+ * cannot call) the statistics rule above applies, with statistics on the
+ * coordinator only from before the table was distributed.
  */
 #include "postgres.h"
 
