@@ -446,6 +446,8 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StScanRequest *req, Scan
 	}
 }
 
+static void start_key_outside(StTable *tab, StIndex *idx, int s, int n, const char *hint) pg_attribute_noreturn();
+
 /* DynamoDB's error of a start key outside segment s of n; hint says where the bounds come from. */
 static void
 start_key_outside(StTable *tab, StIndex *idx, int s, int n, const char *hint)
