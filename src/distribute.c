@@ -14,20 +14,43 @@
  * installed in the database (get_extension_oid); its functions are called
  * qualified (pg_catalog, where Citus creates them), with the table as a
  * parameter. Ownership is checked before any lock, as for every DDL.
+ *
+ * Scan segments. Citus puts an item collection into the shard whose range
+ * [shardminvalue, shardmaxvalue] (pg_dist_shard) holds the int4 hash of its
+ * partition key value (the hash function of the key type's default hash
+ * operator class, as worker_hash computes it). A parallel scan's segment on
+ * a distributed table is a range of that hash (scan.c), which every shard
+ * reads as one range of the segment index that distribute_table creates,
+ * "(hash(pk), pk, sk)": no planner can route a predicate on the hash to the
+ * shards it selects (Citus prunes shards only on the partition key's own
+ * values), so the statement goes to every shard, and on a shard outside the
+ * segment it is an index probe that finds nothing. The segment index also
+ * gives the segment's rows an order a start key continues in.
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/table.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_collation_d.h"
 #include "catalog/pg_type_d.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
+#include "utils/typcache.h"
 
 #include "distribute.h"
 #include "errors.h"
+#include "indexes.h"
 #include "registry.h"
+#include "statements.h"
 
 PG_FUNCTION_INFO_V1(singletable_distribute_table);
 
@@ -80,15 +103,105 @@ st_citus_table(Oid relid)
 }
 
 /*
+ * The hash function Citus distributes a partition key of type kt by: the
+ * support function of the type's default hash operator class, which
+ * worker_hash and Citus's shard pruning look up the same way.
+ */
+Oid
+st_key_hash_proc(StKeyType kt)
+{
+	TypeCacheEntry *tce = lookup_type_cache(st_key_type_oid(kt), TYPECACHE_HASH_PROC);
+
+	if (!OidIsValid(tce->hash_proc))
+		elog(ERROR, "key type %c has no hash function", (char) kt);
+	return tce->hash_proc;
+}
+
+/* The hash of partition key value pk as Citus computes it (the column's collation is "C"). */
+int32
+st_key_hash(StKeyType kt, Datum pk)
+{
+	return DatumGetInt32(OidFunctionCall1Coll(st_key_hash_proc(kt), C_COLLATION_OID, pk));
+}
+
+/*
+ * Whether SQL can call the hash function of tab's partition key type on the
+ * column, as a segment index's expression must: hashtext (S) and
+ * hash_numeric (N) take their type, but bytea's hashvarlena takes internal
+ * and no SQL function computes it. A table with a B partition key has no
+ * segment index, and its segments fall back to statistics (scan.c).
+ */
+static bool
+segment_index_possible(StTable *tab)
+{
+	Oid		   *argtypes;
+	int			nargs;
+
+	get_func_signature(st_key_hash_proc(tab->pk_type), &argtypes, &nargs);
+	return nargs == 1 && argtypes[0] == st_key_type_oid(tab->pk_type);
+}
+
+/* The SQL expression of the hash of tab's partition key column. */
+static char *
+key_hash_sql(StTable *tab)
+{
+	Oid			proc = st_key_hash_proc(tab->pk_type);
+
+	return psprintf("%s.%s(%s)", quote_identifier(get_namespace_name(get_func_namespace(proc))),
+					quote_identifier(get_func_name(proc)), quote_identifier(tab->pk_name));
+}
+
+/*
+ * The name distribute_table gives the segment index of tab,
+ * <table>_segments cut to NAMEDATALEN - 1 bytes at a character boundary
+ * (as create_gsi names its indexes), refused when a relation has it:
+ * checked before the table is distributed, so that the failure leaves it
+ * as it was.
+ */
+static char *
+segment_index_name(StTable *tab)
+{
+	char	   *name = psprintf("%s_segments", tab->relname);
+
+	if (strlen(name) >= NAMEDATALEN)
+		name[pg_mbcliplen(name, strlen(name), NAMEDATALEN - 1)] = '\0';
+	if (OidIsValid(get_relname_relid(name, get_rel_namespace(tab->relid))))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s\" for the scan segment index of table \"%s\" already exists",
+						name, tab->relname),
+				 errhint("distribute_table creates the index \"%s\" on (hash of the partition key, keys); rename the relation that has its name.",
+						 name)));
+	return name;
+}
+
+/* CREATE INDEX of the segment index of tab, named name (see the file header). */
+static char *
+segment_index_sql(StTable *tab, const char *name)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE INDEX %s ON %s ((%s), %s", quote_identifier(name), tab->qualname,
+					 key_hash_sql(tab), quote_identifier(tab->pk_name));
+	if (tab->sk_name)
+		appendStringInfo(&sql, ", %s", quote_identifier(tab->sk_name));
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+/*
  * singletable.distribute_table(table_name, shard_count) -> void:
  * create_distributed_table by the partition key column, colocated with the
- * other item tables of the same partition key type.
+ * other item tables of the same partition key type, and the segment index
+ * that parallel scans read (see the file header), where its key type allows.
  */
 Datum
 singletable_distribute_table(PG_FUNCTION_ARGS)
 {
 	StTable    *tab;
 	char	   *colocate;
+	char	   *segment_index;
 	Oid			argtypes[4] = {OIDOID, TEXTOID, TEXTOID, INT4OID};
 	Datum		values[4];
 	char		nulls[4] = {' ', ' ', ' ', ' '};
@@ -110,6 +223,7 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("table \"%s\" is already distributed", tab->relname)));
 	colocate = colocation_target(tab);
+	segment_index = segment_index_possible(tab) ? segment_index_name(tab) : NULL;
 	if (colocate && !PG_ARGISNULL(1))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -131,6 +245,15 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 	if (SPI_execute_with_args("SELECT pg_catalog.truncate_local_data_after_distributing_table($1::pg_catalog.regclass)",
 							  1, argtypes, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "truncating the local data of table \"%s\" failed", tab->relname);
+
+	/*
+	 * After the copy, so that every shard builds its index over its rows at
+	 * once (Citus runs the CREATE INDEX on each shard) rather than
+	 * maintaining it row by row during the copy.
+	 */
+	if (segment_index &&
+		SPI_execute(segment_index_sql(tab, segment_index), false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "creating the scan segment index of table \"%s\" failed", tab->relname);
 	SPI_finish();
 	PG_RETURN_VOID();
 }
@@ -187,4 +310,151 @@ st_table_distribution(StTable *tab)
 		return (Datum) 0;
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	return isnull ? (Datum) 0 : d;
+}
+
+/*
+ * Whether tab (the coordinator's table, whose indexes Citus creates on
+ * every shard) has a segment index: a valid btree index, not partial, on
+ * exactly (hash(pk), pk[, sk]) with the hash function of st_key_hash_proc.
+ * Recognized by its definition, not its name, so that an index created by
+ * hand on a table distributed with create_distributed_table serves as well,
+ * and one survives renames of the table.
+ */
+bool
+st_segment_index_exists(StTable *tab)
+{
+	Relation	rel = table_open(tab->relid, AccessShareLock);
+	List	   *indexes = RelationGetIndexList(rel);
+	AttrNumber	pk = get_attnum(tab->relid, tab->pk_name);
+	AttrNumber	sk = tab->sk_name ? get_attnum(tab->relid, tab->sk_name) : InvalidAttrNumber;
+	int			nkeys = tab->sk_name ? 3 : 2;
+	Oid			proc = st_key_hash_proc(tab->pk_type);
+	bool		found = false;
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	irel = index_open(lfirst_oid(lc), AccessShareLock);
+		Form_pg_index ix = irel->rd_index;
+
+		if (irel->rd_rel->relam == BTREE_AM_OID && ix->indisvalid && ix->indnkeyatts == nkeys &&
+			ix->indkey.values[0] == 0 && ix->indkey.values[1] == pk &&
+			(nkeys == 2 || ix->indkey.values[2] == sk) &&
+			RelationGetIndexPredicate(irel) == NIL)
+		{
+			List	   *exprs = RelationGetIndexExpressions(irel);
+			FuncExpr   *f = list_length(exprs) == 1 && IsA(linitial(exprs), FuncExpr)
+				? linitial_node(FuncExpr, exprs) : NULL;
+
+			found = f != NULL && f->funcid == proc && list_length(f->args) == 1 &&
+				IsA(linitial(f->args), Var) && linitial_node(Var, f->args)->varattno == pk;
+		}
+		index_close(irel, AccessShareLock);
+		if (found)
+			break;
+	}
+	list_free(indexes);
+	table_close(rel, AccessShareLock);
+	return found;
+}
+
+/*
+ * The lowest hash value of every shard of tab, in hash order, when tab is
+ * hash-distributed by its partition key column (then shard k holds the
+ * hashes from mins[k] up to mins[k + 1] - 1, the last one up to INT32_MAX);
+ * returns the number of shards, 0 when tab is not distributed that way.
+ * Read from Citus's metadata as the statement's snapshot sees it. Needs SPI.
+ */
+int
+st_shard_hash_mins(StTable *tab, int32 **mins)
+{
+	Oid			argtypes[2] = {OIDOID, TEXTOID};
+	Datum		values[2] = {ObjectIdGetDatum(tab->relid), CStringGetTextDatum(tab->pk_name)};
+	int			n;
+
+	if (SPI_execute_with_args("SELECT s.shardminvalue::pg_catalog.int4 FROM pg_catalog.pg_dist_shard s"
+							  " JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid OPERATOR(pg_catalog.=) s.logicalrelid"
+							  " WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+							  " AND p.partmethod OPERATOR(pg_catalog.=) 'h'"
+							  " AND pg_catalog.column_to_column_name(p.logicalrelid, p.partkey) OPERATOR(pg_catalog.=) $2"
+							  " ORDER BY 1",
+							  2, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading the shards of distributed table \"%s\" failed", tab->relname);
+	n = (int) SPI_processed;
+	*mins = palloc(sizeof(int32) * Max(n, 1));
+	for (int k = 0; k < n; k++)
+	{
+		bool		isnull;
+
+		(*mins)[k] = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 1, &isnull));
+		if (isnull)
+			elog(ERROR, "a shard of distributed table \"%s\" has no hash range", tab->relname);
+	}
+	return n;
+}
+
+/*
+ * The SQL of a scan segment of distributed table tab, or of its secondary
+ * index idx: the rows whose partition key hashes into [$1, $2) (either
+ * bound absent at the ends of the hash space), after the start key
+ * (hash, pk, sk) > ($3, $4, $5) with has_start, in the segment index's
+ * order, at most $6 (see ST_HSP_*). A scan of an index reads its items
+ * through the segment index too, by the index's predicate: only the
+ * segment index bounds a segment's rows on every shard.
+ */
+char *
+st_hash_scan_sql(StTable *tab, StIndex *idx, bool has_lower, bool has_upper, bool has_start)
+{
+	StringInfoData buf;
+	char	   *hash = key_hash_sql(tab);
+	const char *pk = quote_identifier(tab->pk_name);
+	const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
+	const char *and = " WHERE ";
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "SELECT %s, %s, " ST_ITEM_COLUMN " FROM %s", pk,
+					 sk ? sk : "NULL::pg_catalog.text", tab->qualname);
+	if (idx)
+	{
+		appendStringInfo(&buf, "%s%s", and, idx->predicate);
+		and = " AND ";
+	}
+	if (has_lower)
+	{
+		appendStringInfo(&buf, "%s%s OPERATOR(pg_catalog.>=) $%d", and, hash, ST_HSP_LOWER + 1);
+		and = " AND ";
+	}
+	if (has_upper)
+	{
+		appendStringInfo(&buf, "%s%s OPERATOR(pg_catalog.<) $%d", and, hash, ST_HSP_UPPER + 1);
+		and = " AND ";
+	}
+	if (has_start)
+	{
+		appendStringInfo(&buf, "%s(%s, %s", and, hash, pk);
+		if (sk)
+			appendStringInfo(&buf, ", %s", sk);
+		appendStringInfo(&buf, ") OPERATOR(pg_catalog.>) ($%d, $%d", ST_HSP_START_HASH + 1, ST_HSP_START_PK + 1);
+		if (sk)
+			appendStringInfo(&buf, ", $%d", ST_HSP_START_SK + 1);
+		appendStringInfoChar(&buf, ')');
+	}
+	appendStringInfo(&buf, " ORDER BY %s, %s", hash, pk);
+	if (sk)
+		appendStringInfo(&buf, ", %s", sk);
+	appendStringInfo(&buf, " LIMIT $%d", ST_HSP_LIMIT + 1);
+	return buf.data;
+}
+
+/* Parameter types of st_hash_scan_sql's statements on tab (see ST_HSP_*). */
+void
+st_hash_scan_argtypes(StTable *tab, Oid *argtypes)
+{
+	argtypes[ST_HSP_LOWER] = INT4OID;
+	argtypes[ST_HSP_UPPER] = INT4OID;
+	argtypes[ST_HSP_START_HASH] = INT4OID;
+	argtypes[ST_HSP_START_PK] = st_key_type_oid(tab->pk_type);
+	/* unused without a sort key */
+	argtypes[ST_HSP_START_SK] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
+	argtypes[ST_HSP_LIMIT] = INT8OID;
 }

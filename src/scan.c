@@ -41,6 +41,39 @@
  * (never analyzed, no usable values, or row-level security active on the
  * table, under which pg_stats hides them too) segment 0 reads everything and
  * the others nothing: correct, not parallel.
+ *
+ * On a table distributed with Citus the coordinator's table is an empty
+ * shell without statistics, and ranges of the leading column would not
+ * follow the shards anyway: a segment is a range of the hash of the
+ * partition key instead, the int4 hash by which Citus places item
+ * collections in shards (distribute.c). Counted in shards (S of them, in
+ * hash order, shard k's part of the hash space [k, k+1)), segment s of N
+ * reads from position s*S/N to (s+1)*S/N: whole shards where a bound falls
+ * on a shard's start, within a shard an equal part of its hash range. When N
+ * divides S every segment reads S/N whole shards and every shard is read by
+ * exactly one segment; otherwise a shard on a border is shared by two
+ * segments, each reading its own part of the shard's hash range. Rounding
+ * the bounds to whole shards instead would keep shards unshared but leave
+ * the segments uneven (32 shards in 7 segments: 4 or 5 shards, up to 12% off
+ * the mean; 8 in 7: one segment twice the others), and a shared shard costs
+ * nothing extra, since every shard's segment index reads just its part. Hash
+ * values are spread uniformly, so the items divide as evenly as their item
+ * collections allow (a collection's items hash alike and stay in one
+ * segment). The statement reads the segment index (hash, pk, sk) in that
+ * order, so that a start key continues exactly; a scan of a secondary index
+ * reads the index's items through it as well, by the index's predicate.
+ * Citus sends it to every shard (it prunes shards only by values of the
+ * partition key, not by its hash), where a shard outside the segment finds
+ * nothing at its first index probe. The bounds are a pure function of s, N
+ * and the shards' hash ranges (pg_dist_shard): segments are disjoint and
+ * complete whatever the data and the snapshots; only a shard split between
+ * the calls of one parallel scan moves a bound (a start key beyond it is
+ * refused). A segment's rows come in hash order, not key order; a scan
+ * without segments reads in key order as on a local table. Without a segment
+ * index (a table distributed with create_distributed_table rather than
+ * distribute_table, or one with a B partition key, whose hash function SQL
+ * cannot call) the statistics rule above applies, with statistics on the
+ * coordinator only from before the table was distributed.
  */
 #include "postgres.h"
 
@@ -58,6 +91,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 
+#include "distribute.h"
 #include "errors.h"
 #include "jsonval.h"
 #include "ops.h"
@@ -81,6 +115,13 @@ typedef struct ScanArgs
 	Datum		values[ST_SCAN_MAX_NARGS];
 	char		nulls[ST_SCAN_MAX_NARGS];
 	Oid			argtypes[ST_SCAN_MAX_NARGS];
+	/* a segment of a distributed table: a range of the partition key's hash */
+	bool		by_hash;
+	bool		hash_has_lower; /* (has_upper is the upper bound's) */
+	bool		has_start;
+	Datum		hvalues[ST_HSP_NARGS];
+	char		hnulls[ST_HSP_NARGS];
+	Oid			hargtypes[ST_HSP_NARGS];
 } ScanArgs;
 
 /*
@@ -405,10 +446,106 @@ parse_index_start_key(StTable *tab, StIndex *idx, const StScanRequest *req, Scan
 	}
 }
 
+static void start_key_outside(StTable *tab, StIndex *idx, int s, int n, const char *hint) pg_attribute_noreturn();
+
+/* DynamoDB's error of a start key outside segment s of n; hint says where the bounds come from. */
+static void
+start_key_outside(StTable *tab, StIndex *idx, int s, int n, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("exclusive_start_key lies outside segment %d of %d of the scan of %s \"%s\"",
+					s, n, idx ? "index" : "table", idx ? idx->name : tab->relname),
+			 st_errdetail_dynamodb("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+								   n, s),
+			 errhint("A segment continues only from a key it returned. %s", hint)));
+}
+
 /*
- * The segment's bounds on the leading column, from its statistics (see the
- * file header); refuses a start key outside the segment. Sets from,
- * has_upper and empty.
+ * Bound i (1 <= i < n) of the hash space of a table of nshards shards
+ * whose lowest hashes are mins, in hash order (see the file header):
+ * position i*nshards/n counted in shards, in shard k = floor(i*nshards/n)
+ * the same fraction of its hash range. Nondecreasing in i, and a shard's
+ * start whenever i*nshards/n is whole.
+ */
+static int64
+hash_bound(const int32 *mins, int nshards, int i, int n)
+{
+	int64		pos = (int64) i * nshards;
+	int			k = (int) (pos / n);
+	int64		part = pos % n;
+	int64		width = (k + 1 < nshards ? (int64) mins[k + 1] : (int64) PG_INT32_MAX + 1) - mins[k];
+
+	/* width * part < 2^32 * 10^6: no overflow */
+	return mins[k] + width * part / n;
+}
+
+/*
+ * The segment's range of the partition key's hash on distributed table tab
+ * (see the file header), as the parameters of st_hash_scan_sql with the
+ * start key's position; refuses a start key outside the segment. False,
+ * and nothing set, when tab has no segment index or is not distributed by
+ * the hash of its partition key.
+ */
+static bool
+hash_segment_bounds(StTable *tab, StIndex *idx, const StScanRequest *req, ScanArgs *sa, bool has_start)
+{
+	int			n = req->total_segments;
+	int			s = req->segment;
+	int32	   *mins;
+	int			nshards;
+	int64		lower,
+				upper;
+
+	if (!st_segment_index_exists(tab) || (nshards = st_shard_hash_mins(tab, &mins)) == 0)
+		return false;
+	for (int i = 0; i < ST_HSP_NARGS; i++)
+		sa->hnulls[i] = 'n';
+	st_hash_scan_argtypes(tab, sa->hargtypes);
+	sa->by_hash = true;
+	sa->has_start = has_start;
+	sa->hash_has_lower = s > 0;
+	sa->has_upper = s < n - 1;
+	lower = s > 0 ? hash_bound(mins, nshards, s, n) : PG_INT32_MIN;
+	upper = s < n - 1 ? hash_bound(mins, nshards, s + 1, n) : (int64) PG_INT32_MAX + 1;
+	if (sa->hash_has_lower)
+	{
+		sa->hvalues[ST_HSP_LOWER] = Int32GetDatum((int32) lower);
+		sa->hnulls[ST_HSP_LOWER] = ' ';
+	}
+	if (sa->has_upper)
+	{
+		sa->hvalues[ST_HSP_UPPER] = Int32GetDatum((int32) upper);
+		sa->hnulls[ST_HSP_UPPER] = ' ';
+	}
+	if (has_start)
+	{
+		/* the table's keys among the start key's columns (column_names): a GSI's follow its own */
+		int			pkcol = (idx && !idx->is_lsi) ? idx->n_pk + idx->n_sk : 0;
+		Datum		pk = sa->values[ST_SCP_START(pkcol)];
+		int32		hash = st_key_hash(tab->pk_type, pk);
+
+		if (hash < lower || hash >= upper)
+			start_key_outside(tab, idx, s, n,
+							  psprintf("Its bounds come from the shards of \"%s\" (pg_dist_shard): a shard split since the previous page can move them (see README, Scan).",
+									   tab->relname));
+		sa->hvalues[ST_HSP_START_HASH] = Int32GetDatum(hash);
+		sa->hvalues[ST_HSP_START_PK] = pk;
+		sa->hnulls[ST_HSP_START_HASH] = sa->hnulls[ST_HSP_START_PK] = ' ';
+		if (tab->sk_name)
+		{
+			sa->hvalues[ST_HSP_START_SK] = sa->values[ST_SCP_START(sa->ncols - 1)];
+			sa->hnulls[ST_HSP_START_SK] = ' ';
+		}
+	}
+	return true;
+}
+
+/*
+ * The segment's bounds on the leading column, from its statistics, or on a
+ * distributed table on the partition key's hash (see the file header);
+ * refuses a start key outside the segment. Sets from, has_upper and empty,
+ * or by_hash and its parameters.
  */
 static void
 segment_bounds(StTable *tab, StIndex *idx, const StScanRequest *req, ScanArgs *sa, bool has_start)
@@ -425,6 +562,8 @@ segment_bounds(StTable *tab, StIndex *idx, const StScanRequest *req, ScanArgs *s
 	sa->has_upper = false;
 	sa->empty = false;
 	if (n == 1)
+		return;
+	if (tab->distributed && hash_segment_bounds(tab, idx, req, sa, has_start))
 		return;
 
 	/* a GSI's leading column is an expression of its index; an LSI's is the table's partition key */
@@ -465,14 +604,9 @@ segment_bounds(StTable *tab, StIndex *idx, const StScanRequest *req, ScanArgs *s
 		(sa->empty ||
 		 (has_lower && st_key_compare(sa->types[0], sa->values[ST_SCP_START(0)], sa->values[ST_SCP_LOWER]) < 0) ||
 		 (sa->has_upper && st_key_compare(sa->types[0], sa->values[ST_SCP_START(0)], sa->values[ST_SCP_UPPER]) >= 0)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("exclusive_start_key lies outside segment %d of %d of the scan of %s \"%s\"",
-						s, n, idx ? "index" : "table", idx ? idx->name : tab->relname),
-				 st_errdetail_dynamodb("The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
-									   n, s),
-				 errhint("A segment continues only from a key it returned. Its bounds come from the statistics of \"%s\": an ANALYZE since the previous page can move them (see README, Scan).",
-						 sa->names[0])));
+		start_key_outside(tab, idx, s, n,
+						  psprintf("Its bounds come from the statistics of \"%s\": an ANALYZE since the previous page can move them (see README, Scan).",
+								   sa->names[0]));
 	if (!has_start && has_lower)
 		sa->from = ST_SCAN_FROM_LOWER;
 }
@@ -519,7 +653,16 @@ parse_scan(StTable *tab, const StScanRequest *req, ScanArgs *sa)
 	{
 		sa->values[ST_SCP_LIMIT(sa->ncols)] = Int64GetDatum((int64) req->max_items);
 		sa->nulls[ST_SCP_LIMIT(sa->ncols)] = ' ';
+		sa->hvalues[ST_HSP_LIMIT] = Int64GetDatum((int64) req->max_items);
+		sa->hnulls[ST_HSP_LIMIT] = ' ';
 	}
+}
+
+/* The SQL of the statement of a segment of a distributed table (sa->by_hash). */
+static char *
+hash_scan_sql(StTable *tab, const ScanArgs *sa)
+{
+	return st_hash_scan_sql(tab, sa->qa.index, sa->hash_has_lower, sa->has_upper, sa->has_start);
 }
 
 /*
@@ -556,7 +699,12 @@ st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg, StReadResult *
 		 * No key condition routes a scan of a distributed table to one shard:
 		 * a one-shot plan, which is always custom (see st_op_query).
 		 */
-		if (tab->distributed)
+		if (sa.by_hash)
+		{
+			options.params = st_param_list(ST_HSP_NARGS, sa.hvalues, sa.hnulls, sa.hargtypes);
+			rc = SPI_execute_extended(hash_scan_sql(tab, &sa), &options);
+		}
+		else if (tab->distributed)
 			rc = SPI_execute_extended(st_scan_sql(tab, sa.qa.index, sa.from, sa.has_upper), &options);
 		else
 			rc = SPI_execute_plan_extended(st_scan_plan(tab, sa.qa.index, sa.from, sa.has_upper),
@@ -587,11 +735,25 @@ st_op_explain_scan(const StScanRequest *req, bool analyze)
 	parse_scan(tab, req, &sa);
 	if (sa.empty)
 	{
-		char	   *line = psprintf("(segment %d of %d reads nothing: without statistics of \"%s\", segment 0 reads every item)",
-									req->segment, req->total_segments, sa.names[0]);
+		char	   *line = tab->distributed
+			? psprintf("(segment %d of %d reads nothing: distributed table \"%s\" has no segment index on the hash of \"%s\" (see README, Scan), and without statistics of \"%s\" segment 0 reads every item)",
+					   req->segment, req->total_segments, tab->relname, tab->pk_name, sa.names[0])
+			: psprintf("(segment %d of %d reads nothing: without statistics of \"%s\", segment 0 reads every item)",
+					   req->segment, req->total_segments, sa.names[0]);
 
 		result = SPI_palloc(strlen(line) + 1);
 		strcpy(result, line);
+	}
+	else if (sa.by_hash)
+	{
+		/* planned afresh from its text with the segment's bounds, as it runs (one-shot) */
+		SPIPlanPtr	plan = SPI_prepare(hash_scan_sql(tab, &sa), ST_HSP_NARGS, sa.hargtypes);
+
+		if (plan == NULL)
+			elog(ERROR, "preparing the scan of distributed table \"%s\" failed: %s", tab->relname,
+				 SPI_result_code_string(SPI_result));
+		result = st_explain_plan(plan, st_param_list(ST_HSP_NARGS, sa.hvalues, sa.hnulls, sa.hargtypes),
+								 sa.hargtypes, ST_HSP_NARGS, true, analyze);
 	}
 	else
 		result = st_explain_plan(st_scan_plan(tab, sa.qa.index, sa.from, sa.has_upper),

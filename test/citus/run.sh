@@ -258,6 +258,16 @@ routed() {
     fi
 }
 
+# explained SQL: SQL (EXPLAIN statements) in a transaction with sequential scans off on
+# every node (see "Plans" below).
+explained() {
+    echo "BEGIN;
+          SET LOCAL citus.propagate_set_commands = 'local';
+          SET LOCAL enable_seqscan = off;
+          $1
+          COMMIT;"
+}
+
 #
 # The cluster
 #
@@ -293,12 +303,15 @@ else
     diag "distributing with create_distributed_table (singletable has no distribute_table)"
 fi
 # distribute_sql TABLE [SHARD_COUNT]: the statement that distributes TABLE (with SHARD_COUNT
-# shards; without, colocated with the tables already distributed).
+# shards; without, colocated with the tables already distributed). create_distributed_table
+# is followed by the segment index that distribute_table creates (README, Scan), by hand as
+# the README says, so that parallel scans split the table by shards either way.
 distribute_sql() {
     if ((HAS_DISTRIBUTE)); then
         echo "SELECT singletable.distribute_table('$1'${2:+, $2});"
     else
-        echo "SELECT create_distributed_table('$1', 'pk'${2:+, shard_count => $2});"
+        echo "SELECT create_distributed_table('$1', 'pk'${2:+, shard_count => $2});
+              CREATE INDEX $1_segments ON $1 ((pg_catalog.hashtext(pk)), pk, sk);"
     fi
 }
 
@@ -327,9 +340,9 @@ shard_indexes_sql() {
             SELECT count(*) FROM pg_catalog.pg_indexes
              WHERE indexname ~ '^$1_[0-9]+\$' AND tablename ~ '^posting_[0-9]+\$'\$\$)"
 }
-expect "the GSI created before distribution exists on every shard (as does the primary key)" \
-    "$SHARDS|$SHARDS" \
-    "SELECT ($(shard_indexes_sql posting_gsi1_gsi)), ($(shard_indexes_sql posting_pkey))"
+expect "the GSI created before distribution exists on every shard (as do the primary key and the scan segment index)" \
+    "$SHARDS|$SHARDS|$SHARDS" \
+    "SELECT ($(shard_indexes_sql posting_gsi1_gsi)), ($(shard_indexes_sql posting_pkey)), ($(shard_indexes_sql posting_segments))"
 
 # The posting app's items (test/demo/posting_app.sql), and more: 300 users with a profile,
 # a draft and an approved post each (so that the scheduler's GSI partition spans every
@@ -493,24 +506,224 @@ same "scan of the GSI: every entry in index order, and a page after a start key"
      SELECT pk, sk FROM singletable.scan('@T@', index_name => 'gsi1', max_items => 5,
             exclusive_start_key => '{\"gsi1pk\": \"STATUS#approved\", \"gsi1sk\": \"2026-07-01T05\", \"pk\": \"A\", \"sk\": \"A\"}')" \
     'STATUS#approved'
-same "scan segments (4 of the table, 7 of the GSI): in segment order together the whole scan, each item once" \
-    "SELECT count(*), count(DISTINCT (s.pk, s.sk)) FROM generate_series(0, 3) seg,
-            singletable.scan('@T@', segment => seg, total_segments => 4) s;
-     SELECT s.pk, s.sk FROM generate_series(0, 3) seg,
-            singletable.scan('@T@', segment => seg, total_segments => 4) WITH ORDINALITY s(pk, sk, item, o) ORDER BY seg, o;
-     SELECT s.pk, s.sk FROM generate_series(0, 6) seg,
-            singletable.scan('@T@', index_name => 'gsi1', segment => seg, total_segments => 7) WITH ORDINALITY s(pk, sk, item, o)
-      ORDER BY seg, o" \
-    "^$ITEMS\\|$ITEMS\$"
-# The coordinator holds no statistics of the shards' items, which segment bounds come from
-# (README, Scan): segment 0 reads every item, from every shard, and the others nothing.
-expect_match "scan segments of a distributed table: without the shards' statistics on the coordinator, segment 0 reads everything" \
-    "^0\\|$ITEMS\$
-^1\\|0\$
-reads nothing: without statistics of \"pk\"" \
-    "SELECT seg, count(s.*) FROM generate_series(0, 1) seg
-              LEFT JOIN LATERAL singletable.scan('posting', segment => seg, total_segments => 2) s ON true GROUP BY seg ORDER BY seg;
-     SELECT * FROM singletable.explain_scan('posting', segment => 1, total_segments => 2);"
+# Parallel scans: on the local table segments are ranges of the leading key column, on the
+# distributed one ranges of the partition key's hash (README, Scan), so their rows differ;
+# on both, the segments of N = 1, 4, 7 are disjoint and together the whole scan.
+# segments_complete_sql INDEX: for N = 1, 4 and 7, the rows of the N segments of a scan of
+# @T@ (or of its index INDEX, a quoted name or NULL), and whether they are the rows of the
+# scan without segments, each once.
+segments_complete_sql() {
+    echo "SELECT string_agg(format('N = %s: %s rows, %s', v.n, c.rows, CASE WHEN c.ok THEN 'each once' ELSE 'WRONG' END),
+                        ', ' ORDER BY v.n)
+            FROM (VALUES (1), (4), (7)) v(n)
+           CROSS JOIN LATERAL (
+                 WITH segs AS (SELECT s.pk, s.sk FROM generate_series(0, v.n - 1) seg,
+                                      singletable.scan('@T@', index_name => $1, segment => seg, total_segments => v.n) s),
+                      whole AS (SELECT pk, sk FROM singletable.scan('@T@', index_name => $1))
+                 SELECT count(*) AS rows,
+                        count(*) = count(DISTINCT (pk, sk)) AND count(*) = (SELECT count(*) FROM whole)
+                        AND NOT EXISTS (SELECT * FROM whole EXCEPT SELECT * FROM segs) AS ok
+                   FROM segs) c"
+}
+same "scan segments of the table (N = 1, 4, 7): disjoint, together the whole scan" \
+    "$(segments_complete_sql NULL)" \
+    "^N = 1: $ITEMS rows, each once, N = 4: $ITEMS rows, each once, N = 7: $ITEMS rows, each once\$"
+same "scan segments of the GSI (N = 1, 4, 7): disjoint, together the whole scan" \
+    "$(segments_complete_sql "'gsi1'")" \
+    "^N = 1: ([0-9]+) rows, each once, N = 4: \\1 rows, each once, N = 7: \\1 rows, each once\$"
+
+# segment_spread DESC TABLE INDEX N TOLERANCE: segment s of N of a scan of TABLE (or its
+# index INDEX, a quoted name or NULL) on the distributed table: every row once, the rows
+# together those of the scan without segments, each segment's rows within TOLERANCE percent
+# of 1/N of them (none: not checked), and from the shards of the hash range s/N .. (s+1)/N
+# of the shards in hash order: floor(s*S/N) .. ceil((s+1)*S/N) - 1, exactly those when N
+# divides S (every shard then in exactly one segment). The shard of each row is Citus's
+# (get_shard_id_for_distribution_column), numbered by hash order from 0.
+segment_spread() {
+    local desc=$1 t=$2 index=$3 n=$4 tol=$5 sql lines summary bad
+    sql="WITH shards AS (SELECT shardid, (row_number() OVER (ORDER BY shardminvalue::int) - 1)::int AS k
+                           FROM pg_dist_shard WHERE logicalrelid = '$t'::regclass),
+              r AS (SELECT seg, s.pk, s.sk, sh.k
+                      FROM generate_series(0, $n - 1) seg
+                     CROSS JOIN LATERAL singletable.scan('$t', index_name => $index, segment => seg, total_segments => $n) s
+                      JOIN shards sh ON sh.shardid = get_shard_id_for_distribution_column('$t', s.pk)),
+              per AS (SELECT g.seg, count(r.pk) AS rows, min(r.k) AS lo, max(r.k) AS hi
+                        FROM generate_series(0, $n - 1) g(seg) LEFT JOIN r USING (seg) GROUP BY g.seg)
+         SELECT 'segment', seg, rows, coalesce(lo, -1), coalesce(hi, -1),
+                floor(seg * S.n::numeric / $n), ceil((seg + 1) * S.n::numeric / $n) - 1
+           FROM per, (SELECT count(*) AS n FROM shards) S
+         UNION ALL
+         SELECT 'total', (SELECT count(*) FROM r), (SELECT count(DISTINCT (pk, sk)) FROM r),
+                (SELECT count(*) FROM singletable.scan('$t', index_name => $index)),
+                (SELECT count(*) FROM shards), NULL, NULL
+         ORDER BY 1, 2;"
+    if ! run "$sql"; then
+        fail "$desc" "$sql"
+        return
+    fi
+    lines=$(grep '^segment|' <<<"$OUT")
+    summary=$(grep '^total|' <<<"$OUT")
+    bad=$(awk -F'|' -v n="$n" -v tol="$tol" -v summary="$summary" '
+        BEGIN { split(summary, t, "|"); total = t[2]; s = t[5]
+                if (t[2] != t[3] || t[2] != t[4]) print "rows " t[2] ", distinct " t[3] ", scan without segments " t[4] }
+        { if (tol != "" && ($3 < total / n * (1 - tol / 100) || $3 > total / n * (1 + tol / 100)))
+              print "segment " $2 ": " $3 " rows, not within " tol "% of " total / n
+          if ($3 > 0 && ($4 < $6 || $5 > $7)) print "segment " $2 ": shards " $4 "-" $5 ", not within " $6 "-" $7
+          # (exactly: unless the shards are too sparse for each to hold a row of the segment)
+          if (s % n == 0 && total / s >= 20 && ($4 != $6 || $5 != $7))
+              print "segment " $2 ": shards " $4 "-" $5 ", not exactly " $6 "-" $7 }' <<<"$lines")
+    if [[ -z $summary || -n $bad ]]; then
+        not_ok "$desc"
+        diag "${bad:-no result}" "segment|rows|first shard|last shard|expected first|expected last:" "$lines"
+    else
+        # (for many segments the range of their rows, and the most shards one of them read)
+        ok "$desc ($(cut -d'|' -f2 <<<"$summary") rows; per segment: $(awk -F'|' -v n="$n" '
+            n <= 8 { printf "%s%s (shards %s-%s)", (NR > 1 ? ", " : ""), $3, $4, $5 }
+            n > 8 { if (NR == 1 || $3 < lo) lo = $3; if (NR == 1 || $3 > hi) hi = $3
+                    if (NR == 1 || $5 - $4 + 1 > w) w = $5 - $4 + 1 }
+            END { if (n > 8) printf "%s to %s rows, each from at most %s shards", lo, hi, w }' <<<"$lines"))"
+    fi
+}
+# posting holds a few large item collections (the demo's users and posts, up to 30 items,
+# all of a collection's items in one segment) among 300 small ones: its segments are within
+# 50% of 1/N (measured: +38% at most, for N = 7). "spread" holds 6,000 collections of 2 items, and its GSI one entry of each: within
+# 10% of 1/N for N = 4 and 7 (the binomial spread of 6,000 collections over 7 segments has a
+# standard deviation of 3.2%), 25% for N = 40 (300 items a segment).
+{
+    echo "SET client_min_messages = warning;
+          SELECT singletable.create_table('spread');
+          SELECT singletable.create_gsi('spread', 'bygroup', 'grp', 'n', sort_key_type => 'N');
+          $(distribute_sql spread)
+          SELECT count(singletable.put_item('spread', jsonb_build_object('pk', 'C#' || n, 'sk', s, 'n', n)
+                                            || CASE WHEN s = 'A' THEN jsonb_build_object('grp', 'G#' || n % 10) ELSE '{}' END))
+            FROM generate_series(1, 6000) n, (VALUES ('A'), ('B')) v(s);
+          ANALYZE spread;
+          SELECT count(*) FROM spread;"
+} >"$WORK/spread.sql"
+expect_match "a second distributed table, spread: 6,000 collections of 2 items over the same $SHARDS shards" \
+    "^12000\$" "$(cat "$WORK/spread.sql")"
+for n in 1 4 7; do
+    segment_spread "scan segments of distributed posting, N = $n: each item once, each segment its hash range's shards, within 50% of 1/N" \
+        posting NULL "$n" 50
+    segment_spread "scan segments of posting's GSI, N = $n: each entry once, each segment its shards' entries" \
+        posting "'gsi1'" "$n" ""
+    segment_spread "scan segments of spread, N = $n: each item once, each segment its shards, within 10% of 1/N" \
+        spread NULL "$n" 10
+    segment_spread "scan segments of spread's GSI, N = $n: each entry once, each segment its shards, within 10% of 1/N" \
+        spread "'bygroup'" "$n" 10
+done
+segment_spread "more segments than shards (N = 40 > $SHARDS): each within one shard or across the border of two, within 25% of 1/N" \
+    spread NULL 40 25
+segment_spread "more segments than shards on posting's GSI (N = 40): each entry once" \
+    posting "'gsi1'" 40 ""
+
+# Which shards a segment reads: Citus sends its statement to every shard (it prunes shards by
+# partition key values only, not by their hash), and on every shard outside the segment the
+# segment index finds no row. EXPLAIN ANALYZE with every task shown: the shards whose segment
+# index returned rows are the segment's, those of hash range 1/4 .. 2/4 (with 32 shards, the
+# 8 shards 8-15 in hash order).
+run "$(explained "SET LOCAL citus.explain_all_tasks = on;
+                  SELECT * FROM singletable.explain_scan('posting', segment => 1, total_segments => 4, with_analyze => true);")"
+explain_out=$OUT
+read_shards=$(grep -oE 'posting_segments_[0-9]+[^(]*\(actual rows=[1-9]' <<<"$explain_out" |
+              grep -oE 'posting_segments_[0-9]+' | sed 's/_segments//' | sort -u | tr '\n' ' ')
+probed=$(grep -cE 'posting_segments_[0-9]+[^(]*\(actual rows=0 ' <<<"$explain_out")
+tasks=$(grep -oE 'Task Count: [0-9]+' <<<"$explain_out")
+expected_shards=$(cl_sql coord "SELECT string_agg('posting_' || shardid, ' ' ORDER BY 'posting_' || shardid) || ' '
+                                  FROM (SELECT shardid, row_number() OVER (ORDER BY shardminvalue::int) - 1 AS k
+                                          FROM pg_dist_shard WHERE logicalrelid = 'posting'::regclass) s
+                                 WHERE k BETWEEN floor($SHARDS / 4.0) AND ceil($SHARDS * 2 / 4.0) - 1")
+nexpected=$(wc -w <<<"$expected_shards")
+if [[ $read_shards == "$expected_shards" && $tasks == "Task Count: $SHARDS" && $probed == $((SHARDS - nexpected)) ]]; then
+    ok "EXPLAIN ANALYZE of segment 1 of 4: $tasks, rows read from its $nexpected shards only ($read_shards), an empty index probe on the $probed others"
+else
+    not_ok "EXPLAIN ANALYZE of segment 1 of 4: rows read from its shards only"
+    diag "shards that returned rows: ${read_shards:-(none)}" "the segment's shards: $expected_shards" \
+        "$tasks; empty probes: $probed" "plan:" "$(head -n 60 <<<"$explain_out")"
+fi
+expect_match "explain_scan of a segment: the segment index's range of the partition key's hash, after the start key" \
+    "Task Count: $SHARDS
+Index Scan using posting_segments_[0-9]+ on posting_[0-9]+
+Index Cond: .*hashtext\\(pk\\) (>=|<) '?-?[0-9]+'?(::integer)?\\) AND
+Index Cond: .*\\(ROW\\(hashtext\\(pk\\), pk, sk\\) > ROW\\('?-?[0-9]+'?(::integer)?, 'USER#u_900001'::text, 'PROFILE'::text\\)\\)" \
+    "$(explained "SELECT * FROM singletable.explain_scan('posting', segment => (SELECT seg FROM generate_series(0, 6) seg,
+                                                       singletable.scan('posting', segment => seg, total_segments => 7) s
+                                                     WHERE s.pk = 'USER#u_900001' AND s.sk = 'PROFILE'),
+                                             total_segments => 7, max_items => 5,
+                                             exclusive_start_key => '{\"pk\": \"USER#u_900001\", \"sk\": \"PROFILE\"}');")"
+
+# segment_pages TABLE INDEX N SEG MAX: pages of MAX rows through segment SEG of N, each after
+# the keys of the last row of the one before (the index's and the table's for an index),
+# until a page comes back short. Prints every page's rows, then the number of pages.
+segment_pages() {
+    local t=$1 index=$2 n=$3 seg=$4 max=$5 esk=NULL page rows pages=0 last
+    while ((pages < 1000)); do
+        page=$(q <<<"SELECT CASE WHEN $index IS NULL THEN jsonb_build_object('pk', pk, 'sk', sk)
+                                 ELSE jsonb_build_object('pk', pk, 'sk', sk, 'gsi1pk', item->'gsi1pk', 'gsi1sk', item->'gsi1sk') END
+                       FROM singletable.scan('$t', index_name => $index, segment => $seg, total_segments => $n,
+                                             max_items => $max, exclusive_start_key => $esk)") ||
+            { echo "page $((pages + 1)) failed: $page"; return 1; }
+        pages=$((pages + 1))
+        [[ -n $page ]] && echo "$page"
+        rows=$(grep -c . <<<"$page")
+        ((rows < max)) && break
+        last=$(tail -n 1 <<<"$page")
+        esk="'${last//\'/\'\'}'::jsonb"
+    done
+    echo "$pages pages"
+}
+for args in "NULL 7 3 9" "'gsi1' 4 2 11"; do
+    read -r index n seg max <<<"$args"
+    mark_logs
+    pages=$(segment_pages posting "$index" "$n" "$seg" "$max" 2>&1)
+    whole=$(q <<<"SELECT CASE WHEN $index IS NULL THEN jsonb_build_object('pk', pk, 'sk', sk)
+                              ELSE jsonb_build_object('pk', pk, 'sk', sk, 'gsi1pk', item->'gsi1pk', 'gsi1sk', item->'gsi1sk') END
+                    FROM singletable.scan('posting', index_name => $index, segment => $seg, total_segments => $n)" 2>&1)
+    desc="pages of $max through segment $seg of $n (index $index) of the distributed table: start keys continue within the segment, together the segment in order"
+    if [[ $(sed '$d' <<<"$pages") == "$whole" && -n $whole && $(tail -n 1 <<<"$pages") == *" pages" ]]; then
+        ok "$desc ($(grep -c . <<<"$whole") rows, $(tail -n 1 <<<"$pages"))"
+    else
+        not_ok "$desc"
+        diag "pages (<) and the segment read whole (>):"
+        diff <(sed '$d' <<<"$pages") <(echo "$whole") | head -n 30 | diag
+        OUT=$pages
+        failure_details
+    fi
+done
+expect_match "a start key of another segment is refused, as DynamoDB refuses it" \
+    "lies outside segment 0 of 4
+Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment
+shards of \"posting\"" \
+    "\\set ON_ERROR_STOP 0
+     \\set VERBOSITY default
+     SELECT singletable.scan('posting', segment => 0, total_segments => 4,
+            exclusive_start_key => jsonb_build_object('pk', s.pk, 'sk', s.sk))
+       FROM singletable.scan('posting', segment => 3, total_segments => 4, max_items => 1) s;"
+
+# A table distributed with Citus's create_distributed_table has no segment index until one is
+# created: its segments come from the coordinator's statistics, which it has none of (segment 0
+# reads everything); with the index (README, Scan) they split by shards.
+expect_match "without a segment index, segment 0 reads everything; CREATE INDEX of it splits the segments by shards" \
+    "^before\\|0\\|40\$
+^before\\|1\\|0\$
+has no segment index on the hash of \"pk\"
+^after\\|40\\|40\\|t\$" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SELECT singletable.create_table('posting_tmp4');
+     SELECT create_distributed_table('posting_tmp4', 'pk');
+     SELECT singletable.put_item('posting_tmp4', jsonb_build_object('pk', 'K#' || n, 'sk', 'S')) FROM generate_series(1, 40) n;
+     \\o
+     SELECT 'before', seg, count(s.*) FROM generate_series(0, 1) seg
+       LEFT JOIN LATERAL singletable.scan('posting_tmp4', segment => seg, total_segments => 2) s ON true GROUP BY seg ORDER BY seg;
+     SELECT * FROM singletable.explain_scan('posting_tmp4', segment => 1, total_segments => 2);
+     CREATE INDEX ON posting_tmp4 ((pg_catalog.hashtext(pk)), pk, sk);
+     SELECT 'after', count(*), count(DISTINCT s.pk), bool_and(c > 0)
+       FROM (SELECT seg, s.pk, count(*) OVER (PARTITION BY seg) c FROM generate_series(0, 1) seg,
+                    singletable.scan('posting_tmp4', segment => seg, total_segments => 2) s) s;
+     \\o /dev/null
+     SELECT singletable.drop_table('posting_tmp4');"
+cl_sql coord "SELECT singletable.drop_table('spread')" >/dev/null
 expect_match "a scan is one multi-shard statement, also under plan_cache_mode = force_generic_plan (a one-shot plan)" \
     "^$ITEMS\$" \
     "SET plan_cache_mode = force_generic_plan;
@@ -814,17 +1027,9 @@ expect_match "a GSI query is one multi-shard statement (refused under citus.mult
 # Plans: router plans for one collection, multi-shard plans with pushed-down ORDER BY and
 # LIMIT for a GSI partition. The shards hold some 30 rows each, which the workers' planner
 # would rather read whole: SET LOCAL enable_seqscan = off, which Citus sends to the workers
-# in the transaction (citus.propagate_set_commands = local), shows which index serves.
+# in the transaction (citus.propagate_set_commands = local), shows which index serves
+# (explained, above).
 #
-# explained SQL: SQL (EXPLAIN statements) in a transaction with sequential scans off on
-# every node.
-explained() {
-    echo "BEGIN;
-          SET LOCAL citus.propagate_set_commands = 'local';
-          SET LOCAL enable_seqscan = off;
-          $1
-          COMMIT;"
-}
 expect_match "EXPLAIN of get_item's SELECT (pk = ... AND sk = ...): a router plan, an Index Scan of one shard's primary key" \
     "Custom Scan \\(Citus Adaptive\\)
 Task Count: 1
