@@ -338,7 +338,7 @@ RETURNS SETOF singletable.item_row
 LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 1000
 AS 'MODULE_PATHNAME', 'singletable_scan';
 COMMENT ON FUNCTION singletable.scan(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.int4, pg_catalog.int4, pg_catalog.int4, pg_catalog.jsonb, pg_catalog.bool, pg_catalog.bool) IS
-  'Reads every item of the table, or of the secondary index index_name, in the order of its btree; segment of total_segments (DynamoDB''s parallel scan) reads one range of the leading key column, its bounds taken from that column''s statistics; filter (which may read key attributes) and projection apply to the items read; max_items bounds the items read; items expired by the table''s TTL are left out unless include_expired';
+  'Reads every item of the table, or of the secondary index index_name, in the order of its btree; segment of total_segments (DynamoDB''s parallel scan) reads one range of the leading key column, its bounds taken from that column''s statistics (on a Citus-distributed table one range of the partition key''s hash); filter (which may read key attributes) and projection apply to the items read; max_items bounds the items read; items expired by the table''s TTL are left out unless include_expired';
 
 CREATE FUNCTION singletable.explain_scan(
     table_name          pg_catalog.text,
