@@ -42,26 +42,50 @@ st_number_error_text(StNumberError e)
 	return "";
 }
 
-/* Checks range and writes the canonical text and size of d. */
+/* Whether d is within DynamoDB's precision and range. */
 static StNumberError
-dec_format(const Dec *d, StNumber *out)
+dec_check(const Dec *d)
 {
-	StringInfoData buf;
-
-	initStringInfo(&buf);
 	if (d->n == 0)
-	{
-		appendStringInfoChar(&buf, '0');
-		out->canonical = buf.data;
-		out->size = 1;
 		return ST_NUM_OK;
-	}
 	if (d->n > ST_NUMBER_MAX_DIGITS)
 		return ST_NUM_PRECISION;
 	if (d->e > 125)
 		return ST_NUM_OVERFLOW;
 	if (d->e < -130)
 		return ST_NUM_UNDERFLOW;
+	return ST_NUM_OK;
+}
+
+/*
+ * DynamoDB's size of d: base-100 digit pairs aligned on the point, an
+ * exponent byte, a sign byte for negatives; zero is 1 byte.
+ */
+static int
+dec_size(const Dec *d)
+{
+	if (d->n == 0)
+		return 1;
+	return 1 + (d->n + 1) / 2 + ((d->n % 2 == 0 && (d->e & 1) == 0) ? 1 : 0) + (d->neg ? 1 : 0);
+}
+
+/* Checks range and writes the canonical text and size of d. */
+static StNumberError
+dec_format(const Dec *d, StNumber *out)
+{
+	StringInfoData buf;
+	StNumberError err = dec_check(d);
+
+	if (err != ST_NUM_OK)
+		return err;
+	initStringInfo(&buf);
+	out->size = dec_size(d);
+	if (d->n == 0)
+	{
+		appendStringInfoChar(&buf, '0');
+		out->canonical = buf.data;
+		return ST_NUM_OK;
+	}
 
 	if (d->neg)
 		appendStringInfoChar(&buf, '-');
@@ -85,8 +109,6 @@ dec_format(const Dec *d, StNumber *out)
 		appendBinaryStringInfo(&buf, d->d, d->n);
 	}
 	out->canonical = buf.data;
-	/* base-100 digit pairs aligned on the point, exponent byte, sign byte */
-	out->size = 1 + (d->n + 1) / 2 + ((d->n % 2 == 0 && (d->e & 1) == 0) ? 1 : 0) + (d->neg ? 1 : 0);
 	return ST_NUM_OK;
 }
 
@@ -198,6 +220,24 @@ st_number_parse(const char *str, int len, StNumber *out)
 	if (err != ST_NUM_OK)
 		return err;
 	return dec_format(&d, out);
+}
+
+/*
+ * DynamoDB's size of a number in DynamoDB's syntax: the size st_number_parse
+ * gives, and the same errors, without building the canonical text (no
+ * allocation). For sizing many stored numbers (src/size.c).
+ */
+StNumberError
+st_number_size(const char *str, int len, int *size)
+{
+	Dec			d;
+	StNumberError err = dec_parse(str, len, &d);
+
+	if (err == ST_NUM_OK)
+		err = dec_check(&d);
+	if (err == ST_NUM_OK)
+		*size = dec_size(&d);
+	return err;
 }
 
 /* Compares two numbers in DynamoDB syntax (normally canonical) by value. */
