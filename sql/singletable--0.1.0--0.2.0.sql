@@ -94,15 +94,15 @@ AS 'MODULE_PATHNAME', 'singletable_item_size';
 COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
   'DynamoDB''s size of an item in bytes (attribute names plus values by DynamoDB''s rules), the size the 409,600-byte item limit applies to';
 
--- Internal, for the tests of the size arithmetic (test/sql/stored_size.sql): the fast
--- size of an item in the stored form that every operation will account its capacity
--- with (src/size.c), to compare with item_size. Not part of the API.
+-- Internal: the fast size of an item in the stored form that every operation accounts
+-- its capacity with (src/size.c): the expression of the size index (create_size_index),
+-- compared with item_size by test/sql/stored_size.sql. Not part of the API.
 CREATE FUNCTION singletable._stored_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
 RETURNS pg_catalog.int8
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'singletable_stored_size';
 COMMENT ON FUNCTION singletable._stored_size(pg_catalog.jsonb, pg_catalog.text[]) IS
-  'Internal, for tests: DynamoDB''s size of an item in the stored form (as read from a table), b_keys naming its B key attributes stored as plain base64 strings; use item_size';
+  'Internal, for the size index (create_size_index) and tests: DynamoDB''s size of an item in the stored form (as read from a table), b_keys naming its B key attributes stored as plain base64 strings; use item_size';
 
 -- Secondary indexes (create_gsi, drop_gsi, query's index_name): their registry, the
 -- event trigger that also removes the rows of dropped indexes, and explain_query's new

@@ -34,6 +34,7 @@
 #include "capacity.h"
 #include "item.h"
 #include "jsonval.h"
+#include "size.h"
 
 PG_FUNCTION_INFO_V1(singletable_last_consumed_capacity);
 PG_FUNCTION_INFO_V1(singletable_replacing);
@@ -392,39 +393,11 @@ st_capacity_end(StCapacity *cap)
 	}
 }
 
-/* Decoded bytes of base64 text of len bytes (with padding) */
-static int64
-base64_decoded_len(const char *s, int len)
-{
-	int64		n = (int64) (len / 4) * 3;
-
-	if (len >= 1 && s[len - 1] == '=')
-		n--;
-	if (len >= 2 && s[len - 2] == '=')
-		n--;
-	return n;
-}
-
 int64
 st_capacity_item_size(StTable *tab, Jsonb *item)
 {
-	bool		canonical;
-	StVal	   *val = st_jsonb_to_val(item, "item", &canonical);
-	int64		size = 0;
-
-	for (int i = 0; i < val->u.map.n; i++)
-	{
-		StMapEntry *e = &val->u.map.entries[i];
-		bool		bkey = e->val->type == SV_S &&
-			((tab->pk_type == ST_KEY_B && strlen(tab->pk_name) == e->keylen &&
-			  memcmp(tab->pk_name, e->key, e->keylen) == 0) ||
-			 (tab->sk_name && tab->sk_type == ST_KEY_B && strlen(tab->sk_name) == e->keylen &&
-			  memcmp(tab->sk_name, e->key, e->keylen) == 0));
-
-		size += e->keylen + (bkey ? base64_decoded_len(e->val->u.str.data, e->val->u.str.len)
-							 : st_val_size(e->val));
-	}
-	return size;
+	return st_stored_item_size(item, tab->pk_type == ST_KEY_B ? tab->pk_name : NULL,
+							   tab->sk_name && tab->sk_type == ST_KEY_B ? tab->sk_name : NULL);
 }
 
 /* Appends "name": {"CapacityUnits": u, "<Read|Write>CapacityUnits": u} */

@@ -93,6 +93,9 @@ SELECT * FROM singletable.estimate_query('cap', 'TENANT#acme');
 SELECT * FROM singletable.estimate_query('cap', 'TENANT#acme', forward => false, max_items => 700);
 SELECT count(*) FROM singletable.query('cap', 'TENANT#acme', forward => false, max_items => 700);
 SELECT singletable.last_consumed_capacity() -> 'CapacityUnits' AS query_units;
+-- an estimate is not an operation: the last capacity is still the query's
+SELECT items FROM singletable.estimate_query('cap', 'TENANT#acme', 'begins_with', 'USER#');
+SELECT singletable.last_consumed_capacity() -> 'CapacityUnits' AS still_the_query;
 SELECT items, bytes, read_capacity_units FROM singletable.estimate_query('cap', 'TENANT#acme', 'between', 'EVENT#00100', 'EVENT#00199');
 SELECT items, bytes, read_capacity_units FROM singletable.estimate_query('cap', 'TENANT#acme', '>', 'USER#0150', consistent_read => false);
 SELECT items, bytes FROM singletable.estimate_query('cap', key_condition => 'pk = :p AND sk < :s',
@@ -103,8 +106,6 @@ SELECT items, bytes FROM singletable.estimate_query('cap', 'TENANT#acme', 'begin
 SELECT singletable.delete_item('cap', 'TENANT#acme', 'USER#0200');
 SELECT items, bytes, heap_fetches > 0 AS heap_checked FROM singletable.estimate_query('cap', 'TENANT#acme', 'begins_with', 'USER#');
 SELECT singletable.put_item('cap', jsonb_build_object('pk', 'TENANT#acme', 'sk', 'USER#0200', 'body', repeat('u', 2048 - 28)));
--- the estimate is not an operation: the last capacity is still the query's
-SELECT singletable.last_consumed_capacity() -> 'WriteCapacityUnits' AS still_the_put;
 -- the plain SQL of the same range cannot use the size index for an index-only scan
 EXPLAIN (COSTS OFF) SELECT count(*), sum(singletable._stored_size(item)) FROM cap
  WHERE pk = 'TENANT#acme' AND sk >= 'USER#' AND sk < 'USER$';
@@ -201,6 +202,7 @@ SELECT singletable.put_item('cap', '{"pk": "T", "sk": "1"}');
 SELECT singletable.delete_item('cap', 'T', '1');
 SELECT items, bytes FROM singletable.estimate_query('cap', 'TENANT#acme', 'begins_with', 'USER#');
 RESET singletable.track_capacity;
+SELECT singletable.get_item('cap', 'TENANT#acme', 'USER#0001', projection => 'sk');
 
 -- errors
 -- a consistent read of a global secondary index (DynamoDB's ValidationException)
@@ -208,7 +210,7 @@ SELECT count(*) FROM singletable.query('cap', 'ann', index_name => 'byowner', co
 SELECT singletable.query_page('cap', 'ann', index_name => 'byowner', consistent_read => true);
 SELECT count(*) FROM singletable.scan('cap', index_name => 'byowner', consistent_read => true);
 -- a failed call leaves the last operation's capacity as it was
-SELECT singletable.last_consumed_capacity() -> 'TableName' AS still_the_delete;
+SELECT singletable.last_consumed_capacity() -> 'CapacityUnits' AS still_the_get;
 -- query_page and scan_page validate their arguments as query and scan do
 SELECT singletable.query_page('cap', 'TENANT#acme', max_items => 0);
 SELECT singletable.query_page(NULL, 'TENANT#acme');

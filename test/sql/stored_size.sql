@@ -203,7 +203,7 @@ SELECT pg_temp.try($$SELECT singletable._stored_size('{"n": 12345678901234567890
 SELECT pg_temp.try($$SELECT singletable._stored_size('{"pk": 1}', ARRAY['pk'])$$);
 SELECT pg_temp.try($$SELECT singletable._stored_size('{"pk": "AA=="}', ARRAY['pk', 'sk', 'x'])$$);
 -- it is internal: documented as such
-SELECT obj_description('singletable._stored_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, for tests:%' AS internal;
+SELECT obj_description('singletable._stored_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, %' AS internal;
 
 -- cleanup
 SELECT singletable.drop_table('sz');
