@@ -960,8 +960,6 @@ st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 
 		st_ttl_clock(&r->clock);
 		r->row_allocs = true;	/* the expiry test allocates */
 	}
-	/* sizing every row allocates */
-	r->row_allocs = true;
 	if (qa->index)
 	{
 		r->n_key_names = qa->n_key_names;
