@@ -234,6 +234,21 @@ SELECT singletable.estimate_query('cap', 'TENANT#acme', filter => 'no_such = :v'
 -- _replacing is internal: on its own it returns its second argument and keeps nothing
 SELECT singletable._replacing('{"a": 1}', '{"b": 2}');
 
+-- table_stats agrees with the operations: from a reset, 3 gets (one missing), 2 puts into
+-- the GSI byowner, 1 failed conditional put, a query of the users and one of byowner
+SELECT singletable.reset_stats('cap');
+SELECT count(singletable.get_item('cap', 'TENANT#acme', sk)) AS found
+  FROM (VALUES ('USER#0001'), ('USER#0002'), ('USER#none')) v(sk);
+SELECT singletable.put_item('cap', jsonb_build_object('pk', 'S', 'sk', i::text, 'owner', 'sue', 'created', i))
+  FROM generate_series(1, 2) i;
+SELECT singletable.put_item('cap', '{"pk": "S", "sk": "1"}', 'attribute_not_exists(pk)');
+SELECT count(*) FROM singletable.query('cap', 'TENANT#acme', 'begins_with', 'USER#', filter => 'body = :s',
+                                       vals => '{":s": "USER#0007"}');
+SELECT count(*) FROM singletable.query('cap', 'sue', index_name => 'byowner');
+SELECT index_name, operation, calls, items_read, items_returned, items_written, bytes_read, bytes_written,
+       read_capacity_units, write_capacity_units, conditional_check_failures
+  FROM singletable.table_stats WHERE table_name = 'cap'::regclass ORDER BY index_name NULLS FIRST, operation;
+
 SET client_min_messages = warning;
 SELECT singletable.drop_table('cap');
 DROP ROLE cap_reader;
