@@ -239,6 +239,12 @@ singletable_create_size_index(PG_FUNCTION_ARGS)
 
 	SPI_connect();
 	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+	if (tab->distributed)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" is distributed: a size index is not supported", tab->relname),
+				 errdetail("The size index is read on the coordinator, which holds no rows of a distributed table."),
+				 errhint("estimate_query reads the items of the range on a distributed table.")));
 	name = st_size_index_name(tab);
 	nspoid = get_rel_namespace(tab->relid);
 	nsp = get_namespace_name(nspoid);

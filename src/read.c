@@ -1098,7 +1098,8 @@ st_op_estimate_query(const StQueryRequest *req, StQueryEstimate *est)
 						   qa.index ? st_keyed_receive : query_receive, discard_row, NULL);
 	/* an estimate sizes the items whatever track_capacity says */
 	recv.cap.enabled = true;
-	if (qa.index == NULL)
+	/* on a distributed table the coordinator's shell holds no rows: read the items */
+	if (qa.index == NULL && !tab->distributed)
 		sizeidx = st_size_index(tab);
 	if (OidIsValid(sizeidx))
 	{

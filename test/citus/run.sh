@@ -427,6 +427,18 @@ same "query pages through a collection with max_items and exclusive_start_sk" \
                                       exclusive_start_key => '{\"pk\": \"POST#p_2001\", \"sk\": \"METRICS#2026-06-24T09:12Z\"}')" \
     'COMMENT#020'
 
+same "capacity, pages and estimates: get_item, query (strongly and eventually consistent), query_page of 1 KB pages, estimate_query" \
+    "SELECT singletable.get_item('@T@', 'USER#u_1001', 'PROFILE') IS NOT NULL;
+     SELECT singletable.last_consumed_capacity();
+     SELECT count(*) FROM singletable.query('@T@', 'POST#p_2001');
+     SELECT singletable.last_consumed_capacity();
+     SELECT count(*) FROM singletable.query('@T@', 'POST#p_2001', consistent_read => false);
+     SELECT singletable.last_consumed_capacity() -> 'CapacityUnits';
+     SELECT p - 'Items' FROM singletable.query_page('@T@', 'POST#p_2001', max_items => 5) p;
+     SELECT singletable.last_evaluated_key();
+     SELECT items, bytes, pages, read_capacity_units, source FROM singletable.estimate_query('@T@', 'POST#p_2001')" \
+    'ReadCapacityUnits'
+
 #
 # The scheduler's GSI: one partition of the index spans every shard
 #
@@ -435,7 +447,7 @@ same "GSI query: approved posts of all users in publishAt order (all 300+ across
      SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', index_name => 'gsi1')" \
     '^30[0-9]\|'
 
-same "GSI query: key conditions, backwards, max_items, a filter (its marker row), the overloaded ROLE# partitions" \
+same "GSI query: key conditions, backwards, max_items, a filter (last_evaluated_key), the overloaded ROLE# partitions" \
     "SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', '<=', '2026-06-26T00:00:00Z',
                                                           max_items => 2, index_name => 'gsi1');
      SELECT item->>'gsi1sk', pk, sk FROM singletable.query('@T@', 'STATUS#approved', 'between', '2026-07-01T03:00:00Z',
@@ -493,7 +505,7 @@ done
 #
 # Scan: the whole table or GSI, read from every shard and merged in btree order
 #
-same "scan: every item in key order, a filter that reads keys (its marker row), a projection, a start key" \
+same "scan: every item in key order, a filter that reads keys (last_evaluated_key), a projection, a start key" \
     "SELECT count(*), count(DISTINCT (pk, sk)) FROM singletable.scan('@T@');
      SELECT pk, sk FROM singletable.scan('@T@');
      SELECT pk, sk, item FROM singletable.scan('@T@', filter => 'begins_with(sk, :p)', vals => '{\":p\": \"COMMENT#\"}',
@@ -739,6 +751,26 @@ same "put_item: new item, replacement with ALL_OLD, conditions that hold" \
                                  condition => '#n = :n', names => '{\"#n\": \"name\"}', vals => '{\":n\": \"Dana\"}',
                                  return_values => 'ALL_OLD');
      SELECT singletable.get_item('@T@', 'USER#u_1004', 'PROFILE')" '"plan": "pro"'
+
+same "write capacity: an unconditional put replacing a larger item costs the larger (read first on a distributed table), update, delete, the scheduler GSI charged" \
+    "SELECT singletable.put_item('@T@', jsonb_build_object('pk', 'USER#u_1005', 'sk', 'PROFILE', 'bio', repeat('b', 3000)));
+     SELECT singletable.last_consumed_capacity();
+     SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_1005\", \"sk\": \"PROFILE\"}');
+     SELECT singletable.last_consumed_capacity() -> 'CapacityUnits';
+     SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_1005\", \"sk\": \"POST#x\", \"gsi1pk\": \"STATUS#approved\", \"gsi1sk\": \"2026-01-01T00:00:00Z\"}');
+     SELECT singletable.last_consumed_capacity();
+     SELECT singletable.update_item('@T@', 'USER#u_1005', 'POST#x', 'SET gsi1sk = :t', vals => '{\":t\": \"2026-01-02T00:00:00Z\"}', return_values => 'NONE');
+     SELECT singletable.last_consumed_capacity();
+     SELECT singletable.delete_item('@T@', 'USER#u_1005', 'POST#x');
+     SELECT singletable.last_consumed_capacity();
+     SELECT singletable.delete_item('@T@', 'USER#u_1005', 'PROFILE')" \
+    'GlobalSecondaryIndexes'
+
+expect_match "create_size_index refuses a distributed table; estimate_query reads its items" \
+    "feature_not_supported|0A000|is distributed" \
+    "\\set VERBOSITY verbose
+     \\set ON_ERROR_STOP off
+     SELECT singletable.create_size_index('posting');"
 
 same_error "put_item: attribute_not_exists on an existing item fails with 23S01" \
     "SELECT singletable.put_item('@T@', '{\"pk\": \"USER#u_1001\", \"sk\": \"PROFILE\"}', condition => 'attribute_not_exists(pk)')" \
