@@ -68,7 +68,9 @@ static MemoryContext replaced_cxt = NULL;
 void
 st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op)
 {
-	memset(cap, 0, sizeof(*cap));
+	/* the parts of indexes the table does not have stay unset (every call is charged) */
+	memset(cap, 0, offsetof(StCapacity, indexes));
+	memset(cap->indexes, 0, sizeof(StCapacityPart) * tab->n_indexes);
 	cap->enabled = st_track_capacity;
 	cap->tab = tab;
 	cap->op = op;

@@ -50,10 +50,11 @@ typedef struct StCapacity
 	double		read_factor;	/* 1 strongly consistent, 0.5 eventually */
 	StCapacityPart table;
 	int			n_indexes;		/* parts of tab->indexes, in its order */
-	StCapacityPart indexes[ST_MAX_GSIS + ST_MAX_LSIS];
 	/* a Query or Scan: its current page's evaluated bytes, pages closed so far */
 	int64		page_bytes;
 	int			pages;
+	/* last: only the first n_indexes are set */
+	StCapacityPart indexes[ST_MAX_GSIS + ST_MAX_LSIS];
 } StCapacity;
 
 /*
