@@ -34,7 +34,7 @@ psql -c "SELECT singletable.create_gsi('seg', 'byg', 'g', 'n', sort_key_type => 
 psql -A -t <<SQL
 CREATE TEMP TABLE r (target text, n int, segment int, rows bigint);
 DO \$\$
-DECLARE line text; got bigint;
+DECLARE line text; got bigint; n int;
 BEGIN
   FOR target IN 1..2 LOOP
     FOREACH n IN ARRAY ARRAY[1, 4, 7] LOOP
