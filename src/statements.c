@@ -25,6 +25,8 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "nodes/params.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -64,6 +66,21 @@ item_argtypes(StTable *tab, Oid *argtypes)
 	argtypes[0] = st_key_type_oid(tab->pk_type);
 	argtypes[1] = tab->sk_name ? st_key_type_oid(tab->sk_type) : TEXTOID;
 	argtypes[2] = JSONBOID;
+}
+
+/*
+ * Whether the installed extension has singletable._replacing(jsonb, jsonb):
+ * since 0.2.0. Under an older install script (this library before ALTER
+ * EXTENSION UPDATE) an upsert does without it, and a put is charged on the
+ * new item only.
+ */
+static bool
+have_replacing(void)
+{
+	Oid			argtypes[2] = {JSONBOID, JSONBOID};
+
+	return OidIsValid(LookupFuncName(list_make2(makeString("singletable"), makeString("_replacing")),
+									 2, argtypes, true));
 }
 
 /*
@@ -109,10 +126,14 @@ st_item_plan(StTable *tab, StPlanKind kind)
 								 tab->qualname, pk, sk ? ", " : "", sk ? sk : "", sk ? ", $2" : "");
 				if (kind == ST_PLAN_INSERT)
 					appendStringInfoString(&buf, " ON CONFLICT DO NOTHING");
-				else
+				else if (have_replacing())
 					appendStringInfo(&buf, " ON CONFLICT (%s%s%s) DO UPDATE SET " ST_ITEM_COLUMN
 									 " = singletable._replacing(st_old." ST_ITEM_COLUMN
 									 ", EXCLUDED." ST_ITEM_COLUMN ")",
+									 pk, sk ? ", " : "", sk ? sk : "");
+				else
+					appendStringInfo(&buf, " ON CONFLICT (%s%s%s) DO UPDATE SET " ST_ITEM_COLUMN
+									 " = EXCLUDED." ST_ITEM_COLUMN,
 									 pk, sk ? ", " : "", sk ? sk : "");
 			}
 			break;

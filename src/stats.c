@@ -49,6 +49,7 @@
 #include "storage/spin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/syscache.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -309,6 +310,25 @@ stats_evict(void)
 	long		i = 0;
 	long		nvictims;
 
+	/*
+	 * This backend's own table first loses the entries of tables dropped
+	 * since (a session that creates and drops tables would otherwise fill it
+	 * with them); a table in another database is not looked up.
+	 */
+	if (!stats_shared)
+	{
+		long		dropped = 0;
+
+		hash_seq_init(&seq, stats_hash);
+		while ((e = hash_seq_search(&seq)) != NULL)
+			if (e->key.dbid == MyDatabaseId && !SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->key.relid)))
+			{
+				hash_search(stats_hash, &e->key, HASH_REMOVE, NULL);
+				dropped++;
+			}
+		if (dropped > 0)
+			return true;
+	}
 	entries = MemoryContextAllocExtended(TopMemoryContext, Max(n, 1) * sizeof(StatEntry *),
 										 MCXT_ALLOC_NO_OOM);
 	if (entries == NULL)
@@ -391,7 +411,8 @@ st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCount
 	/* a new entry: another backend may create it meanwhile, or fill the table */
 	lock_table(LW_EXCLUSIVE);
 	e = hash_search(stats_hash, &key, HASH_FIND, NULL);
-	if (e == NULL && (hash_get_num_entries(stats_hash) < st_stats_max || stats_evict()))
+	if (e == NULL && (hash_get_num_entries(stats_hash) < (stats_shared ? st_stats_max : ST_STATS_LOCAL_MAX) ||
+					  stats_evict()))
 	{
 		/* shared memory is fixed-size: no room returns NULL, never an error */
 		e = hash_search(stats_hash, &key, stats_shared ? HASH_ENTER_NULL : HASH_ENTER, &found);

@@ -52,6 +52,8 @@ typedef struct StStatCounts
 
 /* singletable.stats_max (guc.c): entries kept, of every database */
 #define ST_STATS_MAX_DEFAULT 5000
+/* without preload: a backend's own entries (its tables dropped since are evicted first) */
+#define ST_STATS_LOCAL_MAX 1000
 extern int	st_stats_max;
 
 /* Registers the shared memory (from _PG_init; only under shared_preload_libraries) */
