@@ -47,16 +47,28 @@ typedef struct LastPart
 	double		units;
 } LastPart;
 
-static struct
+typedef struct LastTable
 {
-	bool		valid;
 	bool		is_read;
 	char		table_name[NAMEDATALEN];
 	bool		table_used;
 	double		table_units;
 	int			n_indexes;
 	LastPart	indexes[ST_MAX_GSIS + ST_MAX_LSIS];
+} LastTable;
+
+/*
+ * The last operation: one table, or (a batch or transaction, list) several,
+ * in last_cxt, which every operation's end resets
+ */
+static struct
+{
+	bool		valid;
+	bool		list;
+	int			n_tables;
+	LastTable  *tables;
 } last;
+static MemoryContext last_cxt = NULL;
 
 bool		st_track_capacity = true;
 
@@ -77,6 +89,7 @@ st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op)
 	cap->is_read = (op == ST_STAT_GET_ITEM || op == ST_STAT_QUERY || op == ST_STAT_SCAN ||
 					op == ST_STAT_BATCH_GET_ITEM || op == ST_STAT_TRANSACT_GET_ITEMS);
 	cap->read_factor = 1.0;
+	cap->write_factor = 1.0;
 	cap->n_indexes = tab->n_indexes;
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
@@ -89,6 +102,14 @@ void
 st_capacity_set_consistency(StCapacity *cap, bool strongly)
 {
 	cap->read_factor = strongly ? 1.0 : 0.5;
+}
+
+void
+st_capacity_set_transactional(StCapacity *cap)
+{
+	/* one prepare and one commit pass; index writes are not doubled */
+	cap->read_factor = 2.0;
+	cap->write_factor = 2.0;
 }
 
 StCapacityPart *
@@ -129,9 +150,9 @@ st_capacity_get(StCapacity *cap, Jsonb *item)
 		return;
 	bytes = found ? st_capacity_item_size(cap->tab, item) : 0;
 	cap->table.used = true;
-	cap->table.units = st_read_units(found ? bytes : 0, cap->read_factor);
-	cap->table.counts.items_read = found ? 1 : 0;
-	cap->table.counts.bytes_read = found ? bytes : 0;
+	cap->table.units += st_read_units(bytes, cap->read_factor);
+	cap->table.counts.items_read += found ? 1 : 0;
+	cap->table.counts.bytes_read += bytes;
 	cap->table.counts.read_units = cap->table.units;
 }
 
@@ -309,17 +330,17 @@ st_capacity_write(StCapacity *cap, Jsonb *old, Jsonb *newitem, int64 new_size, b
 		return;
 	old_size = old ? st_capacity_item_size(tab, old) : 0;
 	t->used = true;
-	t->units = st_write_units(Max(old ? old_size : 0, newitem ? new_size : 0));
+	t->units += st_write_units(Max(old ? old_size : 0, newitem ? new_size : 0)) * cap->write_factor;
 	t->counts.write_units = t->units;
 	if (failed)
 	{
-		t->counts.condition_failures = 1;
+		t->counts.condition_failures++;
 		return;
 	}
 	if (newitem || old)
 	{
-		t->counts.items_written = 1;
-		t->counts.bytes_written = newitem ? new_size : old_size;
+		t->counts.items_written++;
+		t->counts.bytes_written += newitem ? new_size : old_size;
 	}
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
@@ -360,24 +381,22 @@ st_capacity_write(StCapacity *cap, Jsonb *old, Jsonb *newitem, int64 new_size, b
 		else
 			continue;			/* identical entry: nothing written */
 		p->used = true;
-		p->units = units;
-		p->counts.items_written = 1;
-		p->counts.bytes_written = is ? bytes : 0;
-		p->counts.write_units = units;
+		p->units += units;
+		p->counts.items_written++;
+		p->counts.bytes_written += is ? bytes : 0;
+		p->counts.write_units = p->units;
 	}
 }
 
-void
-st_capacity_end(StCapacity *cap)
+/* Records cap as last table t, and counts its parts into the statistics */
+static void
+record(StCapacity *cap, LastTable *t)
 {
-	last.valid = cap->enabled;
-	if (!cap->enabled)
-		return;
-	last.is_read = cap->is_read;
-	strlcpy(last.table_name, cap->tab->relname, NAMEDATALEN);
-	last.table_used = cap->table.used;
-	last.table_units = cap->table.units;
-	last.n_indexes = 0;
+	t->is_read = cap->is_read;
+	strlcpy(t->table_name, cap->tab->relname, NAMEDATALEN);
+	t->table_used = cap->table.used;
+	t->table_units = cap->table.units;
+	t->n_indexes = 0;
 	if (cap->table.used)
 		st_stats_count(cap->tab->relid, NULL, cap->op, &cap->table.counts);
 	for (int i = 0; i < cap->n_indexes; i++)
@@ -388,11 +407,35 @@ st_capacity_end(StCapacity *cap)
 		if (!p->used)
 			continue;
 		st_stats_count(cap->tab->relid, p->index_name, cap->op, &p->counts);
-		l = &last.indexes[last.n_indexes++];
+		l = &t->indexes[t->n_indexes++];
 		strlcpy(l->index_name, p->index_name, NAMEDATALEN);
 		l->is_lsi = p->is_lsi;
 		l->units = p->units;
 	}
+}
+
+void
+st_capacity_end_many(StCapacity *caps, int n, bool list)
+{
+	if (last_cxt == NULL)
+		last_cxt = AllocSetContextCreate(TopMemoryContext, "singletable last capacity",
+										 ALLOCSET_SMALL_SIZES);
+	MemoryContextReset(last_cxt);
+	last.valid = n > 0 && caps[0].enabled;
+	last.list = list;
+	last.n_tables = 0;
+	last.tables = NULL;
+	if (!last.valid)
+		return;
+	last.tables = MemoryContextAlloc(last_cxt, sizeof(LastTable) * n);
+	for (int i = 0; i < n; i++)
+		record(&caps[i], &last.tables[last.n_tables++]);
+}
+
+void
+st_capacity_end(StCapacity *cap)
+{
+	st_capacity_end_many(cap, 1, false);
 }
 
 int64
@@ -419,45 +462,62 @@ append_units(StringInfo buf, const char *name, double units, bool is_read, bool 
 		appendStringInfoChar(buf, '}');
 }
 
-/* Appends the map of the used indexes of one kind, if any */
+/* Appends the map of the used indexes of one kind of table t, if any */
 static void
-append_index_map(StringInfo buf, bool lsi)
+append_index_map(StringInfo buf, LastTable *t, bool lsi)
 {
 	bool		first = true;
 
-	for (int i = 0; i < last.n_indexes; i++)
+	for (int i = 0; i < t->n_indexes; i++)
 	{
-		if (last.indexes[i].is_lsi != lsi)
+		if (t->indexes[i].is_lsi != lsi)
 			continue;
 		appendStringInfo(buf, first ? ", \"%s\": {" : "", lsi ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
-		append_units(buf, last.indexes[i].index_name, last.indexes[i].units, last.is_read, !first);
+		append_units(buf, t->indexes[i].index_name, t->indexes[i].units, t->is_read, !first);
 		first = false;
 	}
 	if (!first)
 		appendStringInfoChar(buf, '}');
 }
 
+/* Appends the ConsumedCapacity object of table t */
+static void
+append_table(StringInfo buf, LastTable *t)
+{
+	double		total = 0;
+
+	if (t->table_used)
+		total += t->table_units;
+	for (int i = 0; i < t->n_indexes; i++)
+		total += t->indexes[i].units;
+	appendStringInfoString(buf, "{\"TableName\": ");
+	escape_json(buf, t->table_name);
+	append_units(buf, NULL, total, t->is_read, true);
+	if (t->table_used)
+		append_units(buf, "Table", t->table_units, t->is_read, true);
+	append_index_map(buf, t, false);
+	append_index_map(buf, t, true);
+	appendStringInfoChar(buf, '}');
+}
+
 Jsonb *
 st_last_consumed_capacity(void)
 {
 	StringInfoData buf;
-	double		total = 0;
 
 	if (!last.valid)
 		return NULL;
-	if (last.table_used)
-		total += last.table_units;
-	for (int i = 0; i < last.n_indexes; i++)
-		total += last.indexes[i].units;
 	initStringInfo(&buf);
-	appendStringInfoString(&buf, "{\"TableName\": ");
-	escape_json(&buf, last.table_name);
-	append_units(&buf, NULL, total, last.is_read, true);
-	if (last.table_used)
-		append_units(&buf, "Table", last.table_units, last.is_read, true);
-	append_index_map(&buf, false);
-	append_index_map(&buf, true);
-	appendStringInfoChar(&buf, '}');
+	if (last.list)
+		appendStringInfoChar(&buf, '[');
+	for (int i = 0; i < last.n_tables; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		append_table(&buf, &last.tables[i]);
+	}
+	if (last.list)
+		appendStringInfoChar(&buf, ']');
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data)));
 }
 

@@ -47,7 +47,8 @@ typedef struct StCapacity
 	StTable    *tab;
 	StStatOp	op;
 	bool		is_read;		/* read units (else write units) */
-	double		read_factor;	/* 1 strongly consistent, 0.5 eventually */
+	double		read_factor;	/* 1 strongly consistent, 0.5 eventually, 2 transactional */
+	double		write_factor;	/* 1, or 2 transactional (the table part only) */
 	StCapacityPart table;
 	int			n_indexes;		/* parts of tab->indexes, in its order */
 	/* a Query or Scan: its current page's evaluated bytes, pages closed so far */
@@ -65,6 +66,9 @@ typedef struct StCapacity
 extern void st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op);
 extern void st_capacity_set_consistency(StCapacity *cap, bool strongly);
 
+/* A transaction's table part costs double (TransactWriteItems, TransactGetItems) */
+extern void st_capacity_set_transactional(StCapacity *cap);
+
 /* The part an index read charges (NULL: the table) */
 extern StCapacityPart *st_capacity_part(StCapacity *cap, StIndex *idx);
 
@@ -74,7 +78,10 @@ extern double st_read_units(int64 bytes, double factor);
 /* Write units of bytes: 1 KB units, at least one */
 extern double st_write_units(int64 bytes);
 
-/* A single-item read (GetItem) of item (stored form; NULL: missing) */
+/*
+ * A single-item read (GetItem) of item (stored form; NULL: missing: the
+ * minimum unit). Accumulates: a batch calls it once per key.
+ */
 extern void st_capacity_get(StCapacity *cap, Jsonb *item);
 
 /*
@@ -95,9 +102,17 @@ extern void st_capacity_read_end(StCapacity *cap, StCapacityPart *part);
  */
 extern void st_capacity_write(StCapacity *cap, Jsonb *old, Jsonb *newitem, int64 new_size,
 							  bool failed);
+/* (st_capacity_write accumulates too: a batch calls it once per item, each rounded alone) */
 
 /* Ends the operation: the session's last ConsumedCapacity, the statistics */
 extern void st_capacity_end(StCapacity *cap);
+
+/*
+ * Ends an operation over n tables (a batch or a transaction: one StCapacity
+ * per table, all begun with the same op): with list, last_consumed_capacity()
+ * is DynamoDB's list of ConsumedCapacity, one per table
+ */
+extern void st_capacity_end_many(StCapacity *caps, int n, bool list);
 
 /* DynamoDB's size of a stored item of tab (its B keys are plain base64) */
 extern int64 st_capacity_item_size(StTable *tab, Jsonb *item);
