@@ -28,6 +28,19 @@
 /* ConditionalCheckFailedException: class 23 (integrity constraint violation), subclass S01 */
 #define ERRCODE_ST_CONDITIONAL_CHECK_FAILED MAKE_SQLSTATE('2','3','S','0','1')
 
+/*
+ * TransactionCanceledException: a transaction's condition failed or an
+ * action was invalid for its item (DETAIL: DynamoDB's body with its
+ * CancellationReasons); class 23 like a failed condition, subclass S02
+ */
+#define ERRCODE_ST_TRANSACTION_CANCELED MAKE_SQLSTATE('2','3','S','0','2')
+
+/* IdempotentParameterMismatchException: a ClientRequestToken reused with another request */
+#define ERRCODE_ST_IDEMPOTENT_MISMATCH MAKE_SQLSTATE('2','2','S','0','1')
+
+/* TransactionInProgressException: the first call with that token is still running */
+#define ERRCODE_ST_TRANSACTION_IN_PROGRESS MAKE_SQLSTATE('5','5','S','0','1')
+
 /* DynamoDB's error types, as they appear in "__type" on the wire */
 #define ST_EXC_VALIDATION		"com.amazon.coral.validate#ValidationException"
 #define ST_EXC_NS				"com.amazonaws.dynamodb.v20120810#"
@@ -35,6 +48,9 @@
 #define ST_EXC_NOT_FOUND		ST_EXC_NS "ResourceNotFoundException"
 #define ST_EXC_IN_USE			ST_EXC_NS "ResourceInUseException"
 #define ST_EXC_CONFLICT			ST_EXC_NS "TransactionConflictException"
+#define ST_EXC_CANCELED			ST_EXC_NS "TransactionCanceledException"
+#define ST_EXC_IDEMPOTENT		ST_EXC_NS "IdempotentParameterMismatchException"
+#define ST_EXC_IN_PROGRESS		ST_EXC_NS "TransactionInProgressException"
 #define ST_EXC_ACCESS_DENIED	"com.amazon.coral.service#AccessDeniedException"
 #define ST_EXC_THROTTLING		"com.amazon.coral.availability#ThrottlingException"
 #define ST_EXC_INTERNAL			ST_EXC_NS "InternalServerError"
