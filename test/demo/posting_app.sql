@@ -343,3 +343,22 @@ SELECT table_name, attribute_name, backlog FROM singletable.ttl_status;
 SELECT singletable.ttl_sweep('posting_app') AS deleted;
 SELECT table_name, backlog FROM singletable.ttl_status;
 SELECT sk FROM singletable.query('posting_app', 'POST#p_2001', 'begins_with', 'METRICS#', include_expired => true);
+
+\echo
+\echo '=== 13. What each access pattern costs, in DynamoDB''s units ==='
+\echo '--- A user''s posts (access pattern 2): the items it evaluates, their bytes, its read capacity'
+SELECT count(*) FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#');
+SELECT singletable.last_consumed_capacity();
+\echo '--- The same read eventually consistent costs half; a GSI read is always eventually consistent'
+SELECT count(*) FROM singletable.query('posting_app', 'USER#u_1001', 'begins_with', 'POST#', consistent_read => false);
+SELECT singletable.last_consumed_capacity() -> 'CapacityUnits' AS eventually_consistent;
+\echo '--- Priced before running: estimate_query (from the size index alone once there is one)'
+SELECT singletable.create_size_index('posting_app');
+VACUUM (INDEX_CLEANUP ON) posting_app;
+SELECT * FROM singletable.estimate_query('posting_app', 'POST#p_2001');
+\echo '--- One DynamoDB page of that collection (Items left out here), with where to continue'
+SELECT p - 'Items' AS page FROM singletable.query_page('posting_app', 'POST#p_2001', max_items => 5) p;
+\echo '--- Which access pattern cost what so far in this session (singletable.table_stats)'
+SELECT index_name, operation, calls, items_read, items_returned, read_capacity_units, write_capacity_units,
+       conditional_check_failures
+  FROM singletable.table_stats WHERE table_name = 'posting_app'::regclass ORDER BY index_name NULLS FIRST, operation;
