@@ -144,7 +144,8 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 	MHD_add_response_header(resp, "x-amzn-RequestId", id);
 	MHD_add_response_header(resp, "x-amz-crc32", crc);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
-	if (draining)
+	/* no keep-alive while draining, nor after a body too large to read */
+	if (draining || status == 413)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(conn, (unsigned int) status, resp);
 	MHD_destroy_response(resp);
@@ -593,13 +594,13 @@ main(int argc, char **argv)
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	daemon = MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
+							  MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 							  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) max_connections,
 							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 60,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
 							  MHD_OPTION_THREAD_STACK_SIZE, (size_t) (1024 * 1024),
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-							  MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 							  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
 							  MHD_OPTION_END);
 	freeaddrinfo(ai);

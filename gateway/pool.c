@@ -42,6 +42,7 @@ struct gw_slot
 	PGconn	   *conn;
 	bool		prepared;
 	bool		busy;
+	bool		fatal;			/* the server sent a FATAL error: the session is over */
 };
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,16 +52,28 @@ static int	nslots;
 static char *pool_dsn;
 static char *pool_schema;
 
-/* Notices of the server (RAISE NOTICE, a backend's farewell) go to the debug log. */
+/*
+ * Notices of the server (RAISE NOTICE) go to the debug log. A FATAL error
+ * received while idle (pg_terminate_backend, idle_session_timeout, a server
+ * shutdown) also arrives here: it marks the connection dead before libpq has
+ * seen the end of file that follows it.
+ */
 static void
-notice_processor(void *arg, const char *message)
+notice_receiver(void *arg, const PGresult *res)
 {
 	gw_slot    *slot = arg;
-	size_t		n = strlen(message);
+	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 
-	if (n > 0 && message[n - 1] == '\n')
-		n--;
-	gw_log(GW_LOG_DEBUG, "connection %d: %.*s", slot->index, (int) n, message);
+	if (severity != NULL && (strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0))
+	{
+		slot->fatal = true;
+		gw_log(GW_LOG_WARNING, "connection %d: the server ended the session: %s", slot->index,
+			   message ? message : "(no message)");
+		return;
+	}
+	gw_log(GW_LOG_DEBUG, "connection %d: %s: %s", slot->index, severity ? severity : "NOTICE",
+		   message ? message : "");
 }
 
 /* Opens the slot's connection; false (logged) when the server cannot be reached. */
@@ -72,6 +85,7 @@ slot_connect(gw_slot *slot)
 
 	slot->conn = PQconnectdbParams(keywords, values, 1);
 	slot->prepared = false;
+	slot->fatal = false;
 	if (slot->conn == NULL || PQstatus(slot->conn) != CONNECTION_OK)
 	{
 		char	   *m = slot->conn ? PQerrorMessage(slot->conn) : "out of memory";
@@ -83,7 +97,7 @@ slot_connect(gw_slot *slot)
 		slot->conn = NULL;
 		return false;
 	}
-	PQsetNoticeProcessor(slot->conn, notice_processor, slot);
+	PQsetNoticeReceiver(slot->conn, notice_receiver, slot);
 	gw_log(GW_LOG_DEBUG, "connection %d: connected (backend pid %d)", slot->index,
 		   PQbackendPID(slot->conn));
 	return true;
@@ -95,6 +109,7 @@ slot_disconnect(gw_slot *slot)
 	PQfinish(slot->conn);
 	slot->conn = NULL;
 	slot->prepared = false;
+	slot->fatal = false;
 }
 
 /*
@@ -107,23 +122,24 @@ slot_alive(gw_slot *slot)
 {
 	struct pollfd pfd;
 
-	if (slot->conn == NULL || PQstatus(slot->conn) != CONNECTION_OK)
+	if (slot->conn == NULL || slot->fatal || PQstatus(slot->conn) != CONNECTION_OK)
 		return false;
 	pfd.fd = PQsocket(slot->conn);
 	pfd.events = POLLIN;
-	pfd.revents = 0;
 	if (pfd.fd < 0)
 		return false;
-	if (poll(&pfd, 1, 0) > 0)
+	/* a few rounds: the FATAL message and the end of file may come in separate reads */
+	for (int round = 0; round < 4; round++)
 	{
 		PGnotify   *n;
 
-		if (!PQconsumeInput(slot->conn) || PQstatus(slot->conn) != CONNECTION_OK)
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 0) <= 0)
+			break;
+		if (!PQconsumeInput(slot->conn) || slot->fatal || PQstatus(slot->conn) != CONNECTION_OK)
 			return false;
 		while ((n = PQnotifies(slot->conn)) != NULL)
 			PQfreemem(n);
-		if (PQisBusy(slot->conn))
-			return false;
 	}
 	return true;
 }
