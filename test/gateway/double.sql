@@ -79,8 +79,8 @@ BEGIN
             USING ERRCODE = '23S02',
                   DETAIL = '{"__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", "message": "Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None]", "CancellationReasons": [{"Code": "ConditionalCheckFailed", "Message": "The conditional request failed"}, {"Code": "None"}]}';
     WHEN 'Scan' THEN
-        -- "_raise": errors of the other kinds
-        CASE request->>'_raise'
+        -- "_raise": errors of the other kinds (also as ExclusiveStartKey._raise.S, for an SDK)
+        CASE coalesce(request->>'_raise', request->'ExclusiveStartKey'->'_raise'->>'S')
         WHEN 'throttle' THEN
             RAISE EXCEPTION 'lock timeout' USING ERRCODE = '55P03';
         WHEN 'internal' THEN

@@ -513,6 +513,51 @@ def test_sighup_reload():
             del KEYS["AKIDCAROL"]
 
 
+def test_boto3():
+    """The real SDK: its signer, its CRC32 check, its error parsing and its retries."""
+    import boto3
+    import botocore.config
+    import botocore.exceptions
+    with Gateway() as g:
+        def client(key="AKIDALICE", secret=None, attempts=1):
+            return boto3.client(
+                "dynamodb", endpoint_url=f"http://127.0.0.1:{g.port}", region_name="eu-west-3",
+                aws_access_key_id=key, aws_secret_access_key=secret or KEYS[key][0],
+                config=botocore.config.Config(retries={"total_max_attempts": attempts, "mode": "standard"}))
+        ddb = client()
+        check(ddb.describe_limits()["TableMaxWriteCapacityUnits"] == 40000, "describe_limits")
+        ddb.put_item(TableName="boto", Item={"pk": {"S": "k1"}})
+        try:
+            ddb.put_item(TableName="boto", Item={"pk": {"S": "k1"}}, ConditionExpression="attribute_not_exists(pk)")
+            raise AssertionError("no ConditionalCheckFailedException")
+        except ddb.exceptions.ConditionalCheckFailedException as e:
+            check(e.response["Error"]["Message"] == "The conditional request failed", e.response)
+        try:
+            ddb.transact_write_items(TransactItems=[{"ConditionCheck": {
+                "TableName": "boto", "Key": {"pk": {"S": "k1"}}, "ConditionExpression": "attribute_exists(pk)"}}])
+            raise AssertionError("no TransactionCanceledException")
+        except ddb.exceptions.TransactionCanceledException as e:
+            check([r["Code"] for r in e.response["CancellationReasons"]] == ["ConditionalCheckFailed", "None"],
+                  e.response)
+        try:
+            client(secret="wrong").describe_limits()
+            raise AssertionError("wrong secret accepted")
+        except botocore.exceptions.ClientError as e:
+            check(e.response["Error"]["Code"] == "InvalidSignatureException", e.response)
+        try:
+            client(key="AKIDBOB").put_item(TableName="boto", Item={"pk": {"S": "k2"}})
+            raise AssertionError("bob may not write")
+        except botocore.exceptions.ClientError as e:
+            check(e.response["Error"]["Code"] == "AccessDeniedException", e.response)
+        # a 500 is retried by the SDK: three attempts reach the database
+        mark = len(g.read_log())
+        try:
+            client(attempts=3).scan(TableName="x", ExclusiveStartKey={"_raise": {"S": "internal"}})
+        except botocore.exceptions.ClientError as e:
+            check(e.response["Error"]["Code"] == "InternalServerError", e.response)
+        check(len(re.findall(r"Scan as gw_alice: 500", g.read_log()[mark:])) == 3, g.read_log()[mark:])
+
+
 def test_startup_errors():
     out = subprocess.run([GATEWAY, "--listen", "127.0.0.1:0", "--dsn", "user=nosuchrole"],
                          capture_output=True, text=True, timeout=20)
