@@ -369,6 +369,49 @@ def test_huge_body():
         check(request(g.port, "DescribeLimits", {}).status == 200, "alive after huge requests")
 
 
+def test_garbage():
+    """Malformed HTTP and bodies (bounded: 400 requests, a few seconds): never a crash,
+    never a lost or leaked database connection."""
+    import random
+    rnd = random.Random(15)
+    good = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+            b"X-Amz-Target: DynamoDB_20120810.DescribeLimits\r\nContent-Length: 2\r\n\r\n{}")
+    with Gateway(pool=2) as g:
+        for i in range(400):
+            kind = i % 8
+            if kind == 0:
+                data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 400)))
+            elif kind == 1:
+                data = good[:rnd.randrange(len(good))]                     # truncated anywhere
+            elif kind == 2:
+                data = good.replace(b"Content-Length: 2", b"Content-Length: 999")[:-1]
+            elif kind == 3:
+                data = good.replace(b"{}", bytes(rnd.randrange(256) for _ in range(2)))
+            elif kind == 4:
+                body = b'{"a":' * 50 + b'"\xf0\x9f' + b"}" * rnd.randrange(60)
+                data = good.replace(b"Content-Length: 2", b"Content-Length: %d" % len(body)).replace(b"{}", body)
+            elif kind == 5:
+                data = good.replace(b"Content-Length: 2\r\n", b"Transfer-Encoding: chunked\r\n") + b"zz\r\n"
+            elif kind == 6:
+                data = good.replace(b"HTTP/1.1", rnd.choice([b"HTTP/9.9", b"", b"HTTP/1.1 extra"]))
+            else:
+                data = good.replace(b"Host: x", b"Host: x\r\n" + b"X-A: b\r\n" * rnd.randrange(1, 3000))
+            s = socket.create_connection(("127.0.0.1", g.port))
+            s.settimeout(0.5)
+            try:
+                s.sendall(data)
+                s.shutdown(socket.SHUT_WR)
+                while s.recv(65536):
+                    pass
+            except OSError:
+                pass
+            s.close()
+        check(g.proc.poll() is None, "the gateway died:\n" + g.read_log()[-3000:])
+        check(request(g.port, "DescribeLimits", {}).status == 200, "serves after the garbage")
+        check(psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'singletable-gateway'")
+              == "2", "the pool kept its 2 connections")
+
+
 def test_error_mapping():
     with Gateway() as g:
         request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "c"}})
@@ -459,7 +502,7 @@ def test_parallel_up_to_pool_then_queue():
         e = timed_parallel(g.port, 2, 0.5)
         check(0.45 < e < 0.9, f"2 requests on 2 connections took {e:.2f} s (parallel: ~0.5)")
         e = timed_parallel(g.port, 6, 0.5)
-        check(1.45 < e < 2.2, f"6 requests on 2 connections took {e:.2f} s (queued: ~1.5)")
+        check(1.45 < e < 2.5, f"6 requests on 2 connections took {e:.2f} s (queued: ~1.5)")
 
 
 def test_sigterm_drains():
