@@ -12,7 +12,8 @@ CREATE ROLE gw_login LOGIN;
 CREATE ROLE gw_alice;
 CREATE ROLE gw_bob;
 CREATE ROLE gw_stranger;
-GRANT gw_alice, gw_bob TO gw_login;
+CREATE ROLE gw_tenant2;
+GRANT gw_alice, gw_bob, gw_tenant2 TO gw_login;
 
 CREATE SCHEMA gateway_double;
 GRANT USAGE ON SCHEMA gateway_double TO PUBLIC;
@@ -25,6 +26,13 @@ CREATE TABLE gateway_double.items (
 );
 -- alice may read and write; bob and the login user may not
 GRANT SELECT, INSERT, UPDATE, DELETE ON gateway_double.items TO gw_alice;
+-- tenant2 may too, but row-level security limits it to the keys starting with "t2#"
+-- (IAM's dynamodb:LeadingKeys)
+GRANT SELECT, INSERT, UPDATE, DELETE ON gateway_double.items TO gw_tenant2;
+ALTER TABLE gateway_double.items ENABLE ROW LEVEL SECURITY;
+CREATE POLICY everything ON gateway_double.items TO gw_alice USING (true);
+CREATE POLICY own_keys ON gateway_double.items TO gw_tenant2
+    USING (pg_catalog.starts_with(pk, 't2#'));
 
 CREATE FUNCTION gateway_double.dynamodb(operation text, request jsonb)
 RETURNS jsonb

@@ -5,8 +5,9 @@ test/gateway/double.sql. Started by test/gateway/run.sh, which provides a throwa
 server (PGHOST/PGPORT) and GATEWAY (the binary).
 
 Each test starts the gateway it needs (on a free port, read from its log), sends
-requests and checks status, headers and DynamoDB's error bodies. Prints one line per
-test and "N passed, N failed" at the end; exits 1 on any failure."""
+requests and checks status, headers and DynamoDB's error bodies. Prints one TAP-style
+line per test ("ok N - name", "not ok N - name", as test/run.sh's pg_regress parser
+counts them) and "N passed, N failed" at the end; exits 1 on any failure."""
 
 import datetime
 import hashlib
@@ -15,6 +16,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +35,7 @@ KEYS = {
     "AKIDBOB": ("bob-secret", "gw_bob"),
     "AKIDLOGIN": ("login-secret", "-"),
     "AKIDSTRANGER": ("stranger-secret", "gw_stranger"),
+    "AKIDTENANT2": ("tenant2-secret", "gw_tenant2"),
 }
 NS = "com.amazonaws.dynamodb.v20120810#"
 SVC = "com.amazon.coral.service#"
@@ -454,6 +457,21 @@ def test_access_denied():
               == "gw_login", "role reset after a failed call")
 
 
+def test_row_level_security():
+    """A tenant key sees and writes only its own leading keys (a policy on its role)."""
+    with Gateway() as g:
+        for pk in ("t2#1", "other#1"):
+            check(request(g.port, "PutItem", {"TableName": "rls", "Item": {"pk": pk}}).status == 200, pk)
+        r = request(g.port, "GetItem", {"TableName": "rls", "Key": {"pk": "t2#1"}}, key="AKIDTENANT2")
+        check(r.json() == {"Item": {"pk": "t2#1"}}, repr(r))
+        r = request(g.port, "GetItem", {"TableName": "rls", "Key": {"pk": "other#1"}}, key="AKIDTENANT2")
+        check(r.status == 200 and r.json() == {}, f"another tenant's item is invisible: {r!r}")
+        expect_error(request(g.port, "PutItem", {"TableName": "rls", "Item": {"pk": "other#2"}}, key="AKIDTENANT2"),
+                     400, SVC + "AccessDeniedException", "row-level security")
+        check(request(g.port, "PutItem", {"TableName": "rls", "Item": {"pk": "t2#2"}}, key="AKIDTENANT2").status
+              == 200, "its own key")
+
+
 def test_killed_backend_replaced():
     with Gateway(pool=1) as g:
         pid = request(g.port, "DescribeLimits", {"_whoami": 1}).json()["pid"]
@@ -624,15 +642,20 @@ def main():
         if only and t.__name__ not in only:
             continue
         start = time.monotonic()
+        n = passed + failed + 1
         try:
             t()
             passed += 1
-            print(f"ok     {t.__name__} ({time.monotonic() - start:.1f} s)", flush=True)
+            print(f"ok {n} - {t.__name__} ({time.monotonic() - start:.1f} s)", flush=True)
         except Exception:
             failed += 1
-            print(f"FAILED {t.__name__}", flush=True)
+            print(f"not ok {n} - {t.__name__}", flush=True)
             traceback.print_exc()
     print(f"{passed} passed, {failed} failed")
+    if failed:
+        print(f"gateway logs: {WORK}")
+    else:
+        shutil.rmtree(WORK, ignore_errors=True)
     return 1 if failed else 0
 
 
