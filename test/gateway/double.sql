@@ -95,16 +95,19 @@ BEGIN
             RAISE EXCEPTION 'something broke inside' USING ERRCODE = 'XX000';
         WHEN 'serialization' THEN
             RAISE EXCEPTION 'wrong JSON type'
-                USING ERRCODE = '22023',
+                USING ERRCODE = '22S02',
                       DETAIL = '{"__type": "com.amazon.coral.service#SerializationException", "message": "NUMBER_VALUE cannot be converted to String"}';
         WHEN 'validation' THEN
             RAISE EXCEPTION 'bad limit' USING ERRCODE = '22023';
+        WHEN 'serialization_bare' THEN
+            -- the contract's SQLSTATE without a DETAIL body: mapped by the gateway's table
+            RAISE EXCEPTION 'wrong JSON type' USING ERRCODE = '22S02';
         ELSE
             RETURN '{"Items": [], "Count": 0, "ScannedCount": 0}';
         END CASE;
     ELSE
         RAISE EXCEPTION 'unknown operation "%"', operation
-            USING ERRCODE = '0A000',
+            USING ERRCODE = '42S01',
                   DETAIL = '{"__type": "com.amazon.coral.service#UnknownOperationException"}';
     END CASE;
 END;

@@ -428,6 +428,8 @@ def test_error_mapping():
             {"Code": "None"}], repr(r))
         expect_error(request(g.port, "Scan", {"_raise": "throttle"}), 400,
                      "com.amazon.coral.availability#ThrottlingException")
+        expect_error(request(g.port, "Scan", {"_raise": "serialization_bare"}), 400,
+                     SVC + "SerializationException", "wrong JSON type")
         expect_error(request(g.port, "Scan", {"_raise": "validation"}), 400,
                      "com.amazon.coral.validate#ValidationException", "bad limit")
         r = request(g.port, "Scan", {"_raise": "internal"})
