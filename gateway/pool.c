@@ -80,8 +80,9 @@ notice_receiver(void *arg, const PGresult *res)
 static bool
 slot_connect(gw_slot *slot)
 {
-	const char *keywords[] = {"client_encoding", "fallback_application_name", "dbname", NULL};
-	const char *values[] = {"UTF8", GW_NAME, pool_dsn, NULL};
+	/* --dsn comes last: its settings override these defaults */
+	const char *keywords[] = {"client_encoding", "fallback_application_name", "connect_timeout", "dbname", NULL};
+	const char *values[] = {"UTF8", GW_NAME, "10", pool_dsn, NULL};
 
 	slot->conn = PQconnectdbParams(keywords, values, 1);
 	slot->prepared = false;

@@ -500,6 +500,22 @@ def test_killed_backend_replaced():
               == "1", "one connection, no leak")
 
 
+def test_database_unreachable():
+    """While no connection can be made: 503 ServiceUnavailable (retried by the SDKs); then back."""
+    with Gateway(pool=1) as g:
+        pid = request(g.port, "DescribeLimits", {"_whoami": 1}).json()["pid"]
+        psql("ALTER ROLE gw_login NOLOGIN")
+        try:
+            psql(f"SELECT pg_terminate_backend({pid})")
+            time.sleep(0.3)
+            expect_error(request(g.port, "DescribeLimits", {}), 503, NS + "ServiceUnavailable")
+            expect_error(request(g.port, "DescribeLimits", {}), 503, NS + "ServiceUnavailable")
+        finally:
+            psql("ALTER ROLE gw_login LOGIN")
+        check(request(g.port, "DescribeLimits", {}).status == 200, "reconnects once the database takes it")
+        check(g.proc.poll() is None, "still running")
+
+
 def timed_parallel(port, n, seconds):
     replies = [None] * n
 
