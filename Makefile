@@ -44,3 +44,20 @@ demo:
 .PHONY: bench
 bench:
 	test/bench/run.sh
+
+# singletable-gateway, the DynamoDB HTTP endpoint (gateway/): built by `make`, installed
+# into $(pg_config --bindir) by `make install`, with its own makefile (a PGXS PROGRAM
+# cannot share the extension's OBJS). COPT (CI's -Werror) applies to it too.
+.PHONY: gateway install-gateway uninstall-gateway clean-gateway
+all: gateway
+gateway:
+	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' COPT='$(COPT)'
+install: install-gateway
+install-gateway: gateway
+	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' COPT='$(COPT)' install
+uninstall: uninstall-gateway
+uninstall-gateway:
+	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' uninstall
+clean: clean-gateway
+clean-gateway:
+	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' clean

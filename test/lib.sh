@@ -20,7 +20,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 # Fall back to Debian's path when pg_config is missing, so st_install_deps can still run first.
 PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-ST_PACKAGES=(postgresql-15 postgresql-server-dev-15 libipc-run-perl make gcc)
+# libmicrohttpd-dev, libpq-dev, libssl-dev, zlib1g-dev: singletable-gateway (gateway/); python3, python3-boto3, curl: its tests
+ST_PACKAGES=(postgresql-15 postgresql-server-dev-15 libipc-run-perl make gcc pkg-config
+             libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev python3 python3-boto3 curl)
 
 st_log() { printf '==> %s\n' "$*" >&2; }
 

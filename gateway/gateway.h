@@ -1,0 +1,122 @@
+/*
+ * gateway.h — the declarations shared by the files of singletable-gateway,
+ * the HTTP endpoint that speaks DynamoDB's JSON protocol and forwards each
+ * request to singletable.dynamodb(operation, request) in PostgreSQL.
+ *
+ *   main.c    options, signals, the HTTP server (libmicrohttpd), one request
+ *   pool.c    the pool of libpq connections and one call of the function
+ *   sigv4.c   the credentials file and AWS Signature Version 4
+ *   json.c    a strict JSON checker (request bodies, error DETAILs)
+ *   log.c     the log (stderr)
+ *
+ * The gateway runs outside the server: it includes no PostgreSQL server
+ * header, only libpq's.
+ */
+#ifndef SINGLETABLE_GATEWAY_H
+#define SINGLETABLE_GATEWAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GW_NAME "singletable-gateway"
+#define GW_VERSION "0.2.0"
+
+/* DynamoDB's largest request: 16 MB */
+#define GW_MAX_REQUEST_BYTES (16 * 1024 * 1024)
+
+/* DynamoDB's error types the gateway itself answers with ("__type") */
+#define GW_EXC_SERVICE			"com.amazon.coral.service#"
+#define GW_EXC_VALIDATION		"com.amazon.coral.validate#ValidationException"
+#define GW_EXC_SERIALIZATION	GW_EXC_SERVICE "SerializationException"
+#define GW_EXC_UNKNOWN_OP		GW_EXC_SERVICE "UnknownOperationException"
+#define GW_EXC_MISSING_TOKEN	GW_EXC_SERVICE "MissingAuthenticationTokenException"
+#define GW_EXC_INCOMPLETE_SIG	GW_EXC_SERVICE "IncompleteSignatureException"
+#define GW_EXC_INVALID_SIG		GW_EXC_SERVICE "InvalidSignatureException"
+#define GW_EXC_UNRECOGNIZED		GW_EXC_SERVICE "UnrecognizedClientException"
+#define GW_EXC_ACCESS_DENIED	GW_EXC_SERVICE "AccessDeniedException"
+#define GW_EXC_NS				"com.amazonaws.dynamodb.v20120810#"
+#define GW_EXC_CONDITION		GW_EXC_NS "ConditionalCheckFailedException"
+#define GW_EXC_NOT_FOUND		GW_EXC_NS "ResourceNotFoundException"
+#define GW_EXC_IN_USE			GW_EXC_NS "ResourceInUseException"
+#define GW_EXC_CONFLICT			GW_EXC_NS "TransactionConflictException"
+#define GW_EXC_CANCELED			GW_EXC_NS "TransactionCanceledException"
+#define GW_EXC_IDEMPOTENT		GW_EXC_NS "IdempotentParameterMismatchException"
+#define GW_EXC_IN_PROGRESS		GW_EXC_NS "TransactionInProgressException"
+#define GW_EXC_THROTTLING		"com.amazon.coral.availability#ThrottlingException"
+#define GW_EXC_INTERNAL			GW_EXC_NS "InternalServerError"
+#define GW_EXC_UNAVAILABLE		GW_EXC_NS "ServiceUnavailable"
+
+/* log.c */
+typedef enum gw_log_level
+{
+	GW_LOG_ERROR,
+	GW_LOG_WARNING,
+	GW_LOG_INFO,
+	GW_LOG_DEBUG
+} gw_log_level;
+
+extern gw_log_level gw_log_min;
+extern bool gw_log_set_level(const char *name);
+extern void gw_log(gw_log_level level, const char *fmt,...)
+			__attribute__((format(printf, 2, 3)));
+
+#define gw_log_enabled(level) ((level) <= gw_log_min)
+
+/* json.c */
+#define GW_JSON_MAX_DEPTH 256
+extern const char *gw_json_check(const char *s, size_t len, int max_depth,
+								 bool *too_deep);
+extern bool gw_json_top_string(const char *s, size_t len, const char *key,
+							   char *buf, size_t bufsize);
+
+/* a growing NUL-terminated byte buffer; oom set once an allocation failed */
+typedef struct gw_buf
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+	bool		oom;
+} gw_buf;
+
+extern void gw_buf_append(gw_buf *b, const char *s, size_t n);
+extern void gw_buf_append_json_string(gw_buf *b, const char *s);
+
+/* a response body: malloc'd, with its HTTP status */
+typedef struct gw_response
+{
+	int			status;
+	char	   *body;
+	size_t		len;
+} gw_response;
+
+extern void gw_error_response(gw_response *out, int status, const char *type,
+							  const char *message);
+extern int	gw_status_of_type(const char *type);
+
+/* sigv4.c */
+typedef struct gw_sig_input
+{
+	const char *method;
+	const char *path;			/* decoded, as libmicrohttpd gives it */
+	const char *body;
+	size_t		body_len;
+	void	   *connection;		/* struct MHD_Connection * */
+	long long	now;			/* time(NULL), for the 15-minute window */
+} gw_sig_input;
+
+extern bool gw_creds_load(const char *path);
+extern bool gw_creds_configured(void);
+extern bool gw_sigv4_verify(const gw_sig_input *in, char **role,
+							gw_response *err);
+
+/* pool.c */
+typedef struct gw_slot gw_slot;
+
+extern bool gw_pool_init(int size, const char *dsn, const char *schema);
+extern gw_slot *gw_pool_acquire(void);
+extern void gw_pool_release(gw_slot *slot);
+extern void gw_pool_close(void);
+extern void gw_call(gw_slot *slot, const char *operation, const char *body,
+					const char *role, gw_response *out);
+
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# test/gateway/run.sh: tests of singletable-gateway, the DynamoDB HTTP endpoint. Starts a
+# throwaway PostgreSQL server (test/lib.sh), loads the test double of
+# singletable.dynamodb (test/gateway/double.sql), and runs test/gateway/test_gateway.py
+# against the installed binary ($(pg_config --bindir)/singletable-gateway; GATEWAY=path
+# overrides); then, when the installed extension has the real singletable.dynamodb,
+# test/gateway/test_sdk.py (boto3 end to end). Arguments: names of single tests of
+# test_gateway.py to run (default: all, and test_sdk.py).
+#   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
+set -uo pipefail
+# shellcheck source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+GATEWAY=${GATEWAY:-$PGBIN/singletable-gateway}
+if [[ ! -x $GATEWAY ]]; then
+    echo "no $GATEWAY: build and install it first (make && make install)" >&2
+    exit 1
+fi
+st_start_server || exit 1
+"$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -f "$TOP/test/gateway/double.sql" >/dev/null || exit 1
+export GATEWAY PATH="$PGBIN:$PATH"
+rc=0
+python3 "$TOP/test/gateway/test_gateway.py" "$@" || rc=1
+
+# End to end with boto3, when the installed extension has singletable.dynamodb (issue 14).
+if (($# == 0)); then
+    "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION singletable" >/dev/null || exit 1
+    if [[ $("$PGBIN/psql" -X -At -c "SELECT to_regprocedure('singletable.dynamodb(text,jsonb)') IS NOT NULL") == t ]]; then
+        "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 >/dev/null <<'SQL' || exit 1
+CREATE ROLE gw_sdk_reader;
+GRANT gw_sdk_reader TO postgres;
+GRANT USAGE ON SCHEMA public TO gw_sdk_reader;
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO gw_sdk_reader;
+SQL
+        python3 "$TOP/test/gateway/test_sdk.py" || rc=1
+    else
+        echo "# test_sdk.py skipped: the installed extension has no singletable.dynamodb(text, jsonb) yet"
+    fi
+fi
+exit $rc

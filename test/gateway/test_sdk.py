@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""test/gateway/test_sdk.py: boto3 (client and resource API) through singletable-gateway
+against the extension's real singletable.dynamodb — end to end, no test double. Run by
+test/gateway/run.sh when the installed extension has that function (GATEWAY, PGHOST,
+PGPORT set; the database has CREATE EXTENSION singletable and the role gw_sdk_reader
+with SELECT on the tables of schema public). TAP-style lines as test_gateway.py."""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import boto3
+import botocore.config
+import botocore.exceptions
+
+work = tempfile.mkdtemp(prefix="gateway-sdk.")
+creds = os.path.join(work, "credentials")
+with open(creds, "w") as f:
+    f.write("AKIDADMIN admin-secret -\nAKIDREADER reader-secret gw_sdk_reader\n")
+os.chmod(creds, 0o600)
+log_path = os.path.join(work, "gateway.log")
+log = open(log_path, "w")
+proc = subprocess.Popen([os.environ["GATEWAY"], "--listen", "127.0.0.1:0", "--dsn", "user=postgres",
+                         "--credentials", creds, "--pool", "2"], stdout=log, stderr=log)
+port = None
+for _ in range(100):
+    m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", open(log_path).read())
+    if m:
+        port = int(m.group(1))
+        break
+    time.sleep(0.05)
+
+
+def client(key, secret):
+    return boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+                        aws_access_key_id=key, aws_secret_access_key=secret,
+                        config=botocore.config.Config(retries={"total_max_attempts": 1}))
+
+
+passed = failed = 0
+
+
+def step(name, fn, expect):
+    global passed, failed
+    try:
+        got = fn()
+        ok = got == expect
+        detail = f"got {got!r}, expected {expect!r}"
+    except Exception as e:  # noqa: BLE001 - any exception is a failed step
+        ok, detail = False, f"{type(e).__name__}: {e}"
+    n = passed + failed + 1
+    if ok:
+        passed += 1
+        print(f"ok {n} - sdk: {name}", flush=True)
+    else:
+        failed += 1
+        print(f"not ok {n} - sdk: {name}\n# {detail}", flush=True)
+
+
+def code(fn):
+    try:
+        fn()
+    except botocore.exceptions.ClientError as e:
+        return e.response["Error"]["Code"], e.response["ResponseMetadata"]["HTTPStatusCode"]
+    return None
+
+
+if port is None:
+    print("not ok 1 - sdk: the gateway did not start\n# " + open(log_path).read().replace("\n", "\n# "))
+    sys.exit(1)
+
+ddb = client("AKIDADMIN", "admin-secret")
+key = {"pk": {"S": "U#1"}, "sk": {"S": "P#1"}}
+step("CreateTable", lambda: ddb.create_table(
+    TableName="app", BillingMode="PAY_PER_REQUEST",
+    AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                          {"AttributeName": "sk", "AttributeType": "S"}],
+    KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+               {"AttributeName": "sk", "KeyType": "RANGE"}])["TableDescription"]["TableName"], "app")
+step("ListTables", lambda: ddb.list_tables()["TableNames"], ["app"])
+step("PutItem", lambda: [ddb.put_item(TableName="app", Item={"pk": {"S": "U#1"}, "sk": {"S": f"P#{i}"},
+                                                             "n": {"N": str(i)}})["ResponseMetadata"]["HTTPStatusCode"]
+                         for i in range(3)], [200, 200, 200])
+step("GetItem", lambda: ddb.get_item(TableName="app", Key=key)["Item"],
+     {"pk": {"S": "U#1"}, "sk": {"S": "P#1"}, "n": {"N": "1"}})
+step("Query, begins_with, descending", lambda: [i["sk"]["S"] for i in ddb.query(
+    TableName="app", KeyConditionExpression="pk = :p AND begins_with(sk, :s)",
+    ExpressionAttributeValues={":p": {"S": "U#1"}, ":s": {"S": "P#"}}, ScanIndexForward=False)["Items"]],
+    ["P#2", "P#1", "P#0"])
+step("UpdateItem ADD", lambda: ddb.update_item(
+    TableName="app", Key=key, UpdateExpression="ADD n :one",
+    ExpressionAttributeValues={":one": {"N": "1"}}, ReturnValues="UPDATED_NEW")["Attributes"], {"n": {"N": "2"}})
+step("ConditionalCheckFailedException", lambda: code(lambda: ddb.put_item(
+    TableName="app", Item=key, ConditionExpression="attribute_not_exists(pk)")),
+    ("ConditionalCheckFailedException", 400))
+step("ResourceNotFoundException", lambda: code(lambda: ddb.get_item(TableName="nope", Key={"pk": {"S": "x"}})),
+     ("ResourceNotFoundException", 400))
+step("ValidationException", lambda: code(lambda: ddb.get_item(TableName="app", Key={"pk": {"S": "x"}})),
+     ("ValidationException", 400))
+step("Scan COUNT", lambda: ddb.scan(TableName="app", Select="COUNT")["Count"], 3)
+reader = client("AKIDREADER", "reader-secret")
+step("a read-only key reads", lambda: reader.get_item(TableName="app", Key=key)["Item"]["sk"], {"S": "P#1"})
+step("a read-only key may not write: AccessDeniedException", lambda: code(lambda: reader.put_item(
+    TableName="app", Item={"pk": {"S": "U#3"}, "sk": {"S": "x"}})), ("AccessDeniedException", 400))
+res = boto3.resource("dynamodb", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+                     aws_access_key_id="AKIDADMIN", aws_secret_access_key="admin-secret")
+step("resource API: Table.get_item", lambda: res.Table("app").get_item(Key={"pk": "U#1", "sk": "P#2"})["Item"],
+     {"pk": "U#1", "sk": "P#2", "n": 2})
+
+proc.send_signal(signal.SIGTERM)
+step("SIGTERM: exit 0", lambda: proc.wait(10), 0)
+log.close()
+print(f"{passed} passed, {failed} failed")
+if failed:
+    print(f"# gateway log: {log_path}")
+else:
+    shutil.rmtree(work, ignore_errors=True)
+sys.exit(1 if failed else 0)
