@@ -168,6 +168,7 @@ run_suite tap prove bash "$TOP/test/run_tap.sh"
 run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/cache.sh"
 run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
+run_suite gateway pg_regress bash "$TOP/test/gateway/run.sh"
 # The distributed case: Citus built from ../shared/vendor (once; cached in
 # /var/cache/singletable), a coordinator and two workers of its own (not the test server),
 # the posting app on a distributed table (TAP lines, one per check).
