@@ -29,15 +29,19 @@
  *
  * The table is readable and writable by its owner only (the extension's
  * owner): every statement here runs as that owner, in a security-restricted
- * operation, as the registries are written (st_registry_execute_as_owner).
+ * operation, as the registries are written (st_registry_execute_as_owner);
+ * the three statements of a call are prepared once per backend and kept
+ * (PostgreSQL replans them when the table changes).
  * Its rows are dumped with the database (pg_extension_config_dump), the role
  * by name (regrole), so a restored database keeps the tokens of the last 10
  * minutes.
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type_d.h"
 #include "commands/dbcommands.h"
 #include "commands/extension.h"
@@ -46,6 +50,7 @@
 #include "common/sha2.h"
 #include "executor/spi.h"
 #include "mb/pg_wchar.h"
+#include "nodes/makefuncs.h"
 #include "miscadmin.h"
 #include "storage/lock.h"
 #include "utils/builtins.h"
@@ -53,22 +58,47 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "errors.h"
 #include "registry.h"
-#include "tables.h"
 #include "tokens.h"
 
 #define TOKEN_TABLE "client_request_tokens"
 #define TOKEN_REGISTRY "singletable." TOKEN_TABLE
 
-/* Deletes up to $2 rows that expired at $1, oldest first, skipping rows locked by others */
-#define EXPIRE_SQL \
-	"DELETE FROM " TOKEN_REGISTRY " t USING (SELECT e.role, e.token FROM " TOKEN_REGISTRY " e" \
-	" WHERE e.created_at OPERATOR(pg_catalog.<=) $1 ORDER BY e.created_at LIMIT $2" \
-	" FOR UPDATE SKIP LOCKED) x" \
-	" WHERE t.role OPERATOR(pg_catalog.=) x.role AND t.token OPERATOR(pg_catalog.=) x.token"
+/* The statements on the token table, prepared once per backend */
+typedef enum TokenStatement
+{
+	TOKEN_EXPIRE,				/* deletes up to $2 rows that expired at $1 */
+	TOKEN_LOOKUP,				/* the row of ($1 role, $2 token), whether live at $3 */
+	TOKEN_STORE,				/* inserts the row, or replaces one expired at $6 */
+	NUM_TOKEN_STATEMENTS
+} TokenStatement;
+
+static const char *const statement_sql[NUM_TOKEN_STATEMENTS] = {
+	/* oldest first, skipping rows another session is deleting */
+	"DELETE FROM " TOKEN_REGISTRY " t USING (SELECT e.role, e.token FROM " TOKEN_REGISTRY " e"
+	" WHERE e.created_at OPERATOR(pg_catalog.<=) $1 ORDER BY e.created_at LIMIT $2"
+	" FOR UPDATE SKIP LOCKED) x"
+	" WHERE t.role OPERATOR(pg_catalog.=) x.role AND t.token OPERATOR(pg_catalog.=) x.token",
+	"SELECT request_hash, response, created_at OPERATOR(pg_catalog.>) $3"
+	" FROM " TOKEN_REGISTRY
+	" WHERE role OPERATOR(pg_catalog.=) $1 AND token OPERATOR(pg_catalog.=) $2",
+	"INSERT INTO " TOKEN_REGISTRY " AS t (role, token, request_hash, response, created_at)"
+	" VALUES ($1, $2, $3, $4, $5) ON CONFLICT (role, token) DO UPDATE"
+	" SET request_hash = EXCLUDED.request_hash, response = EXCLUDED.response,"
+	" created_at = EXCLUDED.created_at"
+	" WHERE t.created_at OPERATOR(pg_catalog.<=) $6"
+};
+static const int statement_nargs[NUM_TOKEN_STATEMENTS] = {2, 3, 6};
+static const Oid statement_argtypes[NUM_TOKEN_STATEMENTS][6] = {
+	{TIMESTAMPTZOID, INT8OID},
+	{OIDOID, TEXTOID, TIMESTAMPTZOID},
+	{OIDOID, TEXTOID, BYTEAOID, JSONBOID, TIMESTAMPTZOID, TIMESTAMPTZOID}
+};
+static SPIPlanPtr statement_plans[NUM_TOKEN_STATEMENTS];
 
 /* A time before which a token has expired: now - 10 minutes */
 static TimestampTz
@@ -123,20 +153,56 @@ claim(const char *token, int len)
 	return LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
 }
 
+/*
+ * Runs statement which with values as the token table's owner (see the
+ * file header); its rows are SPI_tuptable's.
+ */
+static void
+run_as_owner(TokenStatement which, Datum *values)
+{
+	Oid			relid = RangeVarGetRelid(makeRangeVar("singletable", TOKEN_TABLE, -1),
+										 RowExclusiveLock, false);
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+	Oid			save_userid;
+	int			save_sec;
+	int			rc;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
+	ReleaseSysCache(tp);
+	if (statement_plans[which] == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare(statement_sql[which], statement_nargs[which],
+									   (Oid *) statement_argtypes[which]);
+
+		if (plan == NULL || SPI_keepplan(plan) != 0)
+			elog(ERROR, "preparing \"%s\" failed: %s", statement_sql[which],
+				 SPI_result_code_string(SPI_result));
+		statement_plans[which] = plan;
+	}
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	rc = SPI_execute_plan(statement_plans[which], values, NULL, false, 0);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (rc < 0)
+		elog(ERROR, "\"%s\" failed: %s", statement_sql[which], SPI_result_code_string(rc));
+}
+
 /* Deletes up to limit expired tokens, as the table's owner. */
 static void
 expire(int64 limit)
 {
-	Oid			argtypes[2] = {TIMESTAMPTZOID, INT8OID};
 	Datum		values[2] = {TimestampTzGetDatum(expiry_cutoff()), Int64GetDatum(limit)};
 
-	st_registry_execute_as_owner(TOKEN_TABLE, EXPIRE_SQL, 2, argtypes, values, NULL);
+	run_as_owner(TOKEN_EXPIRE, values);
 }
 
 Jsonb *
 st_token_begin(const char *token, int len, bytea *hash)
 {
-	Oid			argtypes[3] = {OIDOID, TEXTOID, TIMESTAMPTZOID};
 	Datum		values[3];
 	Jsonb	   *response = NULL;
 
@@ -152,11 +218,7 @@ st_token_begin(const char *token, int len, bytea *hash)
 	values[0] = ObjectIdGetDatum(GetUserId());
 	values[1] = PointerGetDatum(cstring_to_text_with_len(token, len));
 	values[2] = TimestampTzGetDatum(expiry_cutoff());
-	st_registry_execute_as_owner(TOKEN_TABLE,
-								 "SELECT request_hash, response, created_at OPERATOR(pg_catalog.>) $3"
-								 " FROM " TOKEN_REGISTRY
-								 " WHERE role OPERATOR(pg_catalog.=) $1 AND token OPERATOR(pg_catalog.=) $2",
-								 3, argtypes, values, NULL);
+	run_as_owner(TOKEN_LOOKUP, values);
 	if (SPI_processed > 0)
 	{
 		HeapTuple	row = SPI_tuptable->vals[0];
@@ -186,7 +248,6 @@ st_token_begin(const char *token, int len, bytea *hash)
 void
 st_token_store(const char *token, int len, bytea *hash, Jsonb *response)
 {
-	Oid			argtypes[6] = {OIDOID, TEXTOID, BYTEAOID, JSONBOID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 	Datum		values[6];
 
 	values[0] = ObjectIdGetDatum(GetUserId());
@@ -202,13 +263,7 @@ st_token_store(const char *token, int len, bytea *hash, Jsonb *response)
 	 * after this transaction's snapshot makes ON CONFLICT fail with a
 	 * serialization error (40001), and the retry replays it.
 	 */
-	st_registry_execute_as_owner(TOKEN_TABLE,
-								 "INSERT INTO " TOKEN_REGISTRY " AS t (role, token, request_hash, response, created_at)"
-								 " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (role, token) DO UPDATE"
-								 " SET request_hash = EXCLUDED.request_hash, response = EXCLUDED.response,"
-								 " created_at = EXCLUDED.created_at"
-								 " WHERE t.created_at OPERATOR(pg_catalog.<=) $6",
-								 6, argtypes, values, NULL);
+	run_as_owner(TOKEN_STORE, values);
 	if (SPI_processed != 1)
 		elog(ERROR, "the client_request_token of this call is already stored");
 }

@@ -85,6 +85,7 @@
 #include "storage/lock.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -720,6 +721,17 @@ key_from_map(Action *a)
 		(tab->sk_name ? strlen(tab->sk_name) + a->sk.nbytes : 0);
 }
 
+/* A copy of key k in the current memory context. */
+static StKey
+copy_key(const StKey *k)
+{
+	StKey		c = *k;
+
+	c.datum = datumCopy(k->datum, false, -1);
+	c.display = pstrdup(k->display);
+	return c;
+}
+
 /* The key of an item's advisory lock: a 64-bit hash of (table OID, key). */
 static uint64
 item_lock_key(Action *a)
@@ -740,24 +752,27 @@ item_lock_key(Action *a)
  * as they exceed it.
  */
 static void
-prepare_keys(Action *acts, int n)
+prepare_keys(Action *acts, int n, MemoryContext scratch)
 {
+	MemoryContext cxt = CurrentMemoryContext;
 	int64		total = 0;
 
 	for (int i = 0; i < n; i++)
 	{
 		Action	   *a = &acts[i];
+		StTable    *tab = a->tab;
 		ErrorContextCallback cb;
 		int64		size;
 
 		CHECK_FOR_INTERRUPTS();
 		ACTION_CONTEXT_PUSH(cb, a);
-		parse_expressions(a, a->tab);
+		parse_expressions(a, tab);
+
+		/* what the checks convert is dropped; the item and key are copied out */
+		MemoryContextSwitchTo(scratch);
 		if (a->kind == ACT_PUT)
 		{
-			st_item_prepare(a->tab, a->item, &a->put);
-			a->pk = a->put.pk;
-			a->sk = a->put.sk;
+			st_item_prepare(tab, a->item, &a->put);
 			size = a->put.size;
 		}
 		else
@@ -766,7 +781,21 @@ prepare_keys(Action *acts, int n)
 			if (a->kind == ACT_UPDATE && a->expr.vals)
 				size += st_item_size(a->expr.vals);
 		}
-		st_write_key_params(a->tab, &a->pk, &a->sk, a->values, a->nulls);
+		MemoryContextSwitchTo(cxt);
+		if (a->kind == ACT_PUT)
+		{
+			a->put.jsonb = DatumGetJsonbPCopy(JsonbPGetDatum(a->put.jsonb));
+			a->put.val = NULL;
+			a->pk = a->put.pk;
+			a->sk = a->put.sk;
+		}
+		a->pk = copy_key(&a->pk);
+		if (tab->sk_name)
+			a->sk = copy_key(&a->sk);
+		a->put.pk = a->pk;
+		a->put.sk = a->sk;
+		MemoryContextReset(scratch);
+		st_write_key_params(tab, &a->pk, &a->sk, a->values, a->nulls);
 		a->lock = item_lock_key(a);
 		ACTION_CONTEXT_POP(cb);
 		total += size;
@@ -856,15 +885,23 @@ dynamodb_message(ErrorData *edata)
  * error would leave behind; what it allocated stays in the call's memory.
  */
 static void
-make_update(Action *a)
+make_update(Action *a, MemoryContext scratch)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	StVal	   *newval;
 
+	MemoryContextSwitchTo(scratch);
 	PG_TRY();
 	{
 		a->writes = st_write_update_item(a->tab, a->upd, &a->pk, &a->sk, a->current, &a->updated,
 										 &newval);
+		/* only the new item's jsonb and size are kept; the rest goes with scratch */
+		MemoryContextSwitchTo(cxt);
+		if (a->writes)
+			a->updated.jsonb = DatumGetJsonbPCopy(JsonbPGetDatum(a->updated.jsonb));
+		a->updated.val = NULL;
+		memset(&a->updated.pk, 0, sizeof(StKey));
+		memset(&a->updated.sk, 0, sizeof(StKey));
 	}
 	PG_CATCH();
 	{
@@ -882,33 +919,29 @@ make_update(Action *a)
 	PG_END_TRY();
 }
 
-/* Checks action a on its locked item: its reason, and what it writes. */
+/*
+ * Checks action a on its locked item: its reason, and what it writes. What
+ * the checks make in scratch is dropped (the new item of an update copied
+ * out first).
+ */
 static void
-check_action(Action *a)
+check_action(Action *a, MemoryContext scratch)
 {
+	MemoryContext cxt = MemoryContextSwitchTo(scratch);
+	bool		holds = st_write_condition_holds(a->tab, a->cond, a->current);
+
+	MemoryContextSwitchTo(cxt);
 	a->reason = RC_NONE;
 	a->writes = false;
-	if (!st_write_condition_holds(a->tab, a->cond, a->current))
-	{
+	if (!holds)
 		a->reason = RC_CONDITION;
-		return;
-	}
-	switch (a->kind)
-	{
-		case ACT_PUT:
-			a->writes = true;
-			break;
-		case ACT_UPDATE:
-			make_update(a);
-			break;
-		case ACT_DELETE:
-			a->writes = a->current != NULL;
-			break;
-		case ACT_CHECK:
-		case ACT_GET:
-		case NUM_KINDS:
-			break;
-	}
+	else if (a->kind == ACT_PUT)
+		a->writes = true;
+	else if (a->kind == ACT_UPDATE)
+		make_update(a, scratch);
+	else if (a->kind == ACT_DELETE)
+		a->writes = a->current != NULL;
+	MemoryContextReset(scratch);
 }
 
 /*
@@ -1078,7 +1111,7 @@ lock_item(uint64 key)
  * then cancels the transaction.
  */
 static void
-apply_writes(Action *acts, int n, StCapacity *caps, int ncaps)
+apply_writes(Action *acts, int n, StCapacity *caps, int ncaps, MemoryContext scratch)
 {
 	for (int i = 0; i < n; i++)
 	{
@@ -1099,7 +1132,7 @@ apply_writes(Action *acts, int n, StCapacity *caps, int ncaps)
 						break;
 					CHECK_FOR_INTERRUPTS();
 					a->current = st_item_fetch(a->tab, ST_PLAN_LOCK, a->values, a->nulls, false);
-					check_action(a);
+					check_action(a, scratch);
 					if (a->reason != RC_NONE)
 						cancel_transaction(acts, n, caps, ncaps);
 				}
@@ -1119,14 +1152,17 @@ apply_writes(Action *acts, int n, StCapacity *caps, int ncaps)
 
 /* Step 10: the capacity of the writes (see capacity.h), per table. */
 static void
-charge_writes(Action *acts, int n, StCapacity *caps)
+charge_writes(Action *acts, int n, StCapacity *caps, MemoryContext scratch)
 {
+	MemoryContext cxt = MemoryContextSwitchTo(scratch);
+
 	for (int i = 0; i < n; i++)
 	{
 		Action	   *a = &acts[i];
 		StCapacity *cap = &caps[a->cap];
 
 		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(scratch);
 		switch (a->kind)
 		{
 			case ACT_PUT:
@@ -1147,14 +1183,19 @@ charge_writes(Action *acts, int n, StCapacity *caps)
 				break;
 		}
 	}
+	MemoryContextSwitchTo(cxt);
+	MemoryContextReset(scratch);
 }
 
-/* Steps 1 to 4 of both operations: the actions of a request, their tables and keys */
+/*
+ * Steps 1 to 4 of both operations: the actions of a request, their tables
+ * and keys. scratch is for what one action's checks make and drop.
+ */
 static Action *
-prepare(Jsonb *items, bool get, int *np, StCapacity **capsp, int *ncapsp)
+prepare(Jsonb *items, bool get, int n, MemoryContext scratch, StCapacity **capsp, int *ncapsp)
 {
-	int			n = *np;
 	Action	   *acts = palloc0(sizeof(Action) * n);
+	MemoryContext cxt = CurrentMemoryContext;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -1167,11 +1208,14 @@ prepare(Jsonb *items, bool get, int *np, StCapacity **capsp, int *ncapsp)
 
 		CHECK_FOR_INTERRUPTS();
 		ACTION_CONTEXT_PUSH(cb, &acts[i]);
+		MemoryContextSwitchTo(scratch);
 		parse_expressions(&acts[i], NULL);
+		MemoryContextSwitchTo(cxt);
+		MemoryContextReset(scratch);
 		ACTION_CONTEXT_POP(cb);
 	}
 	*ncapsp = open_tables(acts, n, get, capsp);
-	prepare_keys(acts, n);
+	prepare_keys(acts, n, scratch);
 	return acts;
 }
 
@@ -1201,6 +1245,7 @@ st_op_transact_write(Jsonb *items, const char *token, int token_len)
 	Jsonb	   *response = NULL;
 	bool		failed = false;
 	bool		stopped = false;
+	MemoryContext scratch;
 	MemoryContext old;
 
 	reasons_reset();
@@ -1208,7 +1253,9 @@ st_op_transact_write(Jsonb *items, const char *token, int token_len)
 	if (token)
 		st_token_validate(token, token_len);
 	SPI_connect();
-	acts = prepare(items, false, &n, &caps, &ncaps);
+	scratch = AllocSetContextCreate(CurrentMemoryContext, "singletable transaction action",
+									ALLOCSET_DEFAULT_SIZES);
+	acts = prepare(items, false, n, scratch, &caps, &ncaps);
 	order = lock_order(acts, n);
 
 	if (token)
@@ -1243,15 +1290,15 @@ st_op_transact_write(Jsonb *items, const char *token, int token_len)
 	for (int i = 0; i < n && !stopped; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		check_action(&acts[i]);
+		check_action(&acts[i], scratch);
 		failed = failed || acts[i].reason != RC_NONE;
 		stopped = acts[i].reason == RC_VALIDATION;
 	}
 	if (failed)
 		cancel_transaction(acts, n, caps, ncaps);
 
-	apply_writes(acts, n, caps, ncaps);
-	charge_writes(acts, n, caps);
+	apply_writes(acts, n, caps, ncaps, scratch);
+	charge_writes(acts, n, caps, scratch);
 	st_capacity_end_many(caps, ncaps, true);
 
 	old = MemoryContextSwitchTo(callcxt);
@@ -1278,11 +1325,14 @@ st_op_transact_get(Jsonb *items)
 	JsonbParseState *state = NULL;
 	Jsonb	   *cc;
 	Jsonb	   *response;
+	MemoryContext scratch;
 	MemoryContext old;
 
 	n = check_list(items, true);
 	SPI_connect();
-	acts = prepare(items, true, &n, &caps, &ncaps);
+	scratch = AllocSetContextCreate(CurrentMemoryContext, "singletable transaction action",
+									ALLOCSET_DEFAULT_SIZES);
+	acts = prepare(items, true, n, scratch, &caps, &ncaps);
 	(void) lock_order(acts, n);
 	st_ttl_clock(&clock);
 
