@@ -521,3 +521,49 @@ CREATE VIEW singletable.stats_info AS SELECT * FROM singletable.stats_info();
 COMMENT ON VIEW singletable.stats_info IS
   'Evictions of operation statistics and the time of their last full reset (singletable.stats_info())';
 GRANT SELECT ON singletable.stats_info TO PUBLIC;
+
+------------------------------------------------------------------------------
+-- Transactions: transact_write (TransactWriteItems), transact_get
+-- (TransactGetItems), the reasons of the last cancellation, and the
+-- ClientRequestTokens that make a transact_write idempotent for 10 minutes.
+------------------------------------------------------------------------------
+-- Readable and writable by its owner only: transact_write reads and writes it as
+-- the owner (src/tokens.c), each role's tokens apart.
+CREATE TABLE singletable.client_request_tokens (
+    role          pg_catalog.regrole NOT NULL,
+    token         pg_catalog.text COLLATE pg_catalog."C" NOT NULL
+        CHECK (pg_catalog.char_length(token) OPERATOR(pg_catalog.>=) 1
+               AND pg_catalog.char_length(token) OPERATOR(pg_catalog.<=) 36),
+    request_hash  pg_catalog.bytea NOT NULL,
+    response      pg_catalog.jsonb NOT NULL,
+    created_at    pg_catalog.timestamptz NOT NULL,
+    PRIMARY KEY (role, token)
+);
+CREATE INDEX client_request_tokens_created_at ON singletable.client_request_tokens (created_at);
+COMMENT ON TABLE singletable.client_request_tokens IS
+  'ClientRequestTokens of transact_write: per calling role and token, the SHA-256 of the request and the response of the call that used it first, and when it completed; a token expires 10 minutes later and is deleted by the next calls with a token and by the background worker; owner only';
+SELECT pg_catalog.pg_extension_config_dump('singletable.client_request_tokens', '');
+REVOKE ALL ON singletable.client_request_tokens FROM PUBLIC;
+
+CREATE FUNCTION singletable.transact_write(
+    transact_items        pg_catalog.jsonb,
+    client_request_token  pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_transact_write';
+COMMENT ON FUNCTION singletable.transact_write(pg_catalog.jsonb, pg_catalog.text) IS
+  'DynamoDB''s TransactWriteItems: 1 to 100 actions (Put, Update, Delete, ConditionCheck) on distinct items of one or more tables, all applied or none; a failed condition raises TransactionCanceled (23S02) with the reasons in DETAIL; with client_request_token (1 to 36 characters) a retry within 10 minutes returns the first response without writing again; returns {"ConsumedCapacity": [...]}';
+
+CREATE FUNCTION singletable.transact_get(transact_items pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_transact_get';
+COMMENT ON FUNCTION singletable.transact_get(pg_catalog.jsonb) IS
+  'DynamoDB''s TransactGetItems: 1 to 100 Get actions on distinct items, all read from one snapshot; returns {"Responses": [{"Item": ...} or {} for a missing item, in order], "ConsumedCapacity": [...]}';
+
+CREATE FUNCTION singletable.cancellation_reasons()
+RETURNS pg_catalog.jsonb
+LANGUAGE C VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_cancellation_reasons';
+COMMENT ON FUNCTION singletable.cancellation_reasons() IS
+  'The CancellationReasons of this session''s last transact_write if it was cancelled (for the same role), with the current items of failed conditions that asked for them (ReturnValuesOnConditionCheckFailure ALL_OLD), or NULL; errors never carry item content';

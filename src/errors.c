@@ -54,6 +54,48 @@ st_dynamodb_exception(int sqlerrcode)
 	return ST_EXC_INTERNAL;
 }
 
+/* The formatted message of a variadic errdetail helper */
+static char *
+format_va(const char *fmt, va_list args) pg_attribute_printf(1, 0);
+
+static char *
+format_va(const char *fmt, va_list args)
+{
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	for (;;)
+	{
+		va_list		ap;
+		int			needed;
+
+		va_copy(ap, args);
+		needed = appendStringInfoVA(&msg, fmt, ap);
+		va_end(ap);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&msg, needed);
+	}
+	return msg.data;
+}
+
+/* DETAIL {"__type": ..., "message": msg[, members]} for the SQLSTATE set earlier */
+static int
+errdetail_body(const char *msg, const char *members)
+{
+	StringInfoData body;
+
+	initStringInfo(&body);
+	appendStringInfoString(&body, "{\"__type\": ");
+	escape_json(&body, st_dynamodb_exception(geterrcode()));
+	appendStringInfoString(&body, ", \"message\": ");
+	escape_json(&body, msg);
+	if (members)
+		appendStringInfo(&body, ", %s", members);
+	appendStringInfoChar(&body, '}');
+	return errdetail_internal("%s", body.data);
+}
+
 /*
  * errdetail for an error DynamoDB also raises: {"__type": ..., "message":
  * ...} with the exception of the SQLSTATE set earlier in the same ereport
@@ -62,27 +104,29 @@ st_dynamodb_exception(int sqlerrcode)
 int
 st_errdetail_dynamodb(const char *fmt,...)
 {
-	StringInfoData msg;
-	StringInfoData body;
+	va_list		ap;
+	char	   *msg;
 
-	initStringInfo(&msg);
-	for (;;)
-	{
-		va_list		ap;
-		int			needed;
+	va_start(ap, fmt);
+	msg = format_va(fmt, ap);
+	va_end(ap);
+	return errdetail_body(msg, NULL);
+}
 
-		va_start(ap, fmt);
-		needed = appendStringInfoVA(&msg, fmt, ap);
-		va_end(ap);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&msg, needed);
-	}
-	initStringInfo(&body);
-	appendStringInfoString(&body, "{\"__type\": ");
-	escape_json(&body, st_dynamodb_exception(geterrcode()));
-	appendStringInfoString(&body, ", \"message\": ");
-	escape_json(&body, msg.data);
-	appendStringInfoChar(&body, '}');
-	return errdetail_internal("%s", body.data);
+/*
+ * st_errdetail_dynamodb with more members of DynamoDB's body after
+ * "message": members is their JSON text, e.g. "\"CancellationReasons\":
+ * [...]" (TransactionCanceledException). It reaches the server log like any
+ * DETAIL, so it must hold no item content.
+ */
+int
+st_errdetail_dynamodb_members(const char *members, const char *fmt,...)
+{
+	va_list		ap;
+	char	   *msg;
+
+	va_start(ap, fmt);
+	msg = format_va(fmt, ap);
+	va_end(ap);
+	return errdetail_body(msg, members);
 }

@@ -57,5 +57,6 @@
 
 extern const char *st_dynamodb_exception(int sqlerrcode);
 extern int	st_errdetail_dynamodb(const char *fmt,...) pg_attribute_printf(1, 2);
+extern int	st_errdetail_dynamodb_members(const char *members, const char *fmt,...) pg_attribute_printf(2, 3);
 
 #endif

@@ -28,7 +28,8 @@
  * A worker runs each table's sweep as the table's owner (a
  * security-restricted operation, like maintenance commands), survives an
  * error in one table (logged, kept in the statistics) and goes on with the
- * next one.
+ * next one. Last, it deletes the database's expired ClientRequestTokens
+ * (tokens.c), in a transaction of its own.
  */
 #include "postgres.h"
 
@@ -64,6 +65,7 @@
 
 #include "bgw.h"
 #include "registry.h"
+#include "tokens.h"
 #include "ttl.h"
 
 PGDLLEXPORT void st_ttl_launcher_main(Datum arg);
@@ -600,6 +602,8 @@ st_ttl_worker_main(Datum arg)
 			break;
 		}
 	}
+	/* and the expired ClientRequestTokens of transact_write (tokens.c) */
+	st_tokens_expire_round();
 	if (more_work)
 		st_ttl_wake_launcher();
 	proc_exit(0);

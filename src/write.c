@@ -22,6 +22,12 @@
  *
  * Writes go through SPI with plans cached per table (statements.c), so that
  * an item table stays a plain table (Citus can distribute it).
+ *
+ * The steps of a read-check-write (the statement parameters of a key, the
+ * condition, the item an update makes, the write of a locked item) are
+ * functions of their own (write_internal.h), which transactions (transact.c)
+ * run for many items at once: there every item is locked and read first,
+ * every condition checked, and only then every item written.
  */
 #include "postgres.h"
 
@@ -42,6 +48,7 @@
 #include "jsonval.h"
 #include "ops.h"
 #include "stats.h"
+#include "write_internal.h"
 
 /* Insert races lost in a row before a write gives up with 40001 */
 #define MAX_WRITE_ATTEMPTS 100
@@ -101,13 +108,20 @@ condition_failed(StTable *tab, Jsonb *current, bool keep, StCapacity *cap)
 			 keep ? errhint("singletable.condition_check_failure_item() returns the current item.") : 0));
 }
 
+/* Whether cond (NULL: none) holds for the locked current item (NULL: none). */
+bool
+st_write_condition_holds(StTable *tab, const StNode *cond, Jsonb *current)
+{
+	if (cond == NULL)
+		return true;
+	return st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL)));
+}
+
 /* Evaluates cond on the locked current item; raises ConditionalCheckFailed. */
 static void
 check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep, StCapacity *cap)
 {
-	if (cond == NULL)
-		return;
-	if (!st_eval_condition(cond, st_item_attrs(tab, current, st_attr_names(cond, NULL))))
+	if (!st_write_condition_holds(tab, cond, current))
 		condition_failed(tab, current, keep, cap);
 }
 
@@ -117,8 +131,8 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep, StC
  * PostgreSQL's DETAIL "Failing row contains (...)" — the whole item, which
  * would reach the server log. The error is raised again without it.
  */
-static void
-run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
+void
+st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	volatile int rc = 0;
@@ -194,17 +208,17 @@ check_insert_not_written(StTable *tab)
  * when the INSERT lost a race with a concurrent insert of the same key (the
  * caller then locks and checks that item).
  */
-static bool
-write_locked(StTable *tab, Datum *values, const char *nulls, bool exists, int attempt)
+bool
+st_write_locked(StTable *tab, Datum *values, const char *nulls, bool exists, int attempt)
 {
 	if (exists)
 	{
-		run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE);
+		st_write_run_plan(st_item_plan(tab, ST_PLAN_UPDATE), values, nulls, SPI_OK_UPDATE);
 		if (SPI_processed == 0)
 			write_skipped_by_trigger(tab, "update");
 		return true;
 	}
-	run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT);
+	st_write_run_plan(st_item_plan(tab, ST_PLAN_INSERT), values, nulls, SPI_OK_INSERT);
 	if (SPI_processed > 0)
 		return true;
 	/* a lost race is over once the winner committed: the next read sees it */
@@ -251,8 +265,8 @@ st_request_keys(StTable *tab, const StKeyText *pk, const StKeyText *sk, StKey *p
 }
 
 /* The statement parameters $1 pk, $2 sk (NULL without a sort key), $3 item (NULL). */
-static void
-key_params(StTable *tab, const StKey *pk, const StKey *sk, Datum *values, char *nulls)
+void
+st_write_key_params(StTable *tab, const StKey *pk, const StKey *sk, Datum *values, char *nulls)
 {
 	values[0] = pk->datum;
 	nulls[0] = ' ';
@@ -263,8 +277,8 @@ key_params(StTable *tab, const StKey *pk, const StKey *sk, Datum *values, char *
 }
 
 /* The parsed condition of a write, or NULL; names/vals checked for use. */
-static StNode *
-parse_write_condition(StTable *tab, const StExprText *expr)
+StNode *
+st_write_parse_condition(StTable *tab, const StExprText *expr)
 {
 	StExprEnv  *env;
 	StNode	   *cond = NULL;
@@ -333,9 +347,9 @@ st_op_put(const StPutRequest *req)
 	 * the item is locked and read first, as for a condition.
 	 */
 	locked = req->expr.condition != NULL || want_old || tab->distributed;
-	cond = parse_write_condition(tab, &req->expr);
+	cond = st_write_parse_condition(tab, &req->expr);
 	st_item_prepare(tab, req->item, &item);
-	key_params(tab, &item.pk, &item.sk, values, nulls);
+	st_write_key_params(tab, &item.pk, &item.sk, values, nulls);
 	values[2] = JsonbPGetDatum(item.jsonb);
 	nulls[2] = ' ';
 
@@ -343,7 +357,7 @@ st_op_put(const StPutRequest *req)
 	{
 		if (cap.enabled)
 			st_capacity_arm_replaced(true);
-		run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT);
+		st_write_run_plan(st_item_plan(tab, ST_PLAN_UPSERT), values, nulls, SPI_OK_INSERT);
 		if (SPI_processed == 0)
 			write_skipped_by_trigger(tab, "insert or update");
 		old = cap.enabled ? st_capacity_replaced() : NULL;
@@ -354,7 +368,7 @@ st_op_put(const StPutRequest *req)
 		{
 			old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 			check_condition(tab, cond, old, req->return_old_on_failure, &cap);
-			if (write_locked(tab, values, nulls, old != NULL, attempt))
+			if (st_write_locked(tab, values, nulls, old != NULL, attempt))
 				break;
 			/* lost an insert race: the other item is committed now; lock and check it */
 			CHECK_FOR_INTERRUPTS();
@@ -389,9 +403,9 @@ st_op_delete(const StDeleteRequest *req)
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_DELETE | ACL_SELECT |
 						(req->expr.condition ? ACL_UPDATE : 0));
 	st_capacity_begin(&cap, tab, ST_STAT_DELETE_ITEM);
-	cond = parse_write_condition(tab, &req->expr);
+	cond = st_write_parse_condition(tab, &req->expr);
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
-	key_params(tab, &pk, &sk, values, nulls);
+	st_write_key_params(tab, &pk, &sk, values, nulls);
 	if (cond)
 	{
 		/*
@@ -413,12 +427,67 @@ st_op_delete(const StDeleteRequest *req)
 	if (want_old || cap.enabled)
 		old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
 	else
-		run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
+		st_write_run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
 	st_capacity_write(&cap, old, NULL, 0, false);
 	st_capacity_end(&cap);
 	old = want_old ? result_out(old) : NULL;
 	SPI_finish();
 	return old;
+}
+
+/*
+ * The parsed update expression of an update, and its condition in *cond
+ * (NULL: none); names/vals checked for use.
+ */
+StUpdate *
+st_write_parse_update(StTable *tab, const char *update, const StExprText *expr, StNode **cond)
+{
+	StExprEnv  *env = st_env_build(tab, expr->names, expr->vals);
+	StUpdate   *upd = st_parse_update(update, env);
+
+	*cond = NULL;
+	if (expr->condition)
+		*cond = st_parse_condition(expr->condition, SE_CONDITION, env);
+	st_expr_check_unused(env);
+	return upd;
+}
+
+/*
+ * The item an update makes of the current item old (NULL: none), of key
+ * pk/sk: false when it writes nothing (an update made only of REMOVE and
+ * DELETE creates no item, though a path that cannot exist is still an
+ * error); else fills *item, and *newval with the new item as a value. The
+ * errors are those of the update on this item (a wrong operand type, a
+ * path that cannot exist, the item or an index key over its limit).
+ */
+bool
+st_write_update_item(StTable *tab, const StUpdate *upd, const StKey *pk, const StKey *sk,
+					 Jsonb *old, StItem *item, StVal **newval)
+{
+	StVal	   *oldval = st_item_attrs(tab, old, NULL);
+
+	*newval = NULL;
+	if (old == NULL)
+	{
+		bool		creates = false;
+
+		/* only SET and ADD create an item */
+		for (int i = 0; i < upd->n; i++)
+			if (upd->actions[i].kind == SU_SET || upd->actions[i].kind == SU_ADD)
+				creates = true;
+		if (!creates && upd->n > 0)
+		{
+			/* nothing is written, but a path that cannot exist is an error */
+			(void) st_apply_update(upd, oldval);
+			return false;
+		}
+		st_val_map_put(oldval, tab->pk_name, strlen(tab->pk_name), st_key_to_val(tab->pk_type, pk));
+		if (tab->sk_name)
+			st_val_map_put(oldval, tab->sk_name, strlen(tab->sk_name), st_key_to_val(tab->sk_type, sk));
+	}
+	*newval = st_apply_update(upd, oldval);
+	st_item_from_val(tab, *newval, NULL, true, item);
+	return true;
 }
 
 /* The UPDATED_* projection of an item on the update's paths, or NULL when empty. */
@@ -441,16 +510,14 @@ Jsonb *
 st_op_update(const StUpdateRequest *req)
 {
 	StTable    *tab;
-	StExprEnv  *env;
 	StUpdate   *upd;
-	StNode	   *cond = NULL;
+	StNode	   *cond;
 	StKey		pk,
 				sk;
 	Datum		values[3];
 	char		nulls[3];
 	Jsonb	   *old = NULL;
-	StVal	   *oldval = NULL,
-			   *newval = NULL;
+	StVal	   *newval = NULL;
 	StItem		item;
 	bool		written = false;
 	Jsonb	   *result = NULL;
@@ -465,42 +532,19 @@ st_op_update(const StUpdateRequest *req)
 	SPI_connect();
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	st_capacity_begin(&cap, tab, ST_STAT_UPDATE_ITEM);
-	env = st_env_build(tab, req->expr.names, req->expr.vals);
-	upd = st_parse_update(req->update, env);
-	if (req->expr.condition)
-		cond = st_parse_condition(req->expr.condition, SE_CONDITION, env);
-	st_expr_check_unused(env);
+	upd = st_write_parse_update(tab, req->update, &req->expr, &cond);
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
-	key_params(tab, &pk, &sk, values, nulls);
+	st_write_key_params(tab, &pk, &sk, values, nulls);
 
 	for (int attempt = 0;; attempt++)
 	{
-		bool		creates = false;
-
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 		check_condition(tab, cond, old, req->return_old_on_failure, &cap);
-		oldval = st_item_attrs(tab, old, NULL);
-		if (old == NULL)
-		{
-			/* only SET and ADD create an item */
-			for (int i = 0; i < upd->n; i++)
-				if (upd->actions[i].kind == SU_SET || upd->actions[i].kind == SU_ADD)
-					creates = true;
-			if (!creates && upd->n > 0)
-			{
-				/* nothing is written, but a path that cannot exist is an error */
-				(void) st_apply_update(upd, oldval);
-				break;
-			}
-			st_val_map_put(oldval, tab->pk_name, strlen(tab->pk_name), st_key_to_val(tab->pk_type, &pk));
-			if (tab->sk_name)
-				st_val_map_put(oldval, tab->sk_name, strlen(tab->sk_name), st_key_to_val(tab->sk_type, &sk));
-		}
-		newval = st_apply_update(upd, oldval);
-		st_item_from_val(tab, newval, NULL, true, &item);
+		if (!st_write_update_item(tab, upd, &pk, &sk, old, &item, &newval))
+			break;
 		values[2] = JsonbPGetDatum(item.jsonb);
 		nulls[2] = ' ';
-		if (write_locked(tab, values, nulls, old != NULL, attempt))
+		if (st_write_locked(tab, values, nulls, old != NULL, attempt))
 		{
 			written = true;
 			break;

@@ -95,6 +95,9 @@ SELECT singletable.put_item('dr_s', '{"pk": "USER#3", "sk": "PROFILE", "name": "
 SELECT singletable.enable_ttl('dr_s', 'exp');
 SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION", "exp": 1000000000}');
 SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION2", "exp": 4000000000}');
+-- a transact_write with a ClientRequestToken: its row (role by name) is dumped and restored
+SELECT singletable.transact_write('[{"Update": {"TableName": "dr_s", "Key": {"pk": "USER#2", "sk": "PROFILE"},
+  "UpdateExpression": "ADD visits :one", "ExpressionAttributeValues": {":one": 1}}}]', 'dump-token') IS NOT NULL;
 -- describe_table's index ItemCount is the estimate: the same in both databases once analyzed
 ANALYZE dr_s;
 
@@ -300,6 +303,17 @@ same "query of the multi-attribute GSI by key_condition returns the same rows" \
 same "query by index_name is an Index Scan on the restored index" \
     "SELECT e FROM singletable.explain_query('dr_s', 'Bob', index_name => 'by-name') e
       WHERE e LIKE '%Index%'" 'Index'
+
+same "singletable.client_request_tokens has the same rows (the role by name)" \
+    "SELECT role, token, request_hash, response, created_at FROM singletable.client_request_tokens ORDER BY 1, 2" \
+    '^[^|]+\|dump-token\|'
+
+expect "$DST" "a transact_write with the restored token replays its response and writes nothing" "t
+1" \
+    "SELECT singletable.transact_write('[{\"Update\": {\"TableName\": \"dr_s\", \"Key\": {\"pk\": \"USER#2\", \"sk\": \"PROFILE\"},
+       \"UpdateExpression\": \"ADD visits :one\", \"ExpressionAttributeValues\": {\":one\": 1}}}]', 'dump-token')
+       = (SELECT response FROM singletable.client_request_tokens WHERE token = 'dump-token');
+     SELECT singletable.get_item('dr_s', 'USER#2', 'PROFILE') ->> 'visits'"
 
 same "describe_table is the same for every table" \
     "SELECT t.table_name::text, singletable.describe_table(t.table_name::text) - 'TableSizeBytes' - 'ItemCount'

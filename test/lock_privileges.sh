@@ -4,8 +4,8 @@
 #
 # Session A holds locks in an open transaction: SHARE on an item table, ACCESS EXCLUSIVE
 # on another, SHARE on pg_catalog.pg_database. Session B, a role with no rights on them,
-# calls drop_table, put_item, delete_item, update_item, get_item, query and
-# describe_table on them, with lock_timeout unset and statement_timeout = 5s. Each call
+# calls drop_table, put_item, delete_item, update_item, get_item, query,
+# describe_table, transact_write and transact_get on them, with lock_timeout unset and statement_timeout = 5s. Each call
 # must fail with SQLSTATE 42501 (insufficient privilege) well before the timeout, B must
 # never be seen waiting for a lock (pg_locks, polled while B runs), and a session C must
 # meanwhile connect and read what A's locks allow. Before these checks existed, B queued
@@ -120,6 +120,10 @@ refused "describe_table on an item table under ACCESS EXCLUSIVE: denied at once"
     "SELECT singletable.describe_table('lk_excl')"
 refused "drop_table of an item table under ACCESS EXCLUSIVE: denied at once" \
     "SELECT singletable.drop_table('lk_excl')"
+refused "transact_write on an item table under SHARE: denied at once" \
+    "SELECT singletable.transact_write('[{\"Put\": {\"TableName\": \"lk\", \"Item\": {\"pk\": \"b\", \"sk\": \"1\"}}}]')"
+refused "transact_get on an item table under ACCESS EXCLUSIVE: denied at once" \
+    "SELECT singletable.transact_get('[{\"Get\": {\"TableName\": \"lk_excl\", \"Key\": {\"pk\": \"a\", \"sk\": \"1\"}}}]')"
 
 # With the rights the same call waits for A: the checks above are not vacuous.
 if out=$(PGOPTIONS="-c lock_timeout=200ms" q "$DB" 2>&1 <<<"SELECT singletable.get_item('lk_excl', 'a', '1')"); then

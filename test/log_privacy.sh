@@ -6,7 +6,8 @@
 # every way that involves an existing item — a failed condition with and without
 # return_values_on_condition_check_failure => 'ALL_OLD' on put, update and delete, and a
 # user's CHECK constraint on the item table failing a put or update — with
-# items holding a unique marker in an attribute value, then checks that the marker is in
+# items holding a unique marker in an attribute value, and transact_writes cancelled by a
+# failed condition that asked for the item (ALL_OLD) or failing that CHECK, then checks that the marker is in
 # the table and the failure item can be read back in the session, but appears nowhere in
 # the server log. The statements themselves name only keys and placeholders: the marker
 # is written by a statement that succeeds.
@@ -73,11 +74,29 @@ fails_without_marker() {
     done
 }
 
+# a cancelled transaction keeps the items of its failed conditions for cancellation_reasons()
+TX_CHECK="SELECT singletable.transact_write('[{\"ConditionCheck\": {\"TableName\": \"people\", \"Key\": {\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}, \"ConditionExpression\": \"attribute_not_exists(pk)\", \"ReturnValuesOnConditionCheckFailure\": \"ALL_OLD\"}}, {\"Update\": {\"TableName\": \"people\", \"Key\": {\"pk\": \"USER#2\", \"sk\": \"PROFILE\"}, \"UpdateExpression\": \"SET a = :v\", \"ExpressionAttributeValues\": {\":v\": 1}}}]')"
+out=$(q "$DB" <<SQL 2>&1
+DO \$\$ BEGIN
+  PERFORM ($TX_CHECK);
+EXCEPTION WHEN SQLSTATE '23S02' THEN
+  RAISE NOTICE '%', singletable.cancellation_reasons() -> 0 -> 'Item' ->> 'ssn';
+END \$\$;
+SQL
+)
+if [[ $out == *"NOTICE:  $MARKER"* ]]; then
+    ok "a cancelled transaction returns the current item through cancellation_reasons()"
+else
+    not_ok "a cancelled transaction returns the current item through cancellation_reasons()"
+    diag "got:" "$out"
+fi
+
 # the same failures, not caught: the errors go to the log with their statements
 fails_without_marker "uncaught failed condition" "23S01\\|conditional check failed" \
     "SELECT singletable.put_item('people', '{\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')" \
     "SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET a = :v', 'attribute_not_exists(pk)', vals => '{\":v\": 1}', return_values_on_condition_check_failure => 'ALL_OLD')" \
     "SELECT singletable.delete_item('people', 'USER#1', 'PROFILE', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')"
+fails_without_marker "uncaught cancelled transaction" "23S02\\|transaction cancelled" "$TX_CHECK"
 
 # a CHECK constraint of the user fails: PostgreSQL's DETAIL would be the whole row
 q "$DB" <<'SQL' >/dev/null || bail "adding the CHECK constraint failed"
@@ -89,12 +108,15 @@ SQL
 fails_without_marker "a write failing a CHECK constraint" "23514\\|violates check constraint" \
     "SELECT singletable.put_item('people', (SELECT item FROM staging))" \
     "SELECT singletable.put_item('people', (SELECT item FROM staging), 'attribute_not_exists(pk)')" \
-    "SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET forbidden = :v', vals => '{\":v\": 1}')"
+    "SELECT singletable.update_item('people', 'USER#1', 'PROFILE', 'SET forbidden = :v', vals => '{\":v\": 1}')" \
+    "SELECT singletable.transact_write(jsonb_build_array(jsonb_build_object('Put', jsonb_build_object('TableName', 'people', 'Item', (SELECT item FROM staging)))))" \
+    "SELECT singletable.transact_write('[{\"Update\": {\"TableName\": \"people\", \"Key\": {\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}, \"UpdateExpression\": \"SET forbidden = :v\", \"ExpressionAttributeValues\": {\":v\": 1}}}]')"
 
 # make sure the log has everything written so far
 "$PGBIN/psql" -X -q -d "$DB" -c "SELECT pg_catalog.pg_sleep(0)" >/dev/null
 logged=$(tail -c +"$((before + 1))" "$LOG")
-if grep -q "conditional check failed" <<<"$logged" && grep -q "violates check constraint" <<<"$logged"; then
+if grep -q "conditional check failed" <<<"$logged" && grep -q "violates check constraint" <<<"$logged" &&
+        grep -q "transaction cancelled" <<<"$logged"; then
     ok "the failed conditions are in the server log"
 else
     not_ok "the failed conditions are in the server log"

@@ -1283,6 +1283,81 @@ expect "drop_table and DROP TABLE of distributed tables remove their shards and 
                 \$\$SELECT count(*) FROM pg_class WHERE relname ~ '^posting_tmp[12]_[0-9]+\$'\$\$));"
 
 #
+# Transactions (transact_write, transact_get) and their ClientRequestTokens on the
+# distributed table: 40 collections spread over both workers in one transaction
+#
+# tx_adds(table, sk, d, n): n Update actions, ADD d to n of (USER#u_900001.., sk);
+# tx_check(table, condition): a ConditionCheck on USER#u_1001's profile
+expect "transactions: the helpers that build transact_write actions" "" \
+    "CREATE FUNCTION tx_adds(t text, sk text, d int, n int) RETURNS jsonb LANGUAGE sql AS \$\$
+       SELECT jsonb_agg(jsonb_build_object('Update', jsonb_build_object('TableName', t,
+                'Key', jsonb_build_object('pk', 'USER#u_' || (900000 + i), 'sk', sk),
+                'UpdateExpression', 'ADD n :d', 'ExpressionAttributeValues', jsonb_build_object(':d', d))) ORDER BY i)
+         FROM generate_series(1, n) i
+     \$\$;
+     CREATE FUNCTION tx_check(t text, cond text) RETURNS jsonb LANGUAGE sql AS \$\$
+       SELECT jsonb_build_array(jsonb_build_object('ConditionCheck', jsonb_build_object('TableName', t,
+                'Key', jsonb_build_object('pk', 'USER#u_1001', 'sk', 'PROFILE'), 'ConditionExpression', cond)))
+     \$\$;"
+
+same "transact_write: 40 updates on collections of both workers and a ConditionCheck, all applied, the same capacity" \
+    "SELECT singletable.transact_write(tx_adds('@T@', 'TXW#1', 1, 40) || tx_check('@T@', 'attribute_exists(pk)'));
+     SELECT count(*), sum((item->>'n')::int) FROM @T@ WHERE sk = 'TXW#1'" '^40\|40$'
+
+same_error "transact_write: the same with a failing ConditionCheck last is cancelled with 23S02, the same reasons" \
+    "SELECT singletable.transact_write(tx_adds('@T@', 'TXW#1', 1, 40) || tx_check('@T@', 'attribute_not_exists(pk)'))" \
+    23S02
+
+same "... and wrote nothing on either worker; cancellation_reasons() names the failed action" \
+    "SELECT count(*), sum((item->>'n')::int) FROM @T@ WHERE sk = 'TXW#1';
+     DO \$\$ BEGIN
+       PERFORM singletable.transact_write(tx_adds('@T@', 'TXW#1', 1, 40) || tx_check('@T@', 'attribute_not_exists(pk)'));
+     EXCEPTION WHEN SQLSTATE '23S02' THEN
+       RAISE NOTICE 'reason 41: %', singletable.cancellation_reasons() -> 40 ->> 'Code';
+     END \$\$;" '^40\|40$'
+
+same "transact_write, then an error in the same transaction: the writes on both workers roll back" \
+    "\\set ON_ERROR_STOP off
+     BEGIN;
+     SELECT singletable.transact_write(tx_adds('@T@', 'TXW#1', 1, 40)) IS NOT NULL;
+     SELECT 1 / 0;
+     ROLLBACK;
+     \\set ON_ERROR_STOP on
+     SELECT count(*), sum((item->>'n')::int) FROM @T@ WHERE sk = 'TXW#1'" '^40\|40$'
+
+run "SET citus.log_remote_commands = on;
+     SELECT singletable.transact_write(tx_adds('posting', 'TXW#1', 1, 40)) IS NOT NULL;"
+prepared=$(grep -E 'NOTICE:  issuing PREPARE TRANSACTION' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+committed=$(grep -E 'NOTICE:  issuing COMMIT PREPARED' -A1 <<<"$OUT" | grep -oE 'on server [^ ]+' | sort -u | wc -l)
+if ((prepared == 2 && committed == 2)); then
+    ok "a transact_write on both workers commits with PREPARE TRANSACTION, then COMMIT PREPARED, on each"
+else
+    not_ok "a transact_write on both workers commits with PREPARE TRANSACTION, then COMMIT PREPARED, on each"
+    diag "workers prepared: $prepared, committed prepared: $committed; commands:" \
+        "$(grep -E 'issuing (BEGIN|PREPARE|COMMIT)|on server' <<<"$OUT" | head -n 20)"
+fi
+q <<<"SELECT singletable.transact_write(tx_adds('posting_local', 'TXW#1', 1, 40))" >/dev/null 2>&1
+
+same "transact_get: 40 items of both workers and a missing one, from one snapshot, the same capacity" \
+    "SELECT singletable.transact_get((SELECT jsonb_agg(jsonb_build_object('Get', jsonb_build_object('TableName', '@T@',
+               'Key', jsonb_build_object('pk', 'USER#u_' || (900000 + i), 'sk', 'TXW#1'), 'ProjectionExpression', 'n'))
+               ORDER BY i) FROM generate_series(0, 40) i))" '"Responses": \[\{\}, \{"Item": \{"n": 2\}\}'
+
+same "ClientRequestToken: the token's row is stored on the coordinator, a replay returns the first response and writes nothing" \
+    "SELECT singletable.transact_write(tx_adds('@T@', 'TXW#2', 1, 40), 'citus-@T@');
+     SELECT singletable.transact_write(tx_adds('@T@', 'TXW#2', 1, 40), 'citus-@T@');
+     SELECT count(*), sum((item->>'n')::int) FROM @T@ WHERE sk = 'TXW#2';
+     SELECT count(*) FROM singletable.client_request_tokens WHERE token = 'citus-@T@'" '^40\|40$'
+
+same_error "ClientRequestToken: the token with another request fails with 22S01" \
+    "SELECT singletable.transact_write(tx_adds('@T@', 'TXW#2', 2, 40), 'citus-@T@')" \
+    22S01
+
+expect "transactions: the helpers go, and the tokens" "" \
+    "DROP FUNCTION tx_adds(text, text, int, int), tx_check(text, text);
+     DELETE FROM singletable.client_request_tokens WHERE token LIKE 'citus-%';"
+
+#
 # The server logs: no backend crashed on any node
 #
 crashes=$(for node in "${CL_NODES[@]}"; do
