@@ -74,7 +74,7 @@ st_attrval_serialization_error(JsonbValue *v, const char *expected)
 					   "NULL_VALUE", expected);
 	ereport(ERROR,
 			(errcode(ERRCODE_ST_SERIALIZATION),
-			 errmsg("a DynamoDB request has a JSON value of the wrong type where a %s is expected",
+			 errmsg("a DynamoDB request has a JSON value of the wrong type where type %s is expected",
 					expected),
 			 st_errdetail_dynamodb("%s", msg)));
 	pg_unreachable();

@@ -307,7 +307,7 @@ attr_type(TableDef *t, const char *name)
 
 /* The indexes of GlobalSecondaryIndexes or LocalSecondaryIndexes (path: for messages) */
 static IndexDef *
-parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n)
+parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool single)
 {
 	IndexDef   *r;
 
@@ -318,7 +318,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n)
 	for (int i = 0; i < *n; i++)
 	{
 		JsonbContainer *c = object_elem(arr, i);
-		char	   *p = psprintf("%s.%d.member", path, i + 1);
+		char	   *p = single ? (char *) path : psprintf("%s.%d.member", path, i + 1);
 		JsonbValue *proj = obj_object(c, "Projection");
 
 		CHECK_FOR_INTERRUPTS();
@@ -600,8 +600,8 @@ st_ddb_create_table(StDdbCall *call)
 			st_ddb_error(&e, "null", psprintf("%s.attributeType", p), "Member must not be null");
 		st_ddb_check_enum(&e, t.attr_types[i], psprintf("%s.attributeType", p), attr_types, "[B, N, S]");
 	}
-	t.gsi = parse_indexes(&e, gsis, "globalSecondaryIndexes", &t.n_gsi);
-	t.lsi = parse_indexes(&e, lsis, "localSecondaryIndexes", &t.n_lsi);
+	t.gsi = parse_indexes(&e, gsis, "globalSecondaryIndexes", &t.n_gsi, false);
+	t.lsi = parse_indexes(&e, lsis, "localSecondaryIndexes", &t.n_lsi, false);
 	st_ddb_check_enum(&e, billing, "billingMode", billing_modes, "[PROVISIONED, PAY_PER_REQUEST]");
 	parse_throughput(&e, pt, "provisionedThroughput", &rcu, &wcu);
 	st_ddb_errors_raise(&e);
@@ -882,7 +882,7 @@ st_ddb_update_table(StDdbCall *call)
 				jv.type = jbvBinary;
 				jv.val.binary.data = &j->root;
 				jv.val.binary.len = VARSIZE(j) - VARHDRSZ;
-				ix = parse_indexes(&e, &jv, psprintf("globalSecondaryIndexUpdates.%d.member.create", i + 1), &n);
+				ix = parse_indexes(&e, &jv, psprintf("globalSecondaryIndexUpdates.%d.member.create", i + 1), &n, true);
 			}
 			create = ix[0];
 			n_online++;
