@@ -392,6 +392,26 @@ end_object(JsonbParseState **st)
 	return JsonbValueToJsonb(pushJsonbValue(st, WJB_END_OBJECT, NULL));
 }
 
+/*
+ * The memory a response is built in before it becomes one jsonb: a
+ * per-backend context whose first 256 kB stay allocated between calls, so
+ * that building a page of items (a tree of JsonbValues many times the size of
+ * the items) does not return its memory to the operating system and fault
+ * it in again at every call. Reset at the start of each call that uses it.
+ */
+static MemoryContext
+response_context(void)
+{
+	static MemoryContext cxt = NULL;
+
+	if (cxt == NULL)
+		cxt = AllocSetContextCreate(TopMemoryContext, "singletable dynamodb response",
+									256 * 1024, 256 * 1024, ALLOCSET_DEFAULT_MAXSIZE);
+	else
+		MemoryContextReset(cxt);
+	return cxt;
+}
+
 /* ------------------------------------------------------------ shared parameters */
 
 static const char *const rcc_values[] = {"INDEXES", "TOTAL", "NONE", NULL};
@@ -675,6 +695,12 @@ ddb_update_item(StDdbCall *call)
 		st_ddb_error(&e, "null", "key", "Member must not be null");
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "UpdateExpression and ConditionExpression");
+	if (update == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("UpdateItem without an UpdateExpression is not supported"),
+				 errhint("Give an UpdateExpression, e.g. SET #n = :v; PutItem writes an item with only its keys."),
+				 st_errdetail_dynamodb("UpdateItem without UpdateExpression is not supported by this implementation")));
 
 	ddb_open(p.table, RowExclusiveLock, &t);
 	memset(&req, 0, sizeof(req));
@@ -705,6 +731,8 @@ ddb_get_item(StDdbCall *call)
 	StGetRequest req;
 	Jsonb	   *item;
 	JsonbParseState *st = NULL;
+	MemoryContext old;
+	JsonbValue *res;
 
 	st_ddb_errors_init(&e);
 	st_ddb_check_enum(&e, rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
@@ -723,6 +751,7 @@ ddb_get_item(StDdbCall *call)
 	req.consistent_read = consistent;
 	item = st_op_get(&req);
 
+	old = MemoryContextSwitchTo(response_context());
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (item)
 	{
@@ -730,7 +759,9 @@ ddb_get_item(StDdbCall *call)
 		st_attrval_push_stored(&st, WJB_VALUE, &item->root, &t.keys);
 	}
 	push_capacity(&st, rcc);
-	return end_object(&st);
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	MemoryContextSwitchTo(old);
+	return JsonbValueToJsonb(res);
 }
 
 /* ------------------------------------------------------------ Query and Scan */
@@ -884,40 +915,50 @@ start_key_stored(JsonbValue *start, DdbTable *t)
 	return j;
 }
 
+/*
+ * The response of a Query or Scan page: the Items array was built in place
+ * (page_init began the response object), the rest follows it.
+ */
 static Jsonb *
 read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 {
-	JsonbParseState *st = NULL;
-	JsonbValue *items = NULL;
+	JsonbParseState **st = &page->state;
+	MemoryContext old = MemoryContextSwitchTo(page->cxt);
+	JsonbValue *r;
 
 	if (!page->count_only)
-		items = pushJsonbValue(&page->state, WJB_END_ARRAY, NULL);
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	if (items)
-	{
-		st_ddb_push_key(&st, "Items");
-		pushJsonbValue(&st, WJB_VALUE, items);
-	}
-	st_ddb_push_int(&st, "Count", (int64) res->count);
-	st_ddb_push_int(&st, "ScannedCount", (int64) res->scanned);
+		pushJsonbValue(st, WJB_END_ARRAY, NULL);
+	st_ddb_push_int(st, "Count", (int64) res->count);
+	st_ddb_push_int(st, "ScannedCount", (int64) res->scanned);
 	if (res->last_key)
 	{
-		st_ddb_push_key(&st, "LastEvaluatedKey");
-		st_attrval_push_stored(&st, WJB_VALUE, &res->last_key->root, &t->keys);
+		st_ddb_push_key(st, "LastEvaluatedKey");
+		st_attrval_push_stored(st, WJB_VALUE, &res->last_key->root, &t->keys);
 	}
-	push_capacity(&st, p->rcc);
-	return end_object(&st);
+	push_capacity(st, p->rcc);
+	r = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	MemoryContextSwitchTo(old);
+	return JsonbValueToJsonb(r);
 }
 
+/* Begins the response object and its Items array, which the rows fill (no copy of the items) */
 static void
 page_init(WirePage *page, ReadParams *p, DdbTable *t)
 {
-	page->cxt = CurrentMemoryContext;
+	MemoryContext old;
+
+	page->cxt = response_context();
 	page->state = NULL;
 	page->keys = &t->keys;
 	page->count_only = p->select && strcmp(p->select, "COUNT") == 0;
+	old = MemoryContextSwitchTo(page->cxt);
+	pushJsonbValue(&page->state, WJB_BEGIN_OBJECT, NULL);
 	if (!page->count_only)
+	{
+		st_ddb_push_key(&page->state, "Items");
 		pushJsonbValue(&page->state, WJB_BEGIN_ARRAY, NULL);
+	}
+	MemoryContextSwitchTo(old);
 }
 
 static Jsonb *
