@@ -138,6 +138,7 @@ SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk"
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET pk = :z",
   "ExpressionAttributeValues": {":z": {"S": "d"}}}');
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET a = :a", "ReturnValues": "ALL"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}}');
 
 -- DeleteItem: ReturnValues ALL_OLD, a condition, ReturnValues only NONE or ALL_OLD
 SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"}');
