@@ -567,3 +567,47 @@ LANGUAGE C VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_cancellation_reasons';
 COMMENT ON FUNCTION singletable.cancellation_reasons() IS
   'The CancellationReasons of this session''s last transact_write if it was cancelled (for the same role), with the current items of failed conditions that asked for them (ReturnValuesOnConditionCheckFailure ALL_OLD), or NULL; errors never carry item content';
+-- The DynamoDB JSON API: singletable.dynamodb(operation, request)
+------------------------------------------------------------------------------
+-- What DynamoDB reports of a table that the other registries do not hold: its
+-- billing mode, provisioned throughput and tags (written by singletable.dynamodb as
+-- this registry's owner; a table without a row is PAY_PER_REQUEST and untagged).
+CREATE TABLE singletable.dynamodb_tables (
+    table_name              pg_catalog.regclass PRIMARY KEY,
+    billing_mode            pg_catalog.text NOT NULL DEFAULT 'PAY_PER_REQUEST'
+        CHECK (billing_mode OPERATOR(pg_catalog.=) ANY (ARRAY['PROVISIONED','PAY_PER_REQUEST']::pg_catalog.text[])),
+    read_capacity_units     pg_catalog.int8,
+    write_capacity_units    pg_catalog.int8,
+    tags                    pg_catalog.jsonb NOT NULL DEFAULT '{}'
+);
+COMMENT ON TABLE singletable.dynamodb_tables IS
+  'DynamoDB''s settings of item-collection tables that singletable.dynamodb reports: billing mode, provisioned throughput, tags';
+SELECT pg_catalog.pg_extension_config_dump('singletable.dynamodb_tables', '');
+GRANT SELECT ON singletable.dynamodb_tables TO PUBLIC;
+
+-- Its rows go with their tables (dropped by DeleteTable, drop_table or plain SQL).
+CREATE FUNCTION singletable.on_dynamodb_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.dynamodb_tables t
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND t.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_dynamodb_sql_drop() IS
+  'Event trigger: removes the singletable.dynamodb_tables rows of dropped tables';
+CREATE EVENT TRIGGER singletable_dynamodb_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_dynamodb_sql_drop();
+
+CREATE FUNCTION singletable.dynamodb(operation pg_catalog.text, request pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_dynamodb';
+COMMENT ON FUNCTION singletable.dynamodb(pg_catalog.text, pg_catalog.jsonb) IS
+  'DynamoDB''s JSON protocol: the response of a request of the operation named (PutItem, Query, CreateTable, ...), with typed AttributeValues, over the tables of schema singletable.dynamodb_schema; errors carry DynamoDB''s error body in their DETAIL';

@@ -41,6 +41,12 @@
 /* TransactionInProgressException: the first call with that token is still running */
 #define ERRCODE_ST_TRANSACTION_IN_PROGRESS MAKE_SQLSTATE('5','5','S','0','1')
 
+/* SerializationException: a DynamoDB request whose JSON has the wrong type (singletable.dynamodb) */
+#define ERRCODE_ST_SERIALIZATION MAKE_SQLSTATE('2','2','S','0','2')
+
+/* UnknownOperationException: singletable.dynamodb was given an operation it does not know */
+#define ERRCODE_ST_UNKNOWN_OPERATION MAKE_SQLSTATE('4','2','S','0','1')
+
 /* DynamoDB's error types, as they appear in "__type" on the wire */
 #define ST_EXC_VALIDATION		"com.amazon.coral.validate#ValidationException"
 #define ST_EXC_NS				"com.amazonaws.dynamodb.v20120810#"
@@ -54,6 +60,8 @@
 #define ST_EXC_ACCESS_DENIED	"com.amazon.coral.service#AccessDeniedException"
 #define ST_EXC_THROTTLING		"com.amazon.coral.availability#ThrottlingException"
 #define ST_EXC_INTERNAL			ST_EXC_NS "InternalServerError"
+#define ST_EXC_SERIALIZATION	"com.amazon.coral.service#SerializationException"
+#define ST_EXC_UNKNOWN_OPERATION	"com.amazon.coral.service#UnknownOperationException"
 
 extern const char *st_dynamodb_exception(int sqlerrcode);
 extern int	st_errdetail_dynamodb(const char *fmt,...) pg_attribute_printf(1, 2);

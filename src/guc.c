@@ -6,6 +6,10 @@
  * ttl_batch_size also bounds a session's own ttl_sweep, so a session may set
  * it (PGC_USERSET).
  *
+ * dynamodb_schema and dynamodb_distribute are read by each call of
+ * singletable.dynamodb (PGC_USERSET): the schema its table names live in,
+ * and whether its CreateTable distributes the new table with Citus.
+ *
  * stats_max sizes the statistics' hash table in shared memory
  * (PGC_POSTMASTER), so it exists only under shared_preload_libraries, as
  * pg_stat_statements.max does: PostgreSQL allows such a setting to be
@@ -17,6 +21,7 @@
 #include "utils/guc.h"
 
 #include "capacity.h"
+#include "dynamodb.h"
 #include "guc.h"
 #include "stats.h"
 #include "ttl.h"
@@ -50,6 +55,14 @@ st_guc_init(void)
 							 "Compute the consumed capacity of every operation and count it in singletable.table_stats.",
 							 "Off: last_consumed_capacity() is NULL, table_stats counts nothing; pages are still cut at 1 MB.",
 							 &st_track_capacity, true, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("singletable.dynamodb_schema",
+							   "The schema of the tables singletable.dynamodb() names (DynamoDB's table names).",
+							   "CreateTable creates its tables there; any item-collection table there answers the other operations.",
+							   &st_dynamodb_schema, "public", PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.dynamodb_distribute",
+							 "Whether CreateTable of singletable.dynamodb() distributes the new table with Citus, by its partition key.",
+							 "Only when the citus extension is installed in the database; otherwise the table stays local.",
+							 &st_dynamodb_distribute, false, PGC_USERSET, 0, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

@@ -8,6 +8,7 @@
 #   BENCH_ONLY=gsi test/bench/run.sh   # only the secondary-index measurement (7.), about 5 minutes
 #   BENCH_ONLY=ttl test/bench/run.sh   # only the TTL measurement (8.), about 10 minutes
 #   BENCH_ONLY=capacity test/bench/run.sh  # only what capacity tracking costs (9.), about 9 minutes
+#   BENCH_ONLY=dynamodb test/bench/run.sh  # only the JSON API vs the native functions (10.), about 6 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -120,8 +121,8 @@ else
     RESULTS_LINK=results
 fi
 ONLY=${BENCH_ONLY:-}
-[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity ]] ||
-    die "BENCH_ONLY must be empty, wide, gsi, ttl or capacity, not $ONLY"
+[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity || $ONLY == dynamodb ]] ||
+    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity or dynamodb, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
@@ -1657,6 +1658,77 @@ if [[ $ONLY == capacity ]]; then
     sql_file "$BENCH/sql/setup.sql" >/dev/null
     capacity_measure
     capacity_report | tee "$RESULTS_DIR/capacity.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+
+# 10. The JSON API against the native functions: singletable.dynamodb('GetItem', ...) vs
+# singletable.get_item (the pair get's extension script), and ('Query', ...) vs
+# singletable.query for the 30-item begins_with slice (query30's), on the pairs table
+# (PAIR_ITEMS items), ROUNDS rounds with the order of D (dynamodb) and N (native) alternating.
+# The JSON side parses its request, converts keys and values from AttributeValues and returns
+# one response document in wire form. Sets DDB_TPS[name.variant] and DDB_RATIO[name] (D/N,
+# median of the rounds).
+declare -A DDB_TPS DDB_RATIO
+TARGET_DDB_RATIO=0.85   # the JSON API >= 0.85x the native function (tps, median of the rounds)
+dynamodb_measure() {
+    local name n d r v t tag sn sd ncoll=$((PAIR_ITEMS / 100))
+    declare -A samples ratios
+    log "dynamodb: loading pairs ($PAIR_ITEMS items)"
+    sql "SELECT singletable.create_table('pairs')" >/dev/null
+    sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
+    for p in "get|get_ext|get_ddb" "query30|query_ext|query_ddb"; do
+        IFS='|' read -r name n d <<<"$p"
+        sn=$(script_for "$n" pairs "$ncoll")
+        sd=$(script_for "$d" pairs "$ncoll")
+        for ((r = 1; r <= ROUNDS; r++)); do
+            declare -A tps=()
+            if ((r % 2)); then order="D N"; else order="N D"; fi
+            for v in $order; do
+                tag="dynamodb.$name.$v.$r"
+                if [[ $v == D ]]; then t=$(pgbench_run "$tag" "$sd" "$CLIENTS" "$SECS" auto)
+                else t=$(pgbench_run "$tag" "$sn" "$CLIENTS" "$SECS" auto); fi
+                tps[$v]=$t
+                samples[$name.$v]+=" $t"
+                res dynamodb "$name" "$v" "$r" tps "$t"
+            done
+            t=$(calc "${tps[D]} / ${tps[N]}")
+            ratios[$name]+=" $t"
+            res dynamodb "$name" D/N "$r" ratio "$t"
+            log "dynamodb $name round $r/$ROUNDS: dynamodb $(fmt0 "${tps[D]}"), native $(fmt0 "${tps[N]}") tps"
+        done
+        for v in D N; do
+            # shellcheck disable=SC2086
+            read -r _ DDB_TPS[$name.$v] _ <<<"$(mmm ${samples[$name.$v]})"
+        done
+        # shellcheck disable=SC2086
+        read -r _ DDB_RATIO[$name] _ <<<"$(mmm ${ratios[$name]})"
+        res dynamodb "$name" D/N all ratio_median "${DDB_RATIO[$name]}"
+    done
+}
+dynamodb_report() {
+    echo "## The JSON API: singletable.dynamodb vs the native functions"
+    echo
+    echo "\`singletable.dynamodb('GetItem', ...)\` vs \`singletable.get_item\` and \`('Query', ...)\` vs \`singletable.query\`"
+    echo "(the 30-item begins_with slice); $PAIR_ITEMS items, $CLIENTS clients, $ROUNDS rounds of $SECS s, the order"
+    echo "alternating; medians. Target: D/N >= $TARGET_DDB_RATIO."
+    echo
+    echo "| pair | D dynamodb (tps) | N native (tps) | D/N | target |"
+    echo "|---|---|---|---|---|"
+    for name in get query30; do
+        echo "| $name | $(fmt0 "${DDB_TPS[$name.D]}") | $(fmt0 "${DDB_TPS[$name.N]}") | $(fmt2 "${DDB_RATIO[$name]}") | $(mark "${DDB_RATIO[$name]}" "$TARGET_DDB_RATIO") |"
+    done
+    echo
+}
+if [[ $ONLY == dynamodb ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    dynamodb_measure
+    dynamodb_report | tee "$RESULTS_DIR/dynamodb.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0

@@ -1356,6 +1356,50 @@ same_error "ClientRequestToken: the token with another request fails with 22S01"
 expect "transactions: the helpers go, and the tokens" "" \
     "DROP FUNCTION tx_adds(text, text, int, int), tx_check(text, text);
      DELETE FROM singletable.client_request_tokens WHERE token LIKE 'citus-%';"
+# singletable.dynamodb: CreateTable distributes by the partition key when
+# singletable.dynamodb_distribute is on (and not when off); the item operations and a
+# Query answer on the distributed table as on a local one
+#
+expect "dynamodb CreateTable with dynamodb_distribute = on distributes the table by its partition key; off leaves it local" \
+"t|pk|f
+{\"Item\": {\"n\": {\"N\": \"2\"}, \"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"b\"}}}
+{\"Count\": 2, \"Items\": [{\"sk\": {\"S\": \"a\"}}, {\"sk\": {\"S\": \"b\"}}], \"ScannedCount\": 2}
+{\"Count\": 1, \"Items\": [{\"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"b\"}}], \"ScannedCount\": 1}
+0|0" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SET singletable.dynamodb_distribute = on;
+     SELECT singletable.dynamodb('CreateTable', '{\"TableName\": \"ddb_dist\", \"BillingMode\": \"PAY_PER_REQUEST\",
+       \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}, {\"AttributeName\": \"sk\", \"AttributeType\": \"S\"},
+                                {\"AttributeName\": \"g\", \"AttributeType\": \"S\"}],
+       \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"sk\", \"KeyType\": \"RANGE\"}],
+       \"GlobalSecondaryIndexes\": [{\"IndexName\": \"byG\", \"KeySchema\": [{\"AttributeName\": \"g\", \"KeyType\": \"HASH\"}],
+                                   \"Projection\": {\"ProjectionType\": \"KEYS_ONLY\"}}]}');
+     SET singletable.dynamodb_distribute = off;
+     SELECT singletable.dynamodb('CreateTable', '{\"TableName\": \"ddb_local\", \"BillingMode\": \"PAY_PER_REQUEST\",
+       \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}],
+       \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}]}');
+     SELECT singletable.dynamodb('PutItem', '{\"TableName\": \"ddb_dist\", \"Item\": {\"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"a\"}}}');
+     SELECT singletable.dynamodb('PutItem', '{\"TableName\": \"ddb_dist\", \"Item\": {\"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"b\"}, \"g\": {\"S\": \"x\"}}}');
+     SELECT singletable.dynamodb('UpdateItem', '{\"TableName\": \"ddb_dist\", \"Key\": {\"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"b\"}},
+       \"UpdateExpression\": \"ADD n :two\", \"ExpressionAttributeValues\": {\":two\": {\"N\": \"2\"}}}');
+     \\o
+     SELECT EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'public.ddb_dist'::regclass),
+            (SELECT column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition
+              WHERE logicalrelid = 'public.ddb_dist'::regclass),
+            EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'public.ddb_local'::regclass);
+     SELECT singletable.dynamodb('GetItem', '{\"TableName\": \"ddb_dist\", \"Key\": {\"pk\": {\"S\": \"u1\"}, \"sk\": {\"S\": \"b\"}},
+       \"ProjectionExpression\": \"pk, sk, n\"}');
+     SELECT singletable.dynamodb('Query', '{\"TableName\": \"ddb_dist\", \"KeyConditionExpression\": \"pk = :u\",
+       \"ExpressionAttributeValues\": {\":u\": {\"S\": \"u1\"}}, \"ProjectionExpression\": \"sk\"}');
+     SELECT singletable.dynamodb('Query', '{\"TableName\": \"ddb_dist\", \"IndexName\": \"byG\", \"KeyConditionExpression\": \"g = :g\",
+       \"ExpressionAttributeValues\": {\":g\": {\"S\": \"x\"}}, \"ProjectionExpression\": \"pk, sk\"}');
+     \\o /dev/null
+     SELECT singletable.dynamodb('DeleteTable', '{\"TableName\": \"ddb_dist\"}');
+     SELECT singletable.dynamodb('DeleteTable', '{\"TableName\": \"ddb_local\"}');
+     \\o
+     SELECT (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text LIKE 'ddb\\_%'),
+            (SELECT count(*) FROM singletable.dynamodb_tables);"
 
 #
 # The server logs: no backend crashed on any node

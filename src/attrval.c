@@ -1,0 +1,671 @@
+/*
+ * attrval.c — DynamoDB's wire AttributeValues <-> the stored form of items.
+ *
+ * On the wire every value is an object with exactly one type key:
+ *
+ *   {"S": "x"} {"N": "17"} {"B": "<base64>"} {"BOOL": true} {"NULL": true}
+ *   {"L": [...]} {"M": {...}} {"SS": ["a"]} {"NS": ["1"]} {"BS": ["AQ=="]}
+ *
+ * Stored items use plain JSON with tags for B and sets (src/jsonval.c), and
+ * a table's B key attributes as plain base64 strings. Wire to stored goes
+ * through StVal (src/expr/expr.h), validating as DynamoDB does and with its
+ * messages, then st_val_to_jsonb writes the unique stored form (numbers
+ * canonical, sets sorted). Stored to wire walks the stored jsonb directly:
+ * the stored form is already canonical, so nothing needs checking.
+ *
+ * A JSON value of the wrong kind where DynamoDB's protocol expects another
+ * (a number for S, an array for M) is DynamoDB's SerializationException; a
+ * well-typed but invalid value (no type key, an empty set, a bad number) its
+ * ValidationException. Messages never carry the values: errors reach the
+ * server log (where DynamoDB names duplicate set members, we do not).
+ * JSON null members count as absent, as in DynamoDB's protocol.
+ *
+ * Both directions are linear in the size of the value (sets: n log n for
+ * the duplicate check), bounded in depth (DynamoDB's 32 levels) and call
+ * CHECK_FOR_INTERRUPTS() in every loop.
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "attrval.h"
+#include "errors.h"
+#include "jsonval.h"
+
+/* The prefix of DynamoDB's value messages */
+#define INVALID "One or more parameter values were invalid: "
+
+/* The ExpressionAttributeValues key being converted, for the message suffix */
+static const char *values_key = NULL;
+
+/* Raises a ValidationException with DynamoDB's text msg about a value. */
+static void
+value_error(StAttrParam param, const char *msg)
+{
+	if (param == ST_AV_VALUES && values_key)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid AttributeValue in ExpressionAttributeValues"),
+				 st_errdetail_dynamodb("ExpressionAttributeValues contains invalid value: %s for key %s",
+									   msg, values_key)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid AttributeValue in %s", param == ST_AV_ITEM ? "Item" : "Key"),
+			 st_errdetail_dynamodb("%s", msg)));
+}
+
+void
+st_attrval_serialization_error(JsonbValue *v, const char *expected)
+{
+	const char *msg;
+
+	if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data))
+		msg = "Start of list found where not expected";
+	else if (v->type == jbvBinary)
+		msg = "Start of structure or map found where not expected.";
+	else
+		msg = psprintf("%s cannot be converted to %s",
+					   v->type == jbvString ? "STRING_VALUE" :
+					   v->type == jbvNumeric ? "NUMBER_VALUE" :
+					   v->type == jbvBool ? (v->val.boolean ? "TRUE_VALUE" : "FALSE_VALUE") :
+					   "NULL_VALUE", expected);
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_SERIALIZATION),
+			 errmsg("a DynamoDB request has a JSON value of the wrong type where type %s is expected",
+					expected),
+			 st_errdetail_dynamodb("%s", msg)));
+	pg_unreachable();
+}
+
+/* The string of a JSON string value (else SerializationException). */
+static void
+string_of(JsonbValue *v, const char **s, int *len)
+{
+	if (v->type != jbvString)
+		st_attrval_serialization_error(v, "String");
+	*s = v->val.string.val;
+	*len = v->val.string.len;
+}
+
+/* An N value from its text (DynamoDB's number messages). */
+static StVal *
+number_of(JsonbValue *v, StAttrParam param)
+{
+	const char *s;
+	int			len;
+	StNumber	n;
+	StNumberError err;
+
+	string_of(v, &s, &len);
+	err = st_number_parse(s, len, &n);
+	if (err != ST_NUM_OK)
+	{
+		if (param == ST_AV_VALUES && values_key)
+			value_error(param, st_number_error_text(err));
+		ereport(ERROR,
+				(errcode(err == ST_NUM_SYNTAX ? ERRCODE_INVALID_TEXT_REPRESENTATION : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("invalid number in a DynamoDB AttributeValue"),
+				 st_errdetail_dynamodb("%s", st_number_error_text(err))));
+	}
+	return st_val_make_str(SV_N, n.canonical, strlen(n.canonical));
+}
+
+/* A B value from its base64 text. */
+static StVal *
+binary_of(JsonbValue *v)
+{
+	const char *s;
+	int			len;
+	int			blen;
+	char	   *bin;
+
+	string_of(v, &s, &len);
+	bin = st_base64_decode(s, len, &blen);
+	if (bin == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("a DynamoDB binary value is not valid base64"),
+				 st_errdetail_dynamodb("Base64 encoded binary value is not valid")));
+	return st_val_make_str(SV_B, bin, blen);
+}
+
+static int
+set_member_cmp(const void *a, const void *b)
+{
+	return st_val_compare(*(StVal *const *) a, *(StVal *const *) b);
+}
+
+/* SS, NS or BS from a JSON array: not empty, no duplicates, sorted. */
+static StVal *
+set_of(JsonbValue *arr, StValType type, StAttrParam param)
+{
+	StVal	   *r;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			n = 0;
+	int			size;
+
+	if (arr->type != jbvBinary || !JsonContainerIsArray(arr->val.binary.data))
+		st_attrval_serialization_error(arr, "List");
+	size = JsonContainerSize(arr->val.binary.data);
+	if (size == 0)
+		value_error(param, type == SV_SS ? INVALID "An string set  may not be empty" :
+					type == SV_NS ? INVALID "An number set  may not be empty" :
+					INVALID "Binary sets should not be empty");
+	r = palloc0(sizeof(StVal));
+	r->type = type;
+	r->u.list.elems = palloc(sizeof(StVal *) * size);
+	it = JsonbIteratorInit(arr->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_ELEM)
+			continue;
+		if (type == SV_SS)
+		{
+			const char *s;
+			int			len;
+
+			string_of(&v, &s, &len);
+			r->u.list.elems[n++] = st_val_make_str(SV_S, s, len);
+		}
+		else if (type == SV_NS)
+			r->u.list.elems[n++] = number_of(&v, param);
+		else
+			r->u.list.elems[n++] = binary_of(&v);
+	}
+	r->u.list.n = n;
+	qsort(r->u.list.elems, n, sizeof(StVal *), set_member_cmp);
+	for (int i = 1; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (st_val_compare(r->u.list.elems[i - 1], r->u.list.elems[i]) == 0)
+			value_error(param, type == SV_BS ? INVALID "Input collection of type BS contains duplicates." :
+						INVALID "Input collection contains duplicates.");
+	}
+	return r;
+}
+
+static void
+too_deep(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("a DynamoDB AttributeValue is nested more than %d levels deep", ST_MAX_DEPTH),
+			 st_errdetail_dynamodb("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
+}
+
+StVal *
+st_attrval_to_val(JsonbValue *av, StAttrParam param, int depth)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v,
+				typev;
+	JsonbIteratorToken tok;
+	const char *type = NULL;
+	int			typelen = 0;
+	int			ntypes = 0;
+
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	if (av->type != jbvBinary || !JsonContainerIsObject(av->val.binary.data))
+		st_attrval_serialization_error(av, "AttributeValue");
+	/* the one member that is not null is the type */
+	it = JsonbIteratorInit(av->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok != WJB_KEY)
+			continue;
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (v.type == jbvNull)
+			continue;
+		if (++ntypes == 1)
+		{
+			type = k.val.string.val;
+			typelen = k.val.string.len;
+			typev = v;
+		}
+	}
+	if (ntypes > 1)
+		value_error(param, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+
+#define IS(t) (typelen == (int) strlen(t) && memcmp(type, t, typelen) == 0)
+	if (ntypes == 1 && IS("S"))
+	{
+		const char *s;
+		int			len;
+
+		string_of(&typev, &s, &len);
+		return st_val_make_str(SV_S, s, len);
+	}
+	if (ntypes == 1 && IS("N"))
+		return number_of(&typev, param);
+	if (ntypes == 1 && IS("B"))
+		return binary_of(&typev);
+	if (ntypes == 1 && (IS("BOOL") || IS("NULL")))
+	{
+		StVal	   *r = palloc0(sizeof(StVal));
+
+		if (typev.type != jbvBool)
+			st_attrval_serialization_error(&typev, "Boolean");
+		if (IS("NULL"))
+		{
+			if (!typev.val.boolean)
+				value_error(param, INVALID "Null attribute value types must have the value of true");
+			r->type = SV_NULL;
+		}
+		else
+		{
+			r->type = SV_BOOL;
+			r->u.boolean = typev.val.boolean;
+		}
+		return r;
+	}
+	if (ntypes == 1 && IS("SS"))
+		return set_of(&typev, SV_SS, param);
+	if (ntypes == 1 && IS("NS"))
+		return set_of(&typev, SV_NS, param);
+	if (ntypes == 1 && IS("BS"))
+		return set_of(&typev, SV_BS, param);
+	if (ntypes == 1 && IS("L"))
+	{
+		StVal	   *r;
+		int			n = 0;
+
+		if (typev.type != jbvBinary || !JsonContainerIsArray(typev.val.binary.data))
+			st_attrval_serialization_error(&typev, "List");
+		if (depth >= ST_MAX_DEPTH)
+			too_deep();
+		r = palloc0(sizeof(StVal));
+		r->type = SV_L;
+		r->u.list.elems = palloc(sizeof(StVal *) * Max(JsonContainerSize(typev.val.binary.data), 1));
+		it = JsonbIteratorInit(typev.val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (tok == WJB_ELEM)
+				r->u.list.elems[n++] = st_attrval_to_val(&v, param, depth + 1);
+		}
+		r->u.list.n = n;
+		return r;
+	}
+	if (ntypes == 1 && IS("M"))
+	{
+		StVal	   *r;
+
+		if (typev.type != jbvBinary || !JsonContainerIsObject(typev.val.binary.data))
+			st_attrval_serialization_error(&typev, "Map");
+		if (depth >= ST_MAX_DEPTH)
+			too_deep();
+		r = st_val_make_map(JsonContainerSize(typev.val.binary.data));
+		it = JsonbIteratorInit(typev.val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (tok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&it, &v, true);
+			/* jsonb's keys are unique and sorted */
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  st_attrval_to_val(&v, param, depth + 1));
+		}
+		return r;
+	}
+#undef IS
+	/* no type, or one DynamoDB does not have */
+	value_error(param, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+	return NULL;
+}
+
+/* The top-level attributes of a wire map as an StVal map. */
+static StVal *
+map_to_val(JsonbValue *map, StAttrParam param)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+	StVal	   *r;
+
+	if (map->type != jbvBinary || !JsonContainerIsObject(map->val.binary.data))
+		st_attrval_serialization_error(map, "Map");
+	r = st_val_make_map(JsonContainerSize(map->val.binary.data));
+	it = JsonbIteratorInit(map->val.binary.data);
+	PG_TRY();
+	{
+		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (tok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&it, &v, true);
+			if (param == ST_AV_VALUES)
+				values_key = pnstrdup(k.val.string.val, k.val.string.len);
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  st_attrval_to_val(&v, param, 1));
+		}
+	}
+	PG_FINALLY();
+	{
+		values_key = NULL;
+	}
+	PG_END_TRY();
+	return r;
+}
+
+/* The DynamoDB type letter of a key value, or NULL when it cannot be a key */
+static const char *
+key_type_name(const StVal *v)
+{
+	return st_val_type_name(v->type);
+}
+
+/* Checks a key attribute of an item or key map against the schema. */
+static void
+check_key_attr(StVal *map, const char *name, StKeyType kt, StAttrParam param)
+{
+	StVal	   *v = st_val_map_get(map, name, strlen(name));
+	bool		ok;
+
+	if (v == NULL)
+	{
+		if (param == ST_AV_KEY)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the Key lacks key attribute \"%s\"", name),
+					 st_errdetail_dynamodb("The provided key element does not match the schema")));
+		return;					/* an Item without it: st_item_prepare's message */
+	}
+	ok = (kt == ST_KEY_S && v->type == SV_S) || (kt == ST_KEY_N && v->type == SV_N) ||
+		(kt == ST_KEY_B && v->type == SV_B);
+	if (ok)
+		return;
+	if (param == ST_AV_KEY)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("key attribute \"%s\" of the Key is of type %s, not %c", name,
+						key_type_name(v), (char) kt),
+				 st_errdetail_dynamodb("The provided key element does not match the schema")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("key attribute \"%s\" of the Item is of type %s, not %c", name,
+					key_type_name(v), (char) kt),
+			 st_errdetail_dynamodb(INVALID "Type mismatch for key %s expected: %c actual: %s",
+								   name, (char) kt, key_type_name(v))));
+}
+
+Jsonb *
+st_attrval_map_to_stored(JsonbValue *map, StAttrParam param, const StAttrKeys *keys)
+{
+	StVal	   *v = map_to_val(map, param);
+	const char *b_keys[2] = {NULL, NULL};
+
+	if (keys)
+	{
+		check_key_attr(v, keys->pk_name, keys->pk_type, param);
+		if (keys->sk_name)
+			check_key_attr(v, keys->sk_name, keys->sk_type, param);
+		if (keys->pk_type == ST_KEY_B)
+			b_keys[0] = keys->pk_name;
+		if (keys->sk_name && keys->sk_type == ST_KEY_B)
+			b_keys[1] = keys->sk_name;
+	}
+	return st_val_to_jsonb(v, b_keys);
+}
+
+/* One key attribute's value as key text. */
+static StKeyText
+key_text(StVal *v)
+{
+	StKeyText	r;
+
+	if (v->type == SV_B)
+		r.data = st_base64_encode(v->u.str.data, v->u.str.len, &r.len);
+	else
+	{
+		r.data = v->u.str.data;
+		r.len = v->u.str.len;
+	}
+	return r;
+}
+
+void
+st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText *sk)
+{
+	StVal	   *v = map_to_val(map, ST_AV_KEY);
+	int			nkeys = keys->sk_name ? 2 : 1;
+
+	check_key_attr(v, keys->pk_name, keys->pk_type, ST_AV_KEY);
+	if (keys->sk_name)
+		check_key_attr(v, keys->sk_name, keys->sk_type, ST_AV_KEY);
+	if (v->u.map.n != nkeys)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the Key has %d attributes, not the %d key attributes of the table",
+						v->u.map.n, nkeys),
+				 st_errdetail_dynamodb("The provided key element does not match the schema")));
+	*pk = key_text(st_val_map_get(v, keys->pk_name, strlen(keys->pk_name)));
+	if (keys->sk_name)
+		*sk = key_text(st_val_map_get(v, keys->sk_name, strlen(keys->sk_name)));
+	else
+	{
+		sk->data = NULL;
+		sk->len = 0;
+	}
+}
+
+/* ------------------------------------------------------ stored to wire */
+
+static JsonbValue *
+push_str(JsonbParseState **st, JsonbIteratorToken tok, const char *s, int len)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) s;
+	v.val.string.len = len;
+	return pushJsonbValue(st, tok, &v);
+}
+
+/* Begins {"<type>": ... */
+static void
+begin_typed(JsonbParseState **st, const char *type)
+{
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	push_str(st, WJB_KEY, type, strlen(type));
+}
+
+/* A stored number as the string of an N */
+static void
+push_number(JsonbParseState **st, JsonbIteratorToken tok, Numeric num)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+
+	push_str(st, tok, s, strlen(s));
+}
+
+static JsonbValue *push_wire(JsonbParseState **st, JsonbIteratorToken tok, JsonbValue *v,
+							 bool plain_b, int depth);
+
+/* The members of a stored set, as strings */
+static void
+push_set_members(JsonbParseState **st, JsonbValue *arr)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+	if (arr->type == jbvBinary)
+	{
+		it = JsonbIteratorInit(arr->val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (tok != WJB_ELEM)
+				continue;
+			if (v.type == jbvNumeric)
+				push_number(st, WJB_ELEM, v.val.numeric);
+			else
+				pushJsonbValue(st, WJB_ELEM, &v);
+		}
+	}
+	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+}
+
+/* The entries of a stored map container as {"M": {...}} (top: an item, its B keys plain) */
+static JsonbValue *
+push_map_entries(JsonbParseState **st, JsonbContainer *c, const StAttrKeys *keys, int depth)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	it = JsonbIteratorInit(c);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		bool		plain_b = false;
+
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		if (keys && v.type == jbvString)
+		{
+			if (keys->pk_type == ST_KEY_B && (int) strlen(keys->pk_name) == k.val.string.len &&
+				memcmp(keys->pk_name, k.val.string.val, k.val.string.len) == 0)
+				plain_b = true;
+			if (keys->sk_name && keys->sk_type == ST_KEY_B &&
+				(int) strlen(keys->sk_name) == k.val.string.len &&
+				memcmp(keys->sk_name, k.val.string.val, k.val.string.len) == 0)
+				plain_b = true;
+		}
+		pushJsonbValue(st, WJB_KEY, &k);
+		push_wire(st, WJB_VALUE, &v, plain_b, depth + 1);
+	}
+	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/* Pushes one stored value in wire form. */
+static JsonbValue *
+push_wire(JsonbParseState **st, JsonbIteratorToken tok, JsonbValue *v, bool plain_b, int depth)
+{
+	JsonbValue	jv;
+
+	/* a wire value is an object: begun in place of a value or an element */
+	check_stack_depth();
+	switch (v->type)
+	{
+		case jbvString:
+			begin_typed(st, plain_b ? "B" : "S");
+			pushJsonbValue(st, WJB_VALUE, v);
+			break;
+		case jbvNumeric:
+			begin_typed(st, "N");
+			push_number(st, WJB_VALUE, v->val.numeric);
+			break;
+		case jbvBool:
+			begin_typed(st, "BOOL");
+			pushJsonbValue(st, WJB_VALUE, v);
+			break;
+		case jbvNull:
+			begin_typed(st, "NULL");
+			jv.type = jbvBool;
+			jv.val.boolean = true;
+			pushJsonbValue(st, WJB_VALUE, &jv);
+			break;
+		case jbvBinary:
+			{
+				JsonbContainer *c = v->val.binary.data;
+
+				if (JsonContainerIsArray(c))
+				{
+					JsonbIterator *it = JsonbIteratorInit(c);
+					JsonbValue	e;
+					JsonbIteratorToken t;
+
+					begin_typed(st, "L");
+					pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+					while ((t = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+					{
+						CHECK_FOR_INTERRUPTS();
+						if (t == WJB_ELEM)
+							push_wire(st, WJB_ELEM, &e, false, depth + 1);
+					}
+					pushJsonbValue(st, WJB_END_ARRAY, NULL);
+					break;
+				}
+				if (JsonContainerSize(c) == 1)
+				{
+					JsonbIterator *it = JsonbIteratorInit(c);
+					JsonbValue	k,
+								tv;
+					const char *wire = NULL;
+
+					JsonbIteratorNext(&it, &k, true);
+					JsonbIteratorNext(&it, &k, true);
+					JsonbIteratorNext(&it, &tv, true);
+					if (k.val.string.len == 2 && memcmp(k.val.string.val, ST_TAG_B, 2) == 0)
+						wire = "B";
+					else if (k.val.string.len == 2 && memcmp(k.val.string.val, ST_TAG_M, 2) == 0)
+						wire = "M";
+					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_SS, 3) == 0)
+						wire = "SS";
+					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_NS, 3) == 0)
+						wire = "NS";
+					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_BS, 3) == 0)
+						wire = "BS";
+					if (wire && wire[0] == 'B' && wire[1] == '\0')
+					{
+						begin_typed(st, "B");
+						pushJsonbValue(st, WJB_VALUE, &tv);
+						break;
+					}
+					if (wire && wire[0] == 'M')
+					{
+						begin_typed(st, "M");
+						push_map_entries(st, tv.val.binary.data, NULL, depth);
+						break;
+					}
+					if (wire)
+					{
+						begin_typed(st, wire);
+						push_set_members(st, &tv);
+						break;
+					}
+				}
+				begin_typed(st, "M");
+				push_map_entries(st, c, NULL, depth);
+				break;
+			}
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", v->type);
+	}
+	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/* tok (WJB_VALUE or WJB_ELEM) says where: the object is begun in its place either way */
+JsonbValue *
+st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *stored,
+					   const StAttrKeys *keys)
+{
+	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
+	return push_map_entries(st, stored, keys, 0);
+}
+
+Jsonb *
+st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
+{
+	JsonbParseState *st = NULL;
+
+	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	return JsonbValueToJsonb(push_map_entries(&st, &stored->root, keys, 0));
+}

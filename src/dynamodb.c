@@ -1,0 +1,1205 @@
+/*
+ * dynamodb.c — singletable.dynamodb(operation, request): DynamoDB's JSON
+ * protocol over the operations layer.
+ *
+ * A call looks its operation up in one table of {name, handler} (adding an
+ * operation is one line); an unknown name is UnknownOperationException. A
+ * handler of an item operation, Query or Scan
+ *
+ *   1. reads the request's members (a JSON value of the wrong type is
+ *      SerializationException) and checks their constraints, collecting
+ *      the violations into one ValidationException in DynamoDB's words
+ *      ("2 validation errors detected: Value ... at 'tableName' ...");
+ *      nothing is locked yet;
+ *   2. resolves TableName in the schema singletable.dynamodb_schema
+ *      (ResourceNotFoundException) and reads the table's key schema, with
+ *      the rights and the lock the operation takes anyway;
+ *   3. converts Item, Key, ExpressionAttributeValues and ExclusiveStartKey
+ *      from wire AttributeValues to the stored form (src/attrval.c), fills
+ *      the request struct of the operations layer (src/ops.h) and calls it:
+ *      expressions, key and item validation, conditions, capacity are all
+ *      the operations layer's, never repeated here;
+ *   4. returns DynamoDB's response document, converting Attributes, Item,
+ *      Items and LastEvaluatedKey back to wire form.
+ *
+ * Errors keep the SQLSTATE -> exception pairing of src/errors.h. The DETAIL
+ * of every error raised under singletable.dynamodb is DynamoDB's error body
+ * {"__type": ..., "message": ...}: errors of the extension carry it
+ * already; any other (PostgreSQL's own) gets one from its SQLSTATE and
+ * message. A failed condition of a write that asked for
+ * ReturnValuesOnConditionCheckFailure ALL_OLD gets the current item in the
+ * body's "Item" — in the DETAIL sent to the client only: the server log
+ * gets the body without it (errdetail_log), so no item content is logged.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/namespace.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "attrval.h"
+#include "capacity.h"
+#include "dynamodb.h"
+#include "errors.h"
+#include "jsonval.h"
+#include "ops.h"
+#include "registry.h"
+
+PG_FUNCTION_INFO_V1(singletable_dynamodb);
+
+char	   *st_dynamodb_schema = NULL;
+bool		st_dynamodb_distribute = false;
+
+/* ------------------------------------------------------------ request members */
+
+JsonbValue *
+st_ddb_member(StDdbCall *call, const char *name)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(call->req, name, strlen(name), NULL);
+
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	return v;
+}
+
+char *
+st_ddb_string_of(JsonbValue *v)
+{
+	if (v->type != jbvString)
+		st_attrval_serialization_error(v, "String");
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+char *
+st_ddb_string(StDdbCall *call, const char *name)
+{
+	JsonbValue *v = st_ddb_member(call, name);
+
+	return v ? st_ddb_string_of(v) : NULL;
+}
+
+JsonbValue *
+st_ddb_object(StDdbCall *call, const char *name)
+{
+	JsonbValue *v = st_ddb_member(call, name);
+
+	if (v && (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data)))
+		st_attrval_serialization_error(v, "Map");
+	return v;
+}
+
+JsonbValue *
+st_ddb_array(StDdbCall *call, const char *name)
+{
+	JsonbValue *v = st_ddb_member(call, name);
+
+	if (v && (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data)))
+		st_attrval_serialization_error(v, "List");
+	return v;
+}
+
+int
+st_ddb_bool(StDdbCall *call, const char *name)
+{
+	JsonbValue *v = st_ddb_member(call, name);
+
+	if (v == NULL)
+		return -1;
+	if (v->type != jbvBool)
+		st_attrval_serialization_error(v, "Boolean");
+	return v->val.boolean ? 1 : 0;
+}
+
+bool
+st_ddb_int(StDdbCall *call, const char *name, int64 *out)
+{
+	JsonbValue *v = st_ddb_member(call, name);
+	char	   *s;
+	char	   *end;
+
+	if (v == NULL)
+		return false;
+	if (v->type != jbvNumeric)
+		st_attrval_serialization_error(v, "Integer");
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	if (*end != '\0' || errno != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("%s of a DynamoDB request is not an integer", name),
+				 st_errdetail_dynamodb("NUMBER_VALUE cannot be converted to Integer")));
+	return true;
+}
+
+/* ------------------------------------------------------------ validation */
+
+void
+st_ddb_errors_init(StDdbErrors *e)
+{
+	e->n = 0;
+	initStringInfo(&e->buf);
+}
+
+/* value: already quoted ('x') or "null" */
+void
+st_ddb_error(StDdbErrors *e, const char *value, const char *path, const char *constraint)
+{
+	e->n++;
+	if (e->n > 10)
+		return;
+	if (e->n > 1)
+		appendStringInfoString(&e->buf, "; ");
+	appendStringInfo(&e->buf, "Value %s at '%s' failed to satisfy constraint: %s", value, path, constraint);
+}
+
+static char *
+quoted(const char *s)
+{
+	return psprintf("'%s'", s);
+}
+
+void
+st_ddb_check_name(StDdbErrors *e, const char *name, const char *path, bool required)
+{
+	int			len;
+	bool		pattern = true;
+
+	if (name == NULL)
+	{
+		if (required)
+			st_ddb_error(e, "null", path, "Member must not be null");
+		return;
+	}
+	len = strlen(name);
+	for (int i = 0; i < len; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+			  (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '.' || name[i] == '-'))
+			pattern = false;
+	if (!pattern)
+		st_ddb_error(e, quoted(name), path, "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+");
+	if (len < 3)
+		st_ddb_error(e, quoted(name), path, "Member must have length greater than or equal to 3");
+	if (len > 255)
+		st_ddb_error(e, quoted(name), path, "Member must have length less than or equal to 255");
+}
+
+void
+st_ddb_check_enum(StDdbErrors *e, const char *value, const char *path,
+				  const char *const *allowed, const char *set)
+{
+	if (value == NULL)
+		return;
+	for (int i = 0; allowed[i]; i++)
+		if (strcmp(value, allowed[i]) == 0)
+			return;
+	st_ddb_error(e, quoted(value), path, psprintf("Member must satisfy enum value set: %s", set));
+}
+
+void
+st_ddb_check_int(StDdbErrors *e, bool given, int64 v, const char *path, int64 min, int64 max)
+{
+	if (!given)
+		return;
+	if (v < min)
+		st_ddb_error(e, psprintf("'" INT64_FORMAT "'", v), path,
+					 psprintf("Member must have value greater than or equal to " INT64_FORMAT, min));
+	if (v > max)
+		st_ddb_error(e, psprintf("'" INT64_FORMAT "'", v), path,
+					 psprintf("Member must have value less than or equal to " INT64_FORMAT, max));
+}
+
+void
+st_ddb_errors_raise(StDdbErrors *e)
+{
+	if (e->n == 0)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid DynamoDB request: %d parameter values fail their constraints", e->n),
+			 st_errdetail_dynamodb("%d validation error%s detected: %s", e->n, e->n > 1 ? "s" : "",
+								   e->buf.data)));
+}
+
+/* Refuses the legacy (non-expression) parameters singletable does not implement. */
+void
+st_ddb_refuse_legacy(StDdbCall *call, const char *const *names, const char *instead)
+{
+	for (int i = 0; names[i]; i++)
+		if (st_ddb_member(call, names[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the legacy parameter %s of %s is not supported", names[i], call->op),
+					 errhint("Use %s.", instead),
+					 st_errdetail_dynamodb("The legacy parameter %s is not supported; use %s instead",
+										   names[i], instead)));
+}
+
+/* ------------------------------------------------------------ tables */
+
+static const char *
+ddb_schema(void)
+{
+	return st_dynamodb_schema && st_dynamodb_schema[0] ? st_dynamodb_schema : "public";
+}
+
+text *
+st_ddb_table_text(const char *name)
+{
+	return cstring_to_text(quote_qualified_identifier(ddb_schema(), name));
+}
+
+Oid
+st_ddb_table_relid(const char *name)
+{
+	Oid			nsp = get_namespace_oid(ddb_schema(), true);
+	Oid			relid = InvalidOid;
+
+	if (OidIsValid(nsp) && strlen(name) < NAMEDATALEN)
+		relid = get_relname_relid(name, nsp);
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"%s\" does not exist in schema \"%s\"", name, ddb_schema()),
+				 st_errdetail_dynamodb("Requested resource not found")));
+	return relid;
+}
+
+/* What an item operation needs of its table, read before the operation */
+typedef struct DdbTable
+{
+	text	   *name;			/* qualified, for the operations layer */
+	StAttrKeys	keys;
+	bool		has_lsi;
+	int			n_indexes;
+	struct
+	{
+		char	   *name;
+		bool		is_lsi;
+		StProjectionType projection;
+	}		   *indexes;
+} DdbTable;
+
+/*
+ * Resolves a table with the rights and lock its operation takes (checked
+ * before the lock by st_table_open) and copies its key schema.
+ */
+static void
+ddb_open(const char *name, LOCKMODE lock, DdbTable *t)
+{
+	MemoryContext outer = CurrentMemoryContext;
+	StTable    *tab;
+
+	(void) st_ddb_table_relid(name);
+	t->name = st_ddb_table_text(name);
+	SPI_connect();
+	tab = st_table_open(t->name, lock, ACL_SELECT);
+	MemoryContextSwitchTo(outer);
+	t->keys.pk_name = pstrdup(tab->pk_name);
+	t->keys.pk_type = tab->pk_type;
+	t->keys.sk_name = tab->sk_name ? pstrdup(tab->sk_name) : NULL;
+	t->keys.sk_type = tab->sk_type;
+	t->n_indexes = tab->n_indexes;
+	t->has_lsi = false;
+	t->indexes = palloc0(sizeof(*t->indexes) * Max(tab->n_indexes, 1));
+	for (int i = 0; i < tab->n_indexes; i++)
+	{
+		t->indexes[i].name = pstrdup(tab->indexes[i].name);
+		t->indexes[i].is_lsi = tab->indexes[i].is_lsi;
+		t->indexes[i].projection = tab->indexes[i].projection;
+		if (tab->indexes[i].is_lsi)
+			t->has_lsi = true;
+	}
+	SPI_finish();
+	MemoryContextSwitchTo(outer);
+}
+
+/* ------------------------------------------------------------ JSON building */
+
+void
+st_ddb_push_key(JsonbParseState **st, const char *key)
+{
+	JsonbValue	k;
+
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	(void) pushJsonbValue(st, WJB_KEY, &k);
+}
+
+void
+st_ddb_push_string(JsonbParseState **st, const char *key, const char *value)
+{
+	JsonbValue	v;
+
+	st_ddb_push_key(st, key);
+	v.type = jbvString;
+	v.val.string.val = (char *) value;
+	v.val.string.len = strlen(value);
+	(void) pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+void
+st_ddb_push_int(JsonbParseState **st, const char *key, int64 value)
+{
+	JsonbValue	v;
+
+	st_ddb_push_key(st, key);
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric(value);
+	(void) pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+void
+st_ddb_push_bool(JsonbParseState **st, const char *key, bool value)
+{
+	JsonbValue	v;
+
+	st_ddb_push_key(st, key);
+	v.type = jbvBool;
+	v.val.boolean = value;
+	(void) pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+void
+st_ddb_push_jsonb(JsonbParseState **st, const char *key, Jsonb *j)
+{
+	JsonbValue	v;
+
+	st_ddb_push_key(st, key);
+	if (JB_ROOT_IS_SCALAR(j))
+		JsonbExtractScalar(&j->root, &v);
+	else
+	{
+		v.type = jbvBinary;
+		v.val.binary.data = &j->root;
+		v.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	}
+	(void) pushJsonbValue(st, WJB_VALUE, &v);
+}
+
+static Jsonb *
+end_object(JsonbParseState **st)
+{
+	return JsonbValueToJsonb(pushJsonbValue(st, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * The memory a response is built in before it becomes one jsonb: a
+ * per-backend context whose first 256 kB stay allocated between calls, so
+ * that building a page of items (a tree of JsonbValues many times the size of
+ * the items) does not return its memory to the operating system and fault
+ * it in again at every call. Reset at the start of each call that uses it.
+ */
+static MemoryContext
+response_context(void)
+{
+	static MemoryContext cxt = NULL;
+
+	if (cxt == NULL)
+		cxt = AllocSetContextCreate(TopMemoryContext, "singletable dynamodb response",
+									256 * 1024, 256 * 1024, ALLOCSET_DEFAULT_MAXSIZE);
+	else
+		MemoryContextReset(cxt);
+	return cxt;
+}
+
+/* ------------------------------------------------------------ shared parameters */
+
+static const char *const rcc_values[] = {"INDEXES", "TOTAL", "NONE", NULL};
+static const char *const ricm_values[] = {"SIZE", "NONE", NULL};
+static const char *const rv_values[] = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD", "NONE", "UPDATED_NEW", NULL};
+static const char *const rvoccf_values[] = {"ALL_OLD", "NONE", NULL};
+static const char *const select_values[] = {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES",
+"ALL_PROJECTED_ATTRIBUTES", NULL};
+
+/* The parameters every write shares */
+typedef struct WriteParams
+{
+	char	   *table;
+	char	   *rcc;			/* ReturnConsumedCapacity */
+	char	   *ricm;			/* ReturnItemCollectionMetrics */
+	char	   *rv;				/* ReturnValues */
+	char	   *rvoccf;			/* ReturnValuesOnConditionCheckFailure */
+	StExprText	expr;
+	JsonbValue *vals;			/* wire ExpressionAttributeValues */
+} WriteParams;
+
+static Jsonb *
+jsonb_of(JsonbValue *v)
+{
+	return v ? JsonbValueToJsonb(v) : NULL;
+}
+
+/* Reads and checks (into e) TableName, the Return* enums and the expression parameters. */
+static void
+write_params(StDdbCall *call, StDdbErrors *e, WriteParams *p)
+{
+	JsonbValue *names = st_ddb_object(call, "ExpressionAttributeNames");
+
+	p->table = st_ddb_string(call, "TableName");
+	p->rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+	p->ricm = st_ddb_string(call, "ReturnItemCollectionMetrics");
+	p->rv = st_ddb_string(call, "ReturnValues");
+	p->rvoccf = st_ddb_string(call, "ReturnValuesOnConditionCheckFailure");
+	p->expr.condition = st_ddb_string(call, "ConditionExpression");
+	p->expr.names = jsonb_of(names);
+	p->vals = st_ddb_object(call, "ExpressionAttributeValues");
+	p->expr.vals = NULL;
+	st_ddb_check_enum(e, p->rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
+	st_ddb_check_enum(e, p->ricm, "returnItemCollectionMetrics", ricm_values, "[SIZE, NONE]");
+	st_ddb_check_enum(e, p->rv, "returnValues", rv_values,
+					  "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]");
+	st_ddb_check_enum(e, p->rvoccf, "returnValuesOnConditionCheckFailure", rvoccf_values,
+					  "[ALL_OLD, NONE]");
+	st_ddb_check_name(e, p->table, "tableName", true);
+}
+
+/* ExpressionAttributeValues in stored form */
+static Jsonb *
+values_stored(JsonbValue *vals)
+{
+	return vals ? st_attrval_map_to_stored(vals, ST_AV_VALUES, NULL) : NULL;
+}
+
+/* ConsumedCapacity as ReturnConsumedCapacity asked (TOTAL: without the per-part maps) */
+static void
+push_capacity(JsonbParseState **st, const char *rcc)
+{
+	Jsonb	   *cc;
+	JsonbParseState *t = NULL;
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	if (rcc == NULL || strcmp(rcc, "NONE") == 0)
+		return;
+	cc = st_last_consumed_capacity();
+	if (cc == NULL)
+		return;
+	if (strcmp(rcc, "INDEXES") == 0 || !JB_ROOT_IS_OBJECT(cc))
+	{
+		st_ddb_push_jsonb(st, "ConsumedCapacity", cc);
+		return;
+	}
+	pushJsonbValue(&t, WJB_BEGIN_OBJECT, NULL);
+	it = JsonbIteratorInit(&cc->root);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		if (v.type == jbvBinary)
+			continue;			/* Table, GlobalSecondaryIndexes, LocalSecondaryIndexes */
+		pushJsonbValue(&t, WJB_KEY, &k);
+		pushJsonbValue(&t, WJB_VALUE, &v);
+	}
+	st_ddb_push_jsonb(st, "ConsumedCapacity", end_object(&t));
+}
+
+/*
+ * ItemCollectionMetrics of a write to a table with a local secondary index
+ * (ReturnItemCollectionMetrics SIZE): the item collection's key and
+ * DynamoDB's estimate range of its size in GB, from the bytes its items take.
+ */
+static void
+push_collection_metrics(JsonbParseState **st, const char *ricm, DdbTable *t, StKeyText *pk)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		values[1];
+	char	   *sql;
+	double		gb = 0;
+	JsonbValue	v;
+
+	if (ricm == NULL || strcmp(ricm, "SIZE") != 0 || !t->has_lsi)
+		return;
+	values[0] = PointerGetDatum(cstring_to_text_with_len(pk->data, pk->len));
+	sql = psprintf("SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(t.*)), 0)::pg_catalog.float8"
+				   " FROM %s t WHERE %s OPERATOR(pg_catalog.=) $1::%s",
+				   text_to_cstring(t->name), quote_identifier(t->keys.pk_name),
+				   t->keys.pk_type == ST_KEY_N ? "pg_catalog.numeric" :
+				   t->keys.pk_type == ST_KEY_B ? "pg_catalog.bytea" : "pg_catalog.text");
+	if (t->keys.pk_type == ST_KEY_B)
+		sql = psprintf("SELECT COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(t.*)), 0)::pg_catalog.float8"
+					   " FROM %s t WHERE %s OPERATOR(pg_catalog.=) pg_catalog.decode($1, 'base64')",
+					   text_to_cstring(t->name), quote_identifier(t->keys.pk_name));
+	SPI_connect();
+	if (SPI_execute_with_args(sql, 1, argtypes, values, NULL, true, 1) == SPI_OK_SELECT &&
+		SPI_processed == 1)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			gb = DatumGetFloat8(d) / (1024.0 * 1024.0 * 1024.0);
+	}
+	SPI_finish();
+
+	st_ddb_push_key(st, "ItemCollectionMetrics");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	st_ddb_push_key(st, "ItemCollectionKey");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	st_ddb_push_key(st, t->keys.pk_name);
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	st_ddb_push_key(st, t->keys.pk_type == ST_KEY_S ? "S" : t->keys.pk_type == ST_KEY_N ? "N" : "B");
+	v.type = jbvString;
+	v.val.string.val = (char *) pk->data;
+	v.val.string.len = pk->len;
+	pushJsonbValue(st, WJB_VALUE, &v);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	st_ddb_push_key(st, "SizeEstimateRangeGB");
+	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+	v.type = jbvNumeric;
+	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(floor(gb))));
+	pushJsonbValue(st, WJB_ELEM, &v);
+	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(floor(gb) + 1)));
+	pushJsonbValue(st, WJB_ELEM, &v);
+	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/* The response of a write: Attributes, ConsumedCapacity, ItemCollectionMetrics */
+static Jsonb *
+write_response(Jsonb *attrs, WriteParams *p, DdbTable *t, StKeyText *pk)
+{
+	JsonbParseState *st = NULL;
+
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (attrs && JB_ROOT_COUNT(attrs) > 0)
+		st_ddb_push_jsonb(&st, "Attributes", st_attrval_from_stored(attrs, &t->keys));
+	push_capacity(&st, p->rcc);
+	push_collection_metrics(&st, p->ricm, t, pk);
+	return end_object(&st);
+}
+
+/* The key text of a stored item's partition key (for ItemCollectionMetrics) */
+static StKeyText
+item_pk(Jsonb *item, DdbTable *t)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(&item->root, t->keys.pk_name,
+												 strlen(t->keys.pk_name), NULL);
+	StKeyText	r = {"", 0};
+
+	if (v && v->type == jbvString)
+	{
+		r.data = v->val.string.val;
+		r.len = v->val.string.len;
+	}
+	else if (v && v->type == jbvNumeric)
+	{
+		r.data = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
+		r.len = strlen(r.data);
+	}
+	return r;
+}
+
+/* The request asks for the item of a failed condition */
+static void
+arm_failure_item(StDdbCall *call, WriteParams *p, DdbTable *t)
+{
+	call->want_failure_item = p->rvoccf && strcmp(p->rvoccf, "ALL_OLD") == 0;
+	call->keys = t->keys;
+}
+
+/* ------------------------------------------------------------ items */
+
+static Jsonb *
+ddb_put_item(StDdbCall *call)
+{
+	static const char *const legacy[] = {"Expected", "ConditionalOperator", NULL};
+	StDdbErrors e;
+	WriteParams p;
+	JsonbValue *item = st_ddb_object(call, "Item");
+	DdbTable	t;
+	StPutRequest req;
+	Jsonb	   *res;
+	StKeyText	pk;
+
+	st_ddb_errors_init(&e);
+	write_params(call, &e, &p);
+	if (item == NULL)
+		st_ddb_error(&e, "null", "item", "Member must not be null");
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
+
+	ddb_open(p.table, RowExclusiveLock, &t);
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	req.item = st_attrval_map_to_stored(item, ST_AV_ITEM, &t.keys);
+	req.expr = p.expr;
+	req.expr.vals = values_stored(p.vals);
+	req.return_values = p.rv ? st_parse_return_values(p.rv, "PutItem", true) : ST_RV_NONE;
+	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
+	arm_failure_item(call, &p, &t);
+	res = st_op_put(&req);
+	pk = item_pk(req.item, &t);
+	return write_response(res, &p, &t, &pk);
+}
+
+static Jsonb *
+ddb_delete_item(StDdbCall *call)
+{
+	static const char *const legacy[] = {"Expected", "ConditionalOperator", NULL};
+	StDdbErrors e;
+	WriteParams p;
+	JsonbValue *key = st_ddb_object(call, "Key");
+	DdbTable	t;
+	StDeleteRequest req;
+	Jsonb	   *res;
+
+	st_ddb_errors_init(&e);
+	write_params(call, &e, &p);
+	if (key == NULL)
+		st_ddb_error(&e, "null", "key", "Member must not be null");
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
+
+	ddb_open(p.table, RowExclusiveLock, &t);
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
+	req.expr = p.expr;
+	req.expr.vals = values_stored(p.vals);
+	req.return_values = p.rv ? st_parse_return_values(p.rv, "DeleteItem", true) : ST_RV_NONE;
+	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
+	arm_failure_item(call, &p, &t);
+	res = st_op_delete(&req);
+	return write_response(res, &p, &t, &req.pk);
+}
+
+static Jsonb *
+ddb_update_item(StDdbCall *call)
+{
+	static const char *const legacy[] = {"Expected", "ConditionalOperator", "AttributeUpdates", NULL};
+	StDdbErrors e;
+	WriteParams p;
+	JsonbValue *key = st_ddb_object(call, "Key");
+	char	   *update = st_ddb_string(call, "UpdateExpression");
+	DdbTable	t;
+	StUpdateRequest req;
+	Jsonb	   *res;
+
+	st_ddb_errors_init(&e);
+	write_params(call, &e, &p);
+	if (key == NULL)
+		st_ddb_error(&e, "null", "key", "Member must not be null");
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "UpdateExpression and ConditionExpression");
+	if (update == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("UpdateItem without an UpdateExpression is not supported"),
+				 errhint("Give an UpdateExpression, e.g. SET #n = :v; PutItem writes an item with only its keys."),
+				 st_errdetail_dynamodb("UpdateItem without UpdateExpression is not supported by this implementation")));
+
+	ddb_open(p.table, RowExclusiveLock, &t);
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
+	req.update = update;
+	req.expr = p.expr;
+	req.expr.vals = values_stored(p.vals);
+	req.return_values = p.rv ? st_parse_return_values(p.rv, "UpdateItem", false) : ST_RV_NONE;
+	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
+	arm_failure_item(call, &p, &t);
+	res = st_op_update(&req);
+	return write_response(res, &p, &t, &req.pk);
+}
+
+static Jsonb *
+ddb_get_item(StDdbCall *call)
+{
+	static const char *const legacy[] = {"AttributesToGet", NULL};
+	StDdbErrors e;
+	char	   *table = st_ddb_string(call, "TableName");
+	JsonbValue *key = st_ddb_object(call, "Key");
+	char	   *rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+	JsonbValue *names = st_ddb_object(call, "ExpressionAttributeNames");
+	int			consistent = st_ddb_bool(call, "ConsistentRead");
+	char	   *projection = st_ddb_string(call, "ProjectionExpression");
+	DdbTable	t;
+	StGetRequest req;
+	Jsonb	   *item;
+	JsonbParseState *st = NULL;
+	MemoryContext old;
+	JsonbValue *res;
+
+	st_ddb_errors_init(&e);
+	st_ddb_check_enum(&e, rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
+	st_ddb_check_name(&e, table, "tableName", true);
+	if (key == NULL)
+		st_ddb_error(&e, "null", "key", "Member must not be null");
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "ProjectionExpression");
+
+	ddb_open(table, AccessShareLock, &t);
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
+	req.projection = projection;
+	req.names = jsonb_of(names);
+	req.consistent_read = consistent;
+	item = st_op_get(&req);
+
+	old = MemoryContextSwitchTo(response_context());
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (item)
+	{
+		st_ddb_push_key(&st, "Item");
+		st_attrval_push_stored(&st, WJB_VALUE, &item->root, &t.keys);
+	}
+	push_capacity(&st, rcc);
+	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	MemoryContextSwitchTo(old);
+	return JsonbValueToJsonb(res);
+}
+
+/* ------------------------------------------------------------ Query and Scan */
+
+/* The items of a page, in wire form, collected in memory that outlives each row's */
+typedef struct WirePage
+{
+	MemoryContext cxt;
+	JsonbParseState *state;
+	const StAttrKeys *keys;
+	bool		count_only;		/* Select COUNT: no Items */
+} WirePage;
+
+static void
+wire_row(void *arg, text *pk, text *sk, Jsonb *item)
+{
+	WirePage   *p = (WirePage *) arg;
+	MemoryContext old;
+	Jsonb	   *copy;
+
+	if (p->count_only || item == NULL)
+		return;
+	old = MemoryContextSwitchTo(p->cxt);
+	/* the parse state points into the item: it must outlive the row */
+	copy = palloc(VARSIZE(item));
+	memcpy(copy, item, VARSIZE(item));
+	st_attrval_push_stored(&p->state, WJB_ELEM, &copy->root, p->keys);
+	MemoryContextSwitchTo(old);
+}
+
+/* The parameters Query and Scan share */
+typedef struct ReadParams
+{
+	char	   *table;
+	char	   *index;
+	char	   *select;
+	char	   *rcc;
+	char	   *filter;
+	char	   *projection;
+	JsonbValue *names;
+	JsonbValue *vals;
+	JsonbValue *start;
+	bool		has_limit;
+	int64		limit;
+	int			consistent;
+} ReadParams;
+
+static void
+read_params(StDdbCall *call, StDdbErrors *e, ReadParams *p)
+{
+	p->table = st_ddb_string(call, "TableName");
+	p->index = st_ddb_string(call, "IndexName");
+	p->select = st_ddb_string(call, "Select");
+	p->rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+	p->filter = st_ddb_string(call, "FilterExpression");
+	p->projection = st_ddb_string(call, "ProjectionExpression");
+	p->names = st_ddb_object(call, "ExpressionAttributeNames");
+	p->vals = st_ddb_object(call, "ExpressionAttributeValues");
+	p->start = st_ddb_object(call, "ExclusiveStartKey");
+	p->has_limit = st_ddb_int(call, "Limit", &p->limit);
+	p->consistent = st_ddb_bool(call, "ConsistentRead");
+	st_ddb_check_enum(e, p->rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
+	st_ddb_check_enum(e, p->select, "select", select_values,
+					  "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]");
+	st_ddb_check_int(e, p->has_limit, p->limit, "limit", 1, PG_INT32_MAX);
+	st_ddb_check_name(e, p->index, "indexName", false);
+	st_ddb_check_name(e, p->table, "tableName", true);
+}
+
+/* DynamoDB's checks of Select against ProjectionExpression and the index */
+static void
+check_select(ReadParams *p, DdbTable *t, const char *what)
+{
+	if (p->select == NULL)
+		return;
+	if (strcmp(p->select, "SPECIFIC_ATTRIBUTES") == 0)
+	{
+		if (p->projection == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("Select SPECIFIC_ATTRIBUTES needs a ProjectionExpression"),
+					 st_errdetail_dynamodb("1 validation error detected: Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES")));
+		return;
+	}
+	if (p->projection)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a ProjectionExpression needs Select SPECIFIC_ATTRIBUTES, not %s", p->select),
+				 st_errdetail_dynamodb("Cannot specify the ProjectionExpression when choosing to get %s",
+									   p->select)));
+	if (strcmp(p->select, "ALL_PROJECTED_ATTRIBUTES") == 0 && p->index == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("Select ALL_PROJECTED_ATTRIBUTES needs an IndexName"),
+				 st_errdetail_dynamodb("ALL_PROJECTED_ATTRIBUTES can be used only when %s using an IndexName",
+									   what)));
+	if (strcmp(p->select, "ALL_ATTRIBUTES") == 0 && p->index)
+		for (int i = 0; i < t->n_indexes; i++)
+			if (strcmp(t->indexes[i].name, p->index) == 0 && !t->indexes[i].is_lsi &&
+				t->indexes[i].projection != ST_PROJ_ALL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("Select ALL_ATTRIBUTES on global secondary index \"%s\", whose projection is not ALL",
+								p->index),
+						 st_errdetail_dynamodb("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL",
+											   p->index)));
+}
+
+/* ExclusiveStartKey in stored form: its key attributes of the table's types, B keys plain */
+static Jsonb *
+start_key_stored(JsonbValue *start, DdbTable *t)
+{
+	Jsonb	   *j;
+	StAttrKeys	keys = t->keys;
+
+	if (start == NULL)
+		return NULL;
+	j = st_attrval_map_to_stored(start, ST_AV_VALUES, NULL);
+	/* convert again with the table's B keys plain, once the values are known valid */
+	if (keys.pk_type == ST_KEY_B || (keys.sk_name && keys.sk_type == ST_KEY_B))
+	{
+		StVal	   *map;
+		bool		canonical;
+		const char *b_keys[2] = {NULL, NULL};
+
+		map = st_jsonb_to_val(j, "ExclusiveStartKey", &canonical);
+		if (keys.pk_type == ST_KEY_B)
+		{
+			StVal	   *v = st_val_map_get(map, keys.pk_name, strlen(keys.pk_name));
+
+			if (v && v->type != SV_B)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("key attribute \"%s\" of the ExclusiveStartKey is not of type B", keys.pk_name),
+						 st_errdetail_dynamodb("The provided starting key is invalid: The provided key element does not match the schema")));
+			b_keys[0] = keys.pk_name;
+		}
+		if (keys.sk_name && keys.sk_type == ST_KEY_B)
+		{
+			StVal	   *v = st_val_map_get(map, keys.sk_name, strlen(keys.sk_name));
+
+			if (v && v->type != SV_B)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("key attribute \"%s\" of the ExclusiveStartKey is not of type B", keys.sk_name),
+						 st_errdetail_dynamodb("The provided starting key is invalid: The provided key element does not match the schema")));
+			b_keys[1] = keys.sk_name;
+		}
+		j = st_val_to_jsonb(map, b_keys);
+	}
+	return j;
+}
+
+/*
+ * The response of a Query or Scan page: the Items array was built in place
+ * (page_init began the response object), the rest follows it.
+ */
+static Jsonb *
+read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
+{
+	JsonbParseState **st = &page->state;
+	MemoryContext old = MemoryContextSwitchTo(page->cxt);
+	JsonbValue *r;
+
+	if (!page->count_only)
+		pushJsonbValue(st, WJB_END_ARRAY, NULL);
+	st_ddb_push_int(st, "Count", (int64) res->count);
+	st_ddb_push_int(st, "ScannedCount", (int64) res->scanned);
+	if (res->last_key)
+	{
+		st_ddb_push_key(st, "LastEvaluatedKey");
+		st_attrval_push_stored(st, WJB_VALUE, &res->last_key->root, &t->keys);
+	}
+	push_capacity(st, p->rcc);
+	r = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	MemoryContextSwitchTo(old);
+	return JsonbValueToJsonb(r);
+}
+
+/* Begins the response object and its Items array, which the rows fill (no copy of the items) */
+static void
+page_init(WirePage *page, ReadParams *p, DdbTable *t)
+{
+	MemoryContext old;
+
+	page->cxt = response_context();
+	page->state = NULL;
+	page->keys = &t->keys;
+	page->count_only = p->select && strcmp(p->select, "COUNT") == 0;
+	old = MemoryContextSwitchTo(page->cxt);
+	pushJsonbValue(&page->state, WJB_BEGIN_OBJECT, NULL);
+	if (!page->count_only)
+	{
+		st_ddb_push_key(&page->state, "Items");
+		pushJsonbValue(&page->state, WJB_BEGIN_ARRAY, NULL);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+static Jsonb *
+ddb_query(StDdbCall *call)
+{
+	static const char *const legacy[] = {"AttributesToGet", "KeyConditions", "QueryFilter",
+	"ConditionalOperator", NULL};
+	StDdbErrors e;
+	ReadParams	p;
+	char	   *keycond = st_ddb_string(call, "KeyConditionExpression");
+	int			forward = st_ddb_bool(call, "ScanIndexForward");
+	DdbTable	t;
+	StQueryRequest req;
+	StReadResult res;
+	WirePage	page;
+
+	st_ddb_errors_init(&e);
+	read_params(call, &e, &p);
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "KeyConditionExpression, FilterExpression and ProjectionExpression");
+	if (keycond == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a Query needs a KeyConditionExpression"),
+				 st_errdetail_dynamodb("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")));
+
+	ddb_open(p.table, AccessShareLock, &t);
+	check_select(&p, &t, "Querying");
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	req.key_condition = keycond;
+	req.op = ST_SK_NONE;
+	req.forward = forward != 0;
+	req.max_items = p.has_limit ? (int32) p.limit : 0;
+	req.start_key = start_key_stored(p.start, &t);
+	req.filter = p.filter;
+	req.projection = p.projection;
+	req.names = jsonb_of(p.names);
+	req.vals = values_stored(p.vals);
+	req.index_name = p.index;
+	req.consistent_read = p.consistent;
+	req.page = true;
+	page_init(&page, &p, &t);
+	st_op_query(&req, wire_row, &page, &res);
+	return read_response(&page, &res, &p, &t);
+}
+
+static Jsonb *
+ddb_scan(StDdbCall *call)
+{
+	static const char *const legacy[] = {"AttributesToGet", "ScanFilter", "ConditionalOperator", NULL};
+	StDdbErrors e;
+	ReadParams	p;
+	int64		segment = 0,
+				total = 0;
+	bool		has_segment = st_ddb_int(call, "Segment", &segment);
+	bool		has_total = st_ddb_int(call, "TotalSegments", &total);
+	DdbTable	t;
+	StScanRequest req;
+	StReadResult res;
+	WirePage	page;
+
+	st_ddb_errors_init(&e);
+	read_params(call, &e, &p);
+	st_ddb_check_int(&e, has_segment, segment, "segment", 0, 999999);
+	st_ddb_check_int(&e, has_total, total, "totalSegments", 1, 1000000);
+	st_ddb_errors_raise(&e);
+	st_ddb_refuse_legacy(call, legacy, "FilterExpression and ProjectionExpression");
+
+	ddb_open(p.table, AccessShareLock, &t);
+	check_select(&p, &t, "Scanning");
+	memset(&req, 0, sizeof(req));
+	req.table_name = t.name;
+	req.filter = p.filter;
+	req.projection = p.projection;
+	req.names = jsonb_of(p.names);
+	req.vals = values_stored(p.vals);
+	req.index_name = p.index;
+	req.has_segment = has_segment;
+	req.segment = (int32) segment;
+	req.has_total_segments = has_total;
+	req.total_segments = (int32) total;
+	req.max_items = p.has_limit ? (int32) p.limit : 0;
+	req.start_key = start_key_stored(p.start, &t);
+	req.consistent_read = p.consistent;
+	req.page = true;
+	page_init(&page, &p, &t);
+	st_op_scan(&req, wire_row, &page, &res);
+	return read_response(&page, &res, &p, &t);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+typedef struct StDdbOperation
+{
+	const char *name;
+	StDdbHandler handler;		/* NULL: not implemented yet (UnknownOperationException) */
+} StDdbOperation;
+
+static const StDdbOperation operations[] = {
+	{"PutItem", ddb_put_item},
+	{"GetItem", ddb_get_item},
+	{"DeleteItem", ddb_delete_item},
+	{"UpdateItem", ddb_update_item},
+	{"Query", ddb_query},
+	{"Scan", ddb_scan},
+	{"CreateTable", st_ddb_create_table},
+	{"DeleteTable", st_ddb_delete_table},
+	{"DescribeTable", st_ddb_describe_table},
+	{"ListTables", st_ddb_list_tables},
+	{"UpdateTable", st_ddb_update_table},
+	{"UpdateTimeToLive", st_ddb_update_ttl},
+	{"DescribeTimeToLive", st_ddb_describe_ttl},
+	{"TagResource", st_ddb_tag_resource},
+	{"UntagResource", st_ddb_untag_resource},
+	{"ListTagsOfResource", st_ddb_list_tags},
+	{"DescribeLimits", st_ddb_describe_limits},
+	{"DescribeEndpoints", st_ddb_describe_endpoints},
+
+	/*
+	 * Batches and transactions are being built in their own branches; the
+	 * integrator wires their handlers here. Until then they are unknown.
+	 */
+	{"BatchGetItem", NULL},
+	{"BatchWriteItem", NULL},
+	{"TransactGetItems", NULL},
+	{"TransactWriteItems", NULL},
+};
+
+/* DynamoDB's error body {"__type": ..., "message": ...} (with the failed item's "Item") */
+static char *
+error_body(const char *type, const char *message, Jsonb *item)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "{\"__type\": ");
+	escape_json(&b, type);
+	appendStringInfoString(&b, ", \"message\": ");
+	escape_json(&b, message);
+	if (item)
+	{
+		appendStringInfoString(&b, ", \"Item\": ");
+		(void) JsonbToCString(&b, &item->root, VARSIZE(item));
+	}
+	appendStringInfoChar(&b, '}');
+	return b.data;
+}
+
+/*
+ * Gives an error raised under singletable.dynamodb DynamoDB's body as its
+ * DETAIL (see the header), and a failed condition the item it asked for.
+ */
+static void
+dynamodb_error(ErrorData *edata, StDdbCall *call)
+{
+	bool		has_body = edata->detail && strncmp(edata->detail, "{\"__type\"", 9) == 0;
+
+	if (!has_body)
+	{
+		/* the DETAIL becomes the body; a prose DETAIL stays in the server log */
+		if (edata->detail && edata->detail_log == NULL)
+			edata->detail_log = edata->detail;
+		edata->detail = error_body(st_dynamodb_exception(edata->sqlerrcode),
+								   edata->message ? edata->message : "", NULL);
+	}
+	if (edata->sqlerrcode == ERRCODE_ST_CONDITIONAL_CHECK_FAILED && call->want_failure_item)
+	{
+		Jsonb	   *item = st_condition_failure_item();
+
+		if (item)
+		{
+			Jsonb	   *wire = st_attrval_from_stored(item, &call->keys);
+
+			/* the client gets the item; the server log only the body without it */
+			if (edata->detail_log == NULL)
+				edata->detail_log = edata->detail;
+			edata->detail = error_body(ST_EXC_CONDITION, "The conditional request failed", wire);
+		}
+	}
+}
+
+/*
+ * singletable.dynamodb(operation text, request jsonb) -> jsonb: DynamoDB's
+ * response to the request of that operation (DynamoDB's JSON protocol, the
+ * operation named as in X-Amz-Target without its prefix).
+ */
+Datum
+singletable_dynamodb(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	StDdbCall	call;
+	const StDdbOperation *volatile op = NULL;
+	Jsonb	   *request;
+	Jsonb	   *volatile result = NULL;
+	char	   *name;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("operation must not be NULL"),
+				 st_errdetail_dynamodb("1 validation error detected: Value null at 'operation' failed to satisfy constraint: Member must not be null")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	for (int i = 0; i < lengthof(operations); i++)
+		if (strcmp(name, operations[i].name) == 0)
+			op = &operations[i];
+	if (op == NULL || op->handler == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_UNKNOWN_OPERATION),
+				 errmsg("unknown DynamoDB operation \"%s\"", name),
+				 op ? errhint("Operation %s is not available in this build of singletable.", name) : 0,
+				 st_errdetail_dynamodb("Operation is not supported: %s", name)));
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("the request of %s must not be NULL", name),
+				 st_errdetail_dynamodb("Request body is empty or not a JSON object")));
+	request = PG_GETARG_JSONB_P(1);
+	if (!JB_ROOT_IS_OBJECT(request) || JB_ROOT_IS_SCALAR(request))
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("the request of %s is not a JSON object", name),
+				 st_errdetail_dynamodb("Start of structure or map expected")));
+
+	memset(&call, 0, sizeof(call));
+	call.op = op->name;
+	call.req = &request->root;
+	PG_TRY();
+	{
+		result = op->handler(&call);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		dynamodb_error(edata, &call);
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	PG_RETURN_JSONB_P(result);
+}

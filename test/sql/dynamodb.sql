@@ -1,0 +1,218 @@
+-- dynamodb: singletable.dynamodb(operation, request), DynamoDB's JSON protocol:
+-- the AttributeValue converter both ways, every operation's happy paths and its
+-- validation errors (exception and message in DETAIL)
+SET client_min_messages = warning;
+-- responses without the figures that vary from run to run
+CREATE FUNCTION ddb(op text, req jsonb) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT CASE WHEN r ? 'Table' OR r ? 'TableDescription' THEN
+    (SELECT jsonb_object_agg(k, v #- '{CreationDateTime}' #- '{TableSizeBytes}' #- '{ItemCount}')
+       FROM jsonb_each(r) e(k, v))
+  ELSE r END
+  FROM singletable.dynamodb(op, req) r $$;
+
+-- CreateTable: a table with a GSI, as DynamoDB describes it (CREATING at first)
+SELECT ddb('CreateTable', '{"TableName": "Things",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "N"},
+                           {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                              "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+  "BillingMode": "PAY_PER_REQUEST"}');
+-- an ordinary singletable table
+SELECT table_name, partition_key, partition_key_type, sort_key, sort_key_type FROM singletable.tables WHERE table_name = '"Things"'::regclass;
+
+-- the converter: every type in, the stored form, every type out
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"},
+  "s": {"S": ""}, "n": {"N": "+0012.50e1"}, "b": {"B": "AQID"}, "t": {"BOOL": true}, "z": {"NULL": true},
+  "ss": {"SS": ["b", "a", ""]}, "ns": {"NS": ["10", "-1.0", "2e0"]}, "bs": {"BS": ["Ag==", "AQ=="]},
+  "l": {"L": [{"S": "x"}, {"N": "1"}, {"L": []}, {"M": {}}]},
+  "m": {"M": {"$B": {"S": "not a tag"}, "inner": {"M": {"k": {"SS": ["v"]}}}}},
+  "tagged": {"M": {"$SS": {"N": "1"}}}}}');
+SELECT item FROM "Things" WHERE pk = 'a';
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1.0"}}}');
+-- JSON null members are absent: {"S": null, "N": "5"} is a number
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}, "v": {"S": null, "N": "5"}}}');
+SELECT item -> 'v' FROM "Things" WHERE pk = 'a' AND sk = 2;
+
+-- malformed AttributeValues: ValidationException with DynamoDB's text
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"Q": "1"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"S": "1", "N": "1"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"NULL": false}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"SS": []}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"NS": []}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"BS": []}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"SS": ["a", "a"]}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"NS": ["1", "1.0"]}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"BS": ["AQ==", "AQ=="]}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"L": [{"M": {"y": {}}}]}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"N": "1e"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"N": ""}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"N": "123456789012345678901234567890123456789"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"N": "1e126"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"N": "1e-131"}}}');
+-- 32 levels of maps are too deep, 31 are not
+SELECT ddb('PutItem', jsonb_build_object('TableName', 'Things', 'Item', jsonb_build_object('pk', '{"S": "deep"}'::jsonb, 'sk', '{"N": "1"}'::jsonb,
+  'x', (repeat('{"M": {"a": ', 32) || '{"S": "v"}' || repeat('}}', 32))::jsonb)));
+SELECT ddb('PutItem', jsonb_build_object('TableName', 'Things', 'Item', jsonb_build_object('pk', '{"S": "deep"}'::jsonb, 'sk', '{"N": "1"}'::jsonb,
+  'x', (repeat('{"M": {"a": ', 31) || '{"S": "v"}' || repeat('}}', 31))::jsonb)));
+-- in ExpressionAttributeValues, the message names the placeholder
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+  "ConditionExpression": "x = :v", "ExpressionAttributeValues": {":v": {"SS": []}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}},
+  "ConditionExpression": "x = :v", "ExpressionAttributeValues": {":v": {"N": "x1"}}}');
+-- wrong JSON types are SerializationException
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": 1}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": true}, "sk": {"N": "1"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": "a", "sk": {"N": "1"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"L": {}}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"M": []}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"BOOL": "yes"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"B": "not base64!"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": []}');
+SELECT ddb('PutItem', '{"TableName": 5, "Item": {}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "Limit": "5"}');
+-- key attributes of the wrong type
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"S": "1"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}}}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": ""}, "sk": {"N": "1"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"S": "1"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}, "x": {"S": "1"}}}');
+-- an index key of the wrong type (the operations layer's check)
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "3"}, "g": {"N": "1"}}}');
+
+-- the request itself
+SELECT singletable.dynamodb('NoSuchOperation', '{}');
+SELECT singletable.dynamodb(NULL, '{}');
+SELECT singletable.dynamodb('GetItem', NULL);
+SELECT singletable.dynamodb('GetItem', '[]');
+-- batches and transactions are not wired in this build
+SELECT singletable.dynamodb('BatchGetItem', '{}');
+SELECT singletable.dynamodb('TransactWriteItems', '{}');
+-- constraint violations, collected as DynamoDB lists them
+SELECT ddb('GetItem', '{}');
+SELECT ddb('GetItem', '{"TableName": "a;", "ReturnConsumedCapacity": "ALL"}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {}, "ReturnValues": "SOME", "ReturnItemCollectionMetrics": "x", "ReturnValuesOnConditionCheckFailure": "NEW"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "Limit": 0, "Select": "SOME"}');
+SELECT ddb('Scan', '{"TableName": "Things", "Segment": -1, "TotalSegments": 1000001}');
+-- a missing table: ResourceNotFoundException
+SELECT ddb('GetItem', '{"TableName": "Nothing", "Key": {"pk": {"S": "a"}}}');
+-- legacy parameters are refused
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributesToGet": ["s"]}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "Expected": {"s": {"Exists": false}}}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributeUpdates": {}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditions": {}}');
+SELECT ddb('Scan', '{"TableName": "Things", "ScanFilter": {}}');
+
+-- PutItem: ReturnValues, ReturnConsumedCapacity, a condition
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}, "v": {"S": "new"}}, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ReturnValues": "ALL_NEW"}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}, "v": {"S": "newer"}},
+  "ConditionExpression": "v = :old", "ExpressionAttributeValues": {":old": {"S": "new"}}, "ReturnConsumedCapacity": "INDEXES"}');
+-- a failed condition: the item only with ReturnValuesOnConditionCheckFailure ALL_OLD
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ConditionExpression": "attribute_not_exists(pk)"}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ConditionExpression": "attribute_not_exists(pk)",
+  "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}');
+-- expression errors are the operations layer's
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ConditionExpression": "v = :x"}');
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ExpressionAttributeNames": {"#a": "a"}}');
+
+-- GetItem: projection, a missing item, consistent read
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ProjectionExpression": "#v, sk", "ExpressionAttributeNames": {"#v": "v"}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "99"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ConsistentRead": false, "ReturnConsumedCapacity": "TOTAL"}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "2"}}, "ConsistentRead": "yes"}');
+
+-- UpdateItem: a counter, ReturnValues of every kind, a failed condition with the item
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "ADD hits :one",
+  "ExpressionAttributeValues": {":one": {"N": "1"}}, "ReturnValues": "ALL_NEW"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "ADD hits :one SET tags = :t",
+  "ExpressionAttributeValues": {":one": {"N": "1"}, ":t": {"SS": ["x"]}}, "ReturnValues": "UPDATED_OLD"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "ADD tags :t",
+  "ExpressionAttributeValues": {":t": {"SS": ["y"]}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "REMOVE tags", "ReturnValues": "NONE"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET hits = :z",
+  "ConditionExpression": "hits > :big", "ExpressionAttributeValues": {":z": {"N": "0"}, ":big": {"N": "100"}},
+  "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET pk = :z",
+  "ExpressionAttributeValues": {":z": {"S": "d"}}}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET a = :a", "ReturnValues": "ALL"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}}');
+
+-- DeleteItem: ReturnValues ALL_OLD, a condition, ReturnValues only NONE or ALL_OLD
+SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ConditionExpression": "attribute_not_exists(hits)"}');
+SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "ALL_OLD"}');
+SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "ALL_OLD"}');
+SELECT ddb('DeleteItem', '{"TableName": "Things"}');
+
+-- Query: order, Limit and ExclusiveStartKey, Select, filter, projection, an index
+SELECT count(*) FROM (SELECT ddb('PutItem', jsonb_build_object('TableName', 'Things', 'Item', jsonb_build_object(
+  'pk', '{"S": "q"}'::jsonb, 'sk', jsonb_build_object('N', i::text), 'odd', jsonb_build_object('BOOL', i % 2 = 1),
+  'g', jsonb_build_object('S', 'G' || (i % 2)))))
+  FROM generate_series(1, 5) i) s;
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p AND sk BETWEEN :a AND :b",
+  "ExpressionAttributeValues": {":p": {"S": "q"}, ":a": {"N": "2"}, ":b": {"N": "4"}}, "ScanIndexForward": false,
+  "ProjectionExpression": "sk", "Select": "SPECIFIC_ATTRIBUTES"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}},
+  "Limit": 2, "ProjectionExpression": "sk"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}},
+  "Limit": 2, "ProjectionExpression": "sk", "ExclusiveStartKey": {"pk": {"S": "q"}, "sk": {"N": "2"}}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "FilterExpression": "odd = :t",
+  "ExpressionAttributeValues": {":p": {"S": "q"}, ":t": {"BOOL": true}}, "Select": "COUNT", "ReturnConsumedCapacity": "TOTAL"}');
+SELECT ddb('Query', '{"TableName": "Things", "IndexName": "byG", "KeyConditionExpression": "g = :g",
+  "ExpressionAttributeValues": {":g": {"S": "G1"}}, "Limit": 2}');
+SELECT ddb('Query', '{"TableName": "Things", "IndexName": "byG", "KeyConditionExpression": "g = :g",
+  "ExpressionAttributeValues": {":g": {"S": "G1"}}, "Limit": 2,
+  "ExclusiveStartKey": {"g": {"S": "G1"}, "pk": {"S": "q"}, "sk": {"N": "3"}}}');
+-- Query's errors
+SELECT ddb('Query', '{"TableName": "Things"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "Select": "SPECIFIC_ATTRIBUTES"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "Select": "ALL_ATTRIBUTES", "ProjectionExpression": "sk"}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "Select": "ALL_PROJECTED_ATTRIBUTES"}');
+SELECT ddb('Query', '{"TableName": "Things", "IndexName": "byG", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G1"}}, "Select": "ALL_ATTRIBUTES"}');
+SELECT ddb('Query', '{"TableName": "Things", "IndexName": "byG", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G1"}}, "ConsistentRead": true}');
+SELECT ddb('Query', '{"TableName": "Things", "IndexName": "nope", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "G1"}}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p OR sk = :s", "ExpressionAttributeValues": {":p": {"S": "q"}, ":s": {"N": "1"}}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"N": "1"}}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "ExclusiveStartKey": {"pk": {"S": "other"}, "sk": {"N": "1"}}}');
+SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "ExclusiveStartKey": {"pk": {"S": "q"}}}');
+
+-- Scan: parallel segments, Limit, Select COUNT, errors
+SELECT ddb('Scan', '{"TableName": "Things", "FilterExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "q"}}, "Select": "COUNT"}');
+SELECT (ddb('Scan', '{"TableName": "Things", "Segment": 0, "TotalSegments": 2, "Select": "COUNT"}') -> 'ScannedCount')::int
+     + (ddb('Scan', '{"TableName": "Things", "Segment": 1, "TotalSegments": 2, "Select": "COUNT"}') -> 'ScannedCount')::int AS both_segments,
+       ddb('Scan', '{"TableName": "Things", "Select": "COUNT"}') -> 'ScannedCount' AS whole;
+SELECT ddb('Scan', '{"TableName": "Things", "Limit": 1, "ProjectionExpression": "pk, sk"}') - 'Items' AS page;
+SELECT ddb('Scan', '{"TableName": "Things", "Segment": 1}');
+SELECT ddb('Scan', '{"TableName": "Things", "TotalSegments": 2}');
+SELECT ddb('Scan', '{"TableName": "Things", "Segment": 2, "TotalSegments": 2}');
+SELECT ddb('Scan', '{"TableName": "Things", "Select": "ALL_PROJECTED_ATTRIBUTES"}');
+
+-- B keys: plain base64 in stored items, {"B": ...} on the wire
+SELECT ddb('CreateTable', '{"TableName": "Blobs", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "B"}],
+  "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 2}}') #> '{TableDescription,ProvisionedThroughput}';
+SELECT ddb('PutItem', '{"TableName": "Blobs", "Item": {"id": {"B": "AAE="}, "other": {"B": "AAE="}}}');
+SELECT item FROM "Blobs";
+SELECT ddb('GetItem', '{"TableName": "Blobs", "Key": {"id": {"B": "AAE="}}}');
+SELECT ddb('Scan', '{"TableName": "Blobs", "Limit": 1}');
+SELECT ddb('GetItem', '{"TableName": "Blobs", "Key": {"id": {"S": "AAE="}}}');
+SELECT ddb('PutItem', '{"TableName": "Blobs", "Item": {"id": {"S": "AAE="}}}');
+SELECT ddb('Scan', '{"TableName": "Blobs", "ExclusiveStartKey": {"id": {"S": "AAE="}}}');
+
+-- ItemCollectionMetrics: on a table with a local secondary index
+SELECT ddb('CreateTable', '{"TableName": "Coll", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "LocalSecondaryIndexes": [{"IndexName": "byL", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "l", "KeyType": "RANGE"}],
+                             "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["x"]}}]}') #> '{TableDescription,LocalSecondaryIndexes}';
+SELECT ddb('PutItem', '{"TableName": "Coll", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}, "l": {"N": "7"}}, "ReturnItemCollectionMetrics": "SIZE"}');
+SELECT ddb('PutItem', '{"TableName": "Coll", "Item": {"pk": {"S": "p"}, "sk": {"S": "2"}}, "ReturnItemCollectionMetrics": "NONE"}');
+SELECT ddb('Query', '{"TableName": "Coll", "IndexName": "byL", "KeyConditionExpression": "pk = :p AND l > :z",
+  "ExpressionAttributeValues": {":p": {"S": "p"}, ":z": {"N": "0"}}, "ConsistentRead": true, "ReturnConsumedCapacity": "INDEXES"}');
+
+-- clean up
+SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
+  FROM unnest(ARRAY['Things', 'Blobs', 'Coll']) n;
+DROP FUNCTION ddb(text, jsonb);

@@ -1,0 +1,160 @@
+-- dynamodb_tables: the control plane of singletable.dynamodb: CreateTable's
+-- validation (DynamoDB's messages and order), DescribeTable of tables made either
+-- way, ListTables paging, UpdateTable, TTL, tags, limits and endpoints
+SET client_min_messages = warning;
+CREATE FUNCTION ddb(op text, req jsonb) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT CASE WHEN r ? 'Table' OR r ? 'TableDescription' THEN
+    (SELECT jsonb_object_agg(k, v #- '{CreationDateTime}' #- '{TableSizeBytes}' #- '{ItemCount}')
+       FROM jsonb_each(r) e(k, v))
+  ELSE r END
+  FROM singletable.dynamodb(op, req) r $$;
+
+-- CreateTable's constraint violations, collected
+SELECT ddb('CreateTable', '{}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "X"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "PRIMARY"}, {"AttributeName": "b", "KeyType": "RANGE"}, {"AttributeName": "c", "KeyType": "RANGE"}],
+  "BillingMode": "FREE"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 0}}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": {}, "KeySchema": []}');
+-- then DynamoDB's rules of the definitions
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "RANGE"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "a", "KeyType": "RANGE"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "b", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "a", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "b", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}],
+  "LocalSecondaryIndexes": [{"IndexName": "lsi", "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "l", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "b", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType": "RANGE"}],
+  "LocalSecondaryIndexes": [{"IndexName": "lsi", "KeySchema": [{"AttributeName": "l", "KeyType": "HASH"}, {"AttributeName": "b", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL", "NonKeyAttributes": ["x"]}}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}},
+                             {"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+  "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST", "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}');
+SELECT ddb('CreateTable', jsonb_build_object('TableName', repeat('n', 64), 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
+  'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST'));
+-- a partition-key-only table with tags; twice: ResourceInUseException
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST",
+  "Tags": [{"Key": "team", "Value": "core"}]}');
+SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/tbl1"}');
+
+-- a table made with create_table answers DescribeTable (and the item operations)
+SELECT singletable.create_table('made_in_sql');
+SELECT ddb('DescribeTable', '{"TableName": "made_in_sql"}');
+SELECT ddb('PutItem', '{"TableName": "made_in_sql", "Item": {"pk": {"S": "x"}, "sk": {"S": "y"}}}');
+SELECT singletable.get_item('made_in_sql', 'x', 'y');
+SELECT ddb('DescribeTable', '{"TableName": "nothing"}');
+SELECT ddb('DescribeTable', '{}');
+
+-- ListTables: in name order (bytes), paged
+SELECT ddb('CreateTable', jsonb_build_object('TableName', n, 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
+  'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST')) #>> '{TableDescription,TableName}'
+  FROM unnest(ARRAY['Zeta', 'alpha', 'beta.1', 'beta-2']) n;
+SELECT ddb('ListTables', '{}');
+SELECT ddb('ListTables', '{"Limit": 2}');
+SELECT ddb('ListTables', '{"Limit": 2, "ExclusiveStartTableName": "alpha"}');
+SELECT ddb('ListTables', '{"Limit": 3, "ExclusiveStartTableName": "beta.1"}');
+SELECT ddb('ListTables', '{"Limit": 0}');
+SELECT ddb('ListTables', '{"Limit": 101, "ExclusiveStartTableName": "x"}');
+-- another schema: another set of tables
+CREATE SCHEMA other;
+SET singletable.dynamodb_schema = other;
+SELECT ddb('ListTables', '{}');
+SELECT ddb('DescribeTable', '{"TableName": "alpha"}');
+RESET singletable.dynamodb_schema;
+DROP SCHEMA other;
+
+-- UpdateTable: one GSI created or deleted per call, throughput and billing mode
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "N"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}') #> '{TableDescription,GlobalSecondaryIndexes}';
+SELECT ddb('PutItem', '{"TableName": "alpha", "Item": {"a": {"S": "1"}, "g": {"N": "7"}}}');
+SELECT ddb('Query', '{"TableName": "alpha", "IndexName": "byG", "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"N": "7"}}}');
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}, {"Delete": {"IndexName": "xyz"}}]}');
+SELECT ddb('UpdateTable', '{"TableName": "alpha"}');
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}}]}');
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}') -> 'TableDescription' ? 'GlobalSecondaryIndexes' AS has_gsi;
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}');
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}}') #> '{TableDescription,BillingModeSummary}';
+SELECT ddb('DescribeTable', '{"TableName": "alpha"}') #> '{Table,ProvisionedThroughput}';
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "BillingMode": "PAY_PER_REQUEST", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}}');
+SELECT ddb('UpdateTable', '{"TableName": "nothing", "BillingMode": "PAY_PER_REQUEST"}');
+
+-- TTL
+SELECT ddb('DescribeTimeToLive', '{"TableName": "alpha"}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}}');
+SELECT ddb('DescribeTimeToLive', '{"TableName": "alpha"}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": true}}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": "other", "Enabled": false}}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": false}}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": "exp", "Enabled": false}}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha", "TimeToLiveSpecification": {"AttributeName": ""}}');
+SELECT ddb('UpdateTimeToLive', '{"TableName": "alpha"}');
+
+-- tags: durable, per table, removed with it
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "Tags": [{"Key": "env", "Value": "test"}, {"Key": "owner", "Value": "me"}]}');
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "Tags": [{"Key": "env", "Value": "prod"}]}');
+SELECT ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha"}');
+SELECT ddb('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "TagKeys": ["owner", "none"]}');
+SELECT ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha"}');
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "Tags": [{"Key": "", "Value": "x"}]}');
+SELECT ddb('TagResource', jsonb_build_object('ResourceArn', 'arn:aws:dynamodb:ddblocal:000000000000:table/alpha',
+  'Tags', (SELECT jsonb_agg(jsonb_build_object('Key', 'k' || i, 'Value', 'v')) FROM generate_series(1, 50) i)));
+SELECT ddb('TagResource', '{"ResourceArn": "not-an-arn", "Tags": []}');
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nothing", "Tags": []}');
+SELECT ddb('ListTagsOfResource', '{}');
+SELECT ddb('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha"}');
+-- only the owner changes tags
+CREATE ROLE ddb_reader;
+GRANT SELECT ON alpha TO ddb_reader;
+SET ROLE ddb_reader;
+SELECT ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha"}');
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "Tags": [{"Key": "a", "Value": "b"}]}');
+SELECT ddb('PutItem', '{"TableName": "alpha", "Item": {"a": {"S": "2"}}}');
+RESET ROLE;
+REVOKE ALL ON alpha FROM ddb_reader;
+DROP ROLE ddb_reader;
+
+-- DescribeLimits, DescribeEndpoints
+SELECT ddb('DescribeLimits', '{}');
+SELECT ddb('DescribeEndpoints', '{}');
+
+-- DeleteTable: DELETING, then gone with its settings; a plain DROP TABLE clears them too
+SELECT count(*) FROM singletable.dynamodb_tables;
+SELECT ddb('DeleteTable', '{"TableName": "alpha"}') #>> '{TableDescription,TableStatus}';
+SELECT ddb('DeleteTable', '{"TableName": "alpha"}');
+DROP TABLE "Zeta";
+SELECT count(*) FROM singletable.dynamodb_tables;
+SELECT ddb('ListTables', '{}');
+-- clean up
+SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
+  FROM unnest(ARRAY['beta-2', 'beta.1', 'made_in_sql', 'tbl1']) n;
+SELECT count(*) FROM singletable.dynamodb_tables;
+DROP FUNCTION ddb(text, jsonb);
