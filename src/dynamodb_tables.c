@@ -710,20 +710,27 @@ st_ddb_create_table(StDdbCall *call)
 			(void) st_ddb_tag_resource(&tc);
 		}
 	}
-	if (st_dynamodb_distribute && st_citus_installed())
-	{
-		Datum		da[2] = {a[0], (Datum) 0};
-		bool		dn[2] = {false, true};
-
-		(void) call_sql(singletable_distribute_table, 2, da, dn, NULL);
-	}
 	see_own_writes_end();
 	{
 		Jsonb	   *desc;
 
+		/*
+		 * Described before it is distributed: the new table is empty either
+		 * way, and Citus refuses its size functions in a transaction that
+		 * has just distributed a table (a multi-shard modification).
+		 */
 		see_own_writes();
 		desc = table_description(name, "CREATING");
 		see_own_writes_end();
+		if (st_dynamodb_distribute && st_citus_installed())
+		{
+			Datum		da[2] = {a[0], (Datum) 0};
+			bool		dn[2] = {false, true};
+
+			see_own_writes();
+			(void) call_sql(singletable_distribute_table, 2, da, dn, NULL);
+			see_own_writes_end();
+		}
 		return wrap("TableDescription", desc);
 	}
 }
