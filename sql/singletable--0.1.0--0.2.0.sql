@@ -521,3 +521,20 @@ CREATE VIEW singletable.stats_info AS SELECT * FROM singletable.stats_info();
 COMMENT ON VIEW singletable.stats_info IS
   'Evictions of operation statistics and the time of their last full reset (singletable.stats_info())';
 GRANT SELECT ON singletable.stats_info TO PUBLIC;
+
+------------------------------------------------------------------------------
+-- Batches: DynamoDB's BatchGetItem and BatchWriteItem
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.batch_get(request_items pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_batch_get';
+COMMENT ON FUNCTION singletable.batch_get(pg_catalog.jsonb) IS
+  'DynamoDB''s BatchGetItem: {"table": {"Keys": [{key}, ...], "ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead"}, ...}, up to 100 keys, read from one snapshot; returns {"Responses": {"table": [items]}, "UnprocessedKeys": {...beyond 16 MB of items...}, "ConsumedCapacity": [...]}';
+
+CREATE FUNCTION singletable.batch_write(request_items pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_batch_write';
+COMMENT ON FUNCTION singletable.batch_write(pg_catalog.jsonb) IS
+  'DynamoDB''s BatchWriteItem: {"table": [{"PutRequest": {"Item": {...}}}, {"DeleteRequest": {"Key": {...}}}, ...], ...}, up to 25 requests, all checked before any is written, one statement per table and kind; returns {"UnprocessedItems": {...tables that met lock_timeout...}, "ConsumedCapacity": [...]}';
