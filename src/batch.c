@@ -528,9 +528,15 @@ read_write_request(Batch *b, Jsonb *request_items)
 				write_shape_error(bt, j, psprintf("has a %s that is %s, not an object",
 												  e->is_put ? "PutRequest" : "DeleteRequest", json_kind(&values[0])));
 			n = object_members(&values[0], &inner_names, &inner_values);
-			if (n != 1 || !is_name(&inner_names[0], e->is_put ? "Item" : "Key"))
-				write_shape_error(bt, j, e->is_put ? "has a PutRequest without exactly one member, Item"
-								  : "has a DeleteRequest without exactly one member, Key");
+			/* no conditions, no return values: DynamoDB's WriteRequest has nothing else */
+			for (int m = 0; m < n; m++)
+				if (!is_name(&inner_names[m], e->is_put ? "Item" : "Key"))
+					write_shape_error(bt, j, psprintf("has a %s with an unknown member \"%s\"",
+													  e->is_put ? "PutRequest" : "DeleteRequest",
+													  string_of(&inner_names[m])));
+			if (n == 0)
+				write_shape_error(bt, j, e->is_put ? "has a PutRequest without an Item"
+								  : "has a DeleteRequest without a Key");
 			if (!is_object(&inner_values[0]))
 				write_shape_error(bt, j, psprintf("has %s that is %s, not an object",
 												  e->is_put ? "an Item" : "a Key", json_kind(&inner_values[0])));
