@@ -266,16 +266,19 @@ SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "a", "sk"
 SELECT singletable.batch_write('{"bt": [{"UpdateRequest": {"Key": {"pk": "a", "sk": "b"}}}]}');
 SELECT singletable.batch_write('{"bt": [{"PutRequest": {}}]}');
 SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "a", "sk": "b"}, "ConditionExpression": "attribute_not_exists(pk)"}}]}');
+SELECT singletable.batch_write('{"bt": [{"DeleteRequest": {}}]}');
 SELECT singletable.batch_write('{"bt": [{"DeleteRequest": {"Item": {"pk": "a", "sk": "b"}}}]}');
 SELECT singletable.batch_write('{"bt": [{"PutRequest": "item"}]}');
 SELECT singletable.batch_write('{"bt": [{"DeleteRequest": {"Key": ["a", "b"]}}]}');
--- invalid input: a table that does not exist
+-- invalid input: a table that does not exist, a table named twice
 SELECT singletable.batch_write('{"nope": [{"DeleteRequest": {"Key": {"pk": "a"}}}]}');
+SELECT singletable.batch_write('{"bn": [{"DeleteRequest": {"Key": {"id": 1}}}], "public.bn": [{"DeleteRequest": {"Key": {"id": 2}}}]}');
 -- invalid input: items and keys that do not match the schema (BatchWriteItem's own text:
 -- "The provided key element does not match the schema", also for a missing key in an item)
 SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "a"}}}]}');
 SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "a", "sk": 1}}}]}');
 SELECT singletable.batch_write('{"bn": [{"PutRequest": {"Item": {"id": "1"}}}]}');
+SELECT singletable.batch_write('{"bb": [{"PutRequest": {"Item": {"pk": 1, "sk": 1}}}]}');
 SELECT singletable.batch_write('{"bt": [{"DeleteRequest": {"Key": {"pk": "a"}}}]}');
 SELECT singletable.batch_write('{"bn": [{"DeleteRequest": {"Key": {"id": 1, "sk": "x"}}}]}');
 SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "", "sk": "b"}}}]}');
