@@ -344,6 +344,17 @@ read_tables(Batch *b, Jsonb *request_items)
 	root.type = jbvBinary;
 	root.val.binary.data = &request_items->root;
 	root.val.binary.len = VARSIZE(request_items) - VARHDRSZ;
+	/* every table has a key or request at least: more tables than the limit are too many */
+	if ((int) JB_ROOT_COUNT(request_items) > (b->is_write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("request_items of %s names %u tables, more than the limit of %d %s in all",
+						b->func, JB_ROOT_COUNT(request_items),
+						b->is_write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS,
+						b->is_write ? "write requests" : "keys"),
+				 b->is_write
+				 ? st_errdetail_dynamodb("Too many items requested for the BatchWriteItem call")
+				 : st_errdetail_dynamodb("Too many items requested for the BatchGetItem call")));
 	b->ntables = object_members(&root, &names, &values);
 	if (b->ntables == 0)
 		ereport(ERROR,
@@ -1175,7 +1186,8 @@ take_item(Batch *b, BatchTable *bt, BatchEntry *e, Jsonb *stored)
 	st_capacity_get(bt->cap, stored);
 	if (item)
 	{
-		e->result = copy_out(b, item);
+		/* an item of a distributed table was copied out already when it arrived */
+		e->result = (item == e->read) ? item : copy_out(b, item);
 		bt->returned++;
 	}
 	bt->done = e->pos + 1;
@@ -1603,7 +1615,12 @@ st_op_batch_get(Jsonb *request_items)
 	read_get_request(&b, request_items);
 	open_tables(&b);
 	check_get_keys(&b);
-	st_ttl_clock(&b.clock);
+	for (int i = 0; i < b.ntables; i++)
+		if (b.tables[i].tab->ttl_attr)
+		{
+			st_ttl_clock(&b.clock);
+			break;
+		}
 	for (int i = 0; i < b.ntables && !b.full; i++)
 		get_table(&b, &b.tables[i]);
 	st_capacity_end_many(b.caps, b.ntables, true);

@@ -219,6 +219,9 @@ SELECT singletable.batch_get('{"bt": {"Keys": [{"pk": "a", "sk": "b"}], "Attribu
 SELECT singletable.batch_get(jsonb_build_object(
          'nope', jsonb_build_object('Keys', (SELECT jsonb_agg(jsonb_build_object('pk', 'p' || i, 'sk', 's')) FROM generate_series(1, 60) i)),
          'bt', jsonb_build_object('Keys', (SELECT jsonb_agg(jsonb_build_object('pk', 'p' || i, 'sk', 's')) FROM generate_series(1, 41) i))));
+-- invalid input: more tables than keys may be requested (refused before looking at any)
+SELECT singletable.batch_get((SELECT jsonb_object_agg('t' || i, '{"Keys": [{"pk": "a"}]}'::jsonb) FROM generate_series(1, 101) i));
+SELECT singletable.batch_write((SELECT jsonb_object_agg('t' || i, '[{"DeleteRequest": {"Key": {"pk": "a"}}}]'::jsonb) FROM generate_series(1, 26) i));
 -- 100 keys are fine
 SELECT jsonb_array_length(singletable.batch_get(jsonb_build_object(
          'bn', jsonb_build_object('Keys', (SELECT jsonb_agg(jsonb_build_object('id', i)) FROM generate_series(1, 60) i)),
