@@ -6,7 +6,8 @@
  * delete), all taking $1 pk, $2 sk, $3 item, the Query statements, one
  * per sort-key condition, direction and paging, all index ranges on the
  * primary key, and the Scan statements, one range of the primary key or of
- * a secondary index per kind of segment bound and paging. Their SQL names
+ * a secondary index per kind of segment bound and paging (batch.c keeps
+ * its multi-key statements in the same entry, freed here too). Their SQL names
  * the table by its quoted qualified name as the cache entry holds it (built
  * under the table's lock, refreshed whenever the table or any schema
  * changes) and compares with OPERATOR(pg_catalog.x), so that search_path
