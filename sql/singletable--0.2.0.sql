@@ -842,3 +842,18 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_dynamodb';
 COMMENT ON FUNCTION singletable.dynamodb(pg_catalog.text, pg_catalog.jsonb) IS
   'DynamoDB''s JSON protocol: the response of a request of the operation named (PutItem, Query, CreateTable, ...), with typed AttributeValues, over the tables of schema singletable.dynamodb_schema; errors carry DynamoDB''s error body in their DETAIL';
+-- Batches: DynamoDB's BatchGetItem and BatchWriteItem
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.batch_get(request_items pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_batch_get';
+COMMENT ON FUNCTION singletable.batch_get(pg_catalog.jsonb) IS
+  'DynamoDB''s BatchGetItem: {"table": {"Keys": [{key}, ...], "ProjectionExpression", "ExpressionAttributeNames", "ConsistentRead"}, ...}, up to 100 keys, read from one snapshot; returns {"Responses": {"table": [items]}, "UnprocessedKeys": {...beyond 16 MB of items...}, "ConsumedCapacity": [...]}';
+
+CREATE FUNCTION singletable.batch_write(request_items pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_batch_write';
+COMMENT ON FUNCTION singletable.batch_write(pg_catalog.jsonb) IS
+  'DynamoDB''s BatchWriteItem: {"table": [{"PutRequest": {"Item": {...}}}, {"DeleteRequest": {"Key": {...}}}, ...], ...}, up to 25 requests, all checked before any is written, one statement per table and kind; returns {"UnprocessedItems": {...tables that met lock_timeout...}, "ConsumedCapacity": [...]}';

@@ -39,6 +39,7 @@ struct StTable
 	SPIPlanPtr	item_plans[ST_NUM_ITEM_PLANS];
 	SPIPlanPtr	query_plans[ST_NUM_SK_OPS][2][2];	/* [op][forward][has start] */
 	SPIPlanPtr	scan_plans[ST_NUM_SCAN_FROM][2];	/* [from][has upper bound] */
+	SPIPlanPtr	batch_plans[ST_NUM_BATCH_PLANS];	/* batch.c's */
 	bool		distributed;	/* a hash-distributed Citus table */
 	char	   *ttl_attr;		/* TTL attribute (singletable.ttl), or NULL */
 	char	   *ttl_index;		/* its partial index, in the table's schema */

@@ -6,7 +6,8 @@
  * delete), all taking $1 pk, $2 sk, $3 item, the Query statements, one
  * per sort-key condition, direction and paging, all index ranges on the
  * primary key, and the Scan statements, one range of the primary key or of
- * a secondary index per kind of segment bound and paging. Their SQL names
+ * a secondary index per kind of segment bound and paging (batch.c keeps
+ * its multi-key statements in the same entry, freed here too). Their SQL names
  * the table by its quoted qualified name as the cache entry holds it (built
  * under the table's lock, refreshed whenever the table or any schema
  * changes) and compares with OPERATOR(pg_catalog.x), so that search_path
@@ -74,8 +75,8 @@ item_argtypes(StTable *tab, Oid *argtypes)
  * EXTENSION UPDATE) an upsert does without it, and a put is charged on the
  * new item only.
  */
-static bool
-have_replacing(void)
+bool
+st_have_replacing(void)
 {
 	Oid			argtypes[2] = {JSONBOID, JSONBOID};
 
@@ -126,7 +127,7 @@ st_item_plan(StTable *tab, StPlanKind kind)
 								 tab->qualname, pk, sk ? ", " : "", sk ? sk : "", sk ? ", $2" : "");
 				if (kind == ST_PLAN_INSERT)
 					appendStringInfoString(&buf, " ON CONFLICT DO NOTHING");
-				else if (have_replacing())
+				else if (st_have_replacing())
 					appendStringInfo(&buf, " ON CONFLICT (%s%s%s) DO UPDATE SET " ST_ITEM_COLUMN
 									 " = singletable._replacing(st_old." ST_ITEM_COLUMN
 									 ", EXCLUDED." ST_ITEM_COLUMN ")",
@@ -645,6 +646,9 @@ st_statements_free(StTable *tab)
 		for (int u = 0; u < 2; u++)
 			if (tab->scan_plans[f][u])
 				SPI_freeplan(tab->scan_plans[f][u]);
+	for (int i = 0; i < ST_NUM_BATCH_PLANS; i++)
+		if (tab->batch_plans[i])
+			SPI_freeplan(tab->batch_plans[i]);
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
 		SPIPlanPtr *plans = &tab->indexes[i].query_plans[0][0][0][0];
@@ -668,4 +672,5 @@ st_statements_free(StTable *tab)
 	memset(tab->item_plans, 0, sizeof(tab->item_plans));
 	memset(tab->query_plans, 0, sizeof(tab->query_plans));
 	memset(tab->scan_plans, 0, sizeof(tab->scan_plans));
+	memset(tab->batch_plans, 0, sizeof(tab->batch_plans));
 }

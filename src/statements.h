@@ -27,6 +27,16 @@ typedef enum StPlanKind
 	ST_NUM_ITEM_PLANS
 } StPlanKind;
 
+/* Statements of batch_get and batch_write kept per table (batch.c writes their SQL) */
+typedef enum StBatchPlanKind
+{
+	ST_BATCH_GET,				/* the item of every key, in the keys' order */
+	ST_BATCH_LOCK,				/* lock the items of the keys, in their order */
+	ST_BATCH_PUT,				/* a multi-row upsert */
+	ST_BATCH_DELETE,			/* a multi-row delete */
+	ST_NUM_BATCH_PLANS
+} StBatchPlanKind;
+
 /* Sort-key conditions of a Query; begins_with arrives as RANGE or GE */
 typedef enum StSkOp
 {
@@ -93,6 +103,7 @@ typedef struct StTable StTable;
 typedef struct StIndex StIndex;
 
 extern SPIPlanPtr st_item_plan(StTable *tab, StPlanKind kind);
+extern bool st_have_replacing(void);
 extern ParamListInfo st_param_list(int n, Datum *values, const char *nulls, Oid *argtypes);
 extern void st_dest_init(DestReceiver *dest,
 						 bool (*receive) (TupleTableSlot *slot, DestReceiver *self));

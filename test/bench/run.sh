@@ -9,6 +9,7 @@
 #   BENCH_ONLY=ttl test/bench/run.sh   # only the TTL measurement (8.), about 10 minutes
 #   BENCH_ONLY=capacity test/bench/run.sh  # only what capacity tracking costs (9.), about 9 minutes
 #   BENCH_ONLY=dynamodb test/bench/run.sh  # only the JSON API vs the native functions (10.), about 6 minutes
+#   BENCH_ONLY=batch test/bench/run.sh     # only batch_get/batch_write against their alternatives (11.)
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -121,8 +122,9 @@ else
     RESULTS_LINK=results
 fi
 ONLY=${BENCH_ONLY:-}
-[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity || $ONLY == dynamodb ]] ||
-    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity or dynamodb, not $ONLY"
+[[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity || $ONLY == dynamodb ||
+   $ONLY == batch ]] ||
+    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity, dynamodb or batch, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
@@ -1662,6 +1664,131 @@ if [[ $ONLY == capacity ]]; then
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0
 fi
+# 10. Batches: batch_write of 25 puts (A) against the hand-written multi-row upsert of the
+# same items (B), 25 put_item statements, each its own transaction (C), and the 25 put_item
+# calls in one statement (D); batch_get of 100 keys against the hand-written join of the keys
+# with the table (B), 100 get_item statements (C) and the 100 calls in one statement (D).
+# Every variant takes the same items from the same row of batch_reqs (sql/batch.sql: 1,000
+# prebuilt requests whose keys are spread over the pairs table, PAIR_ITEMS items), ROUNDS
+# rounds of SECS s with the order rotating, CLIENTS clients. One pgbench transaction is one
+# script: 25 (100) items in every variant, so tps ratios are ratios of items per second. Sets
+# BATCH_TPS[kind.variant] (median tps), BATCH_RATIO[kind.A/x] (median of the rounds) and
+# BATCH_CPU[kind.variant] (median server + pgbench CPU per transaction, µs: on a machine that
+# others use too, what each variant costs rather than what it got).
+declare -A BATCH_TPS BATCH_RATIO BATCH_CPU
+TARGET_BATCH_SQL=0.8    # batch_write >= 0.8x the hand-written multi-row upsert
+TARGET_BATCH_CALLS=5    # batch_write >= 5x the 25 single put_item statements
+# script_repeat NAME TABLE NCOLL N: script NAME with every line that holds @I@ repeated for
+# I = 0..N-1 (one statement per key); prints its path
+script_repeat() {
+    local src out
+    src=$(script_for "$1" "$2" "$3")
+    out="${src%.sql}.x$4.sql"
+    awk -v n="$4" '/@I@/ { for (i = 0; i < n; i++) { l = $0; gsub(/@I@/, i, l); print l }; next } { print }' "$src" >"$out"
+    echo "$out"
+}
+batch_measure() {
+    local kind r v t order tag prep ncoll=$((PAIR_ITEMS / 100)) n
+    declare -A scripts samples ratios tps
+    log "batch: loading pairs ($PAIR_ITEMS items)"
+    sql "SELECT singletable.create_table('pairs')" >/dev/null
+    sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
+    sql_file "$BENCH/sql/batch.sql" >/dev/null
+    sql "SELECT bench_batch_requests('pairs', $ncoll)" >/dev/null
+    sql "VACUUM ANALYZE batch_reqs" >/dev/null
+    scripts[write.A]=$(script_for batch_write_ext pairs "$ncoll")
+    scripts[write.B]=$(script_for batch_write_sql pairs "$ncoll")
+    scripts[write.C]=$(script_repeat batch_put_one pairs "$ncoll" 25)
+    scripts[write.D]=$(script_for batch_put_calls pairs "$ncoll")
+    scripts[read.A]=$(script_for batch_get_ext pairs "$ncoll")
+    scripts[read.B]=$(script_for batch_get_sql pairs "$ncoll")
+    scripts[read.C]=$(script_repeat batch_get_one pairs "$ncoll" 100)
+    scripts[read.D]=$(script_for batch_get_calls pairs "$ncoll")
+    # the requests name existing items, 25 and 100 distinct keys each
+    n=$(sql "SELECT count(*) FROM batch_reqs r
+              WHERE jsonb_array_length(singletable.batch_get(r.get_req) -> 'Responses' -> 'pairs') = 100
+                AND (SELECT count(*) FROM pairs p JOIN unnest(r.pks, r.sks) u(pk, sk) ON p.pk = u.pk AND p.sk = u.sk) = 25")
+    [[ $n == 1000 ]] || die "batch: only $n of the 1000 requests name 100 (25) existing items"
+    for kind in write read; do
+        prep=read
+        [[ $kind == write ]] && prep=write
+        for ((r = 1; r <= ROUNDS; r++)); do
+            order=("A B C D" "B C D A" "C D A B" "D A B C")
+            tps=()
+            for v in ${order[$(((r - 1) % 4))]}; do
+                prep_run "$prep" pairs
+                tag="batch.$kind.$v.$r"
+                t=$(pgbench_run "$tag" "${scripts[$kind.$v]}" "$CLIENTS" "$SECS" auto)
+                tps[$v]=$t
+                samples[$kind.$v]+=" $t"
+                res batch "$kind" "$v" "$r" tps "$t"
+            done
+            for v in B C D; do
+                t=$(calc "${tps[A]} / ${tps[$v]}")
+                ratios[$kind.A/$v]+=" $t"
+                res batch "$kind" "A/$v" "$r" ratio "$t"
+            done
+            log "batch $kind round $r/$ROUNDS: batch $(fmt0 "${tps[A]}"), sql $(fmt0 "${tps[B]}"), statements $(fmt0 "${tps[C]}"), calls $(fmt0 "${tps[D]}") tps"
+        done
+        for v in A B C D; do
+            # shellcheck disable=SC2086
+            read -r _ BATCH_TPS[$kind.$v] _ <<<"$(mmm ${samples[$kind.$v]})"
+            # shellcheck disable=SC2046
+            read -r _ BATCH_CPU[$kind.$v] _ <<<"$(mmm $(for ((r = 1; r <= ROUNDS; r++)); do
+                calc "$(csv_get cpu "batch.$kind.$v.$r" all all server_cpu_us_per_txn) + $(csv_get cpu "batch.$kind.$v.$r" all all pgbench_cpu_s) / $(csv_get cpu "batch.$kind.$v.$r" all all transactions) * 1000000"
+            done))"
+            res batch "$kind" "$v" all cpu_us_per_txn_median "${BATCH_CPU[$kind.$v]}"
+        done
+        for v in B C D; do
+            # shellcheck disable=SC2086
+            read -r _ BATCH_RATIO[$kind.A/$v] _ <<<"$(mmm ${ratios[$kind.A/$v]})"
+            res batch "$kind" "A/$v" all ratio_median "${BATCH_RATIO[$kind.A/$v]}"
+        done
+    done
+}
+batch_report() {
+    local kind n t
+    echo "## Batches"
+    echo
+    echo "batch_write of 25 puts and batch_get of 100 keys (A) against the hand-written statement of the"
+    echo "same items (B: a multi-row \`INSERT … SELECT … ON CONFLICT (pk, sk) DO UPDATE\`; a join of the keys"
+    echo "with the table), one single-item call per statement and transaction (C: 25 \`put_item\`, 100"
+    echo "\`get_item\` statements) and the single-item calls in one statement (D: one round trip). Every"
+    echo "variant takes the same items from one of 1,000 prebuilt requests (\`test/bench/sql/batch.sql\`;"
+    echo "keys spread over $PAIR_ITEMS items); $CLIENTS clients, $ROUNDS rounds of $SECS s, the order rotating;"
+    echo "medians. A pgbench transaction is one script (25 or 100 items), so the ratios are ratios of items"
+    echo "per second. CPU is the server's and pgbench's per transaction (what a variant costs, whatever"
+    echo "else the machine runs). Targets: write A/B >= $TARGET_BATCH_SQL, write A/C >= $TARGET_BATCH_CALLS."
+    echo
+    echo "| kind | items | A batch (tps) | B SQL (tps) | C statements (tps) | D calls (tps) | A/B | A/C | A/D | CPU µs A / B / C / D | CPU A/B | CPU A/C | targets |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for kind in write read; do
+        n=25
+        [[ $kind == read ]] && n=100
+        if [[ $kind == write ]]; then
+            t="A/B $(mark "${BATCH_RATIO[write.A/B]}" "$TARGET_BATCH_SQL"), A/C $(mark "${BATCH_RATIO[write.A/C]}" "$TARGET_BATCH_CALLS")"
+        else
+            t="—"
+        fi
+        echo "| $kind | $n | $(fmt0 "${BATCH_TPS[$kind.A]}") | $(fmt0 "${BATCH_TPS[$kind.B]}") | $(fmt0 "${BATCH_TPS[$kind.C]}") | $(fmt0 "${BATCH_TPS[$kind.D]}") | $(fmt2 "${BATCH_RATIO[$kind.A/B]}") | $(fmt2 "${BATCH_RATIO[$kind.A/C]}") | $(fmt2 "${BATCH_RATIO[$kind.A/D]}") | $(fmt0 "${BATCH_CPU[$kind.A]}") / $(fmt0 "${BATCH_CPU[$kind.B]}") / $(fmt0 "${BATCH_CPU[$kind.C]}") / $(fmt0 "${BATCH_CPU[$kind.D]}") | $(fmt2 "$(calc "${BATCH_CPU[$kind.B]} / ${BATCH_CPU[$kind.A]}")") | $(fmt2 "$(calc "${BATCH_CPU[$kind.C]} / ${BATCH_CPU[$kind.A]}")") | $t |"
+    done
+    echo
+    echo "Foreign CPU (other processes on the machine) during the runs, median share of all cores: $(fmt2 "$(mmm $(awk -F, '$5 == "foreign_cpu_share" && $2 ~ /^batch\./ { print $6 }' "$RES") | awk '{ print $2 }')")."
+    echo
+}
+if [[ $ONLY == batch ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    batch_measure
+    batch_report | tee "$RESULTS_DIR/batch.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+
 
 # 10. The JSON API against the native functions: singletable.dynamodb('GetItem', ...) vs
 # singletable.get_item (the pair get's extension script), and ('Query', ...) vs

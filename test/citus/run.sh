@@ -1400,6 +1400,67 @@ expect "dynamodb CreateTable with dynamodb_distribute = on distributes the table
      \\o
      SELECT (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text LIKE 'ddb\\_%'),
             (SELECT count(*) FROM singletable.dynamodb_tables);"
+# Batches (batch_get, batch_write): one multi-shard statement per table and kind, over
+# items on every shard; the same items, order, capacity and errors as on a local table
+#
+# batch_keys FIRST LAST: the keys of the profiles of users FIRST..LAST as a JSON array
+batch_keys() {
+    echo "(SELECT jsonb_agg(jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'PROFILE') ORDER BY n DESC)
+             FROM generate_series($1, $2) n)"
+}
+same "batch_get: 100 keys over every shard (60 profiles, 40 absent), in request order, a projection, capacity" \
+    "SELECT singletable.batch_get(jsonb_build_object('@T@', jsonb_build_object(
+              'Keys', $(batch_keys 241 340), 'ProjectionExpression', 'pk, #n, #p',
+              'ExpressionAttributeNames', jsonb_build_object('#n', 'name', '#p', 'plan'))));
+     SELECT singletable.last_consumed_capacity();
+     SELECT r -> 'ConsumedCapacity', jsonb_array_length(r -> 'Responses' -> '@T@')
+       FROM singletable.batch_get(jsonb_build_object('@T@', jsonb_build_object(
+              'Keys', $(batch_keys 1 100), 'ConsistentRead', false))) r" \
+    '"ReadCapacityUnits": 50\}\]\|100$'
+
+routed "batch_get and batch_write of keys of one collection send their statements to its shard only" \
+    "SELECT singletable.batch_get(jsonb_build_object('posting', jsonb_build_object('Keys', jsonb_build_array(
+              jsonb_build_object('pk', 'USER#u_1001', 'sk', 'PROFILE'), jsonb_build_object('pk', 'USER#u_1001', 'sk', 'NOPE')))));
+     SELECT singletable.batch_write(jsonb_build_object('posting', jsonb_build_array(
+              jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('pk', 'USER#u_1001', 'sk', 'BATCH#r'))),
+              jsonb_build_object('DeleteRequest', jsonb_build_object('Key', jsonb_build_object('pk', 'USER#u_1001', 'sk', 'BATCH#none'))))));
+     SELECT singletable.batch_write(jsonb_build_object('posting', jsonb_build_array(
+              jsonb_build_object('DeleteRequest', jsonb_build_object('Key', jsonb_build_object('pk', 'USER#u_1001', 'sk', 'BATCH#r'))))));"
+
+same "batch_write: 25 puts (new and replacing, with GSI keys) and deletes over the shards, each charged on its own; the GSI, get_item and batch_get see them" \
+    "SELECT singletable.batch_write(jsonb_build_object('@T@',
+              (SELECT jsonb_agg(CASE WHEN n % 5 = 0
+                                     THEN jsonb_build_object('DeleteRequest', jsonb_build_object('Key',
+                                            jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', 'POST#p_' || (900000 + n) || '_1')))
+                                     ELSE jsonb_build_object('PutRequest', jsonb_build_object('Item',
+                                            jsonb_build_object('pk', 'USER#u_' || (900000 + n), 'sk', CASE WHEN n % 2 = 0 THEN 'PROFILE' ELSE 'BATCH#1' END,
+                                                               'name', 'Batch ' || n, 'bio', repeat('b', n * 100),
+                                                               'gsi1pk', 'BATCH#gsi', 'gsi1sk', lpad(n::text, 3, '0')))) END ORDER BY n)
+                 FROM generate_series(1, 25) n)));
+     SELECT sk, item ->> 'name' FROM singletable.query('@T@', 'BATCH#gsi', index_name => 'gsi1');
+     SELECT singletable.get_item('@T@', 'USER#u_900005', 'POST#p_900005_1') IS NULL, singletable.get_item('@T@', 'USER#u_900004', 'PROFILE') ->> 'name';
+     SELECT singletable.batch_get(jsonb_build_object('@T@', jsonb_build_object('Keys', $(batch_keys 1 25), 'ProjectionExpression', 'sk, #n',
+              'ExpressionAttributeNames', jsonb_build_object('#n', 'name')))) -> 'Responses'" \
+    'GlobalSecondaryIndexes.*"UnprocessedItems": \{\}'
+
+same "batch_write is all-or-nothing: one invalid item (an empty GSI key) and nothing of the batch is written" \
+    "DO \$\$ BEGIN
+       PERFORM singletable.batch_write(jsonb_build_object('@T@', jsonb_build_array(
+         jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('pk', 'USER#u_900031', 'sk', 'BATCH#2'))),
+         jsonb_build_object('DeleteRequest', jsonb_build_object('Key', jsonb_build_object('pk', 'USER#u_900032', 'sk', 'PROFILE'))),
+         jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('pk', 'USER#u_900033', 'sk', 'BATCH#2', 'gsi1pk', ''))))));
+     EXCEPTION WHEN invalid_parameter_value THEN
+       RAISE NOTICE 'rejected: %', SQLERRM;
+     END \$\$;
+     SELECT count(*) FILTER (WHERE sk = 'BATCH#2'), count(*) FILTER (WHERE pk = 'USER#u_900032' AND sk = 'PROFILE')
+       FROM @T@ WHERE pk IN ('USER#u_900031', 'USER#u_900032', 'USER#u_900033')" \
+    'rejected: .*gsi1pk.*cannot be an empty string'
+
+same_error "batch_write: the same key twice in one batch (a put and a delete) is refused" \
+    "SELECT singletable.batch_write(jsonb_build_object('@T@', jsonb_build_array(
+       jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('pk', 'USER#u_900040', 'sk', 'PROFILE'))),
+       jsonb_build_object('DeleteRequest', jsonb_build_object('Key', jsonb_build_object('pk', 'USER#u_900040', 'sk', 'PROFILE'))))))" \
+    22023
 
 #
 # The server logs: no backend crashed on any node
