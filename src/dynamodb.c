@@ -46,12 +46,14 @@
 #include "utils/memutils.h"
 
 #include "attrval.h"
+#include "batch.h"
 #include "capacity.h"
 #include "dynamodb.h"
 #include "errors.h"
 #include "jsonval.h"
 #include "ops.h"
 #include "registry.h"
+#include "transact.h"
 
 PG_FUNCTION_INFO_V1(singletable_dynamodb);
 
@@ -1058,6 +1060,558 @@ typedef struct StDdbOperation
 	StDdbHandler handler;		/* NULL: not implemented yet (UnknownOperationException) */
 } StDdbOperation;
 
+/* ------------------------------------------------------------ batches and transactions */
+
+/*
+ * BatchGetItem, BatchWriteItem, TransactGetItems and TransactWriteItems
+ * rewrite DynamoDB's request into the operations layer's (src/batch.c,
+ * src/transact.c: the same shapes, values in the stored form, tables by
+ * their qualified names), call it, and convert its response back. Every
+ * check of the request is the operations layer's; what is rewritten here
+ * is only the members that hold AttributeValues (Item, Key, Keys,
+ * ExpressionAttributeValues) and TableName. A member of an unexpected JSON
+ * type is passed through unchanged, for the operation to refuse.
+ */
+
+/* Member key of object v (a jsonb container value), or NULL */
+static JsonbValue *
+member_of(JsonbValue *v, const char *key)
+{
+	JsonbValue	k;
+
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		return NULL;
+	k.type = jbvString;
+	k.val.string.val = (char *) key;
+	k.val.string.len = strlen(key);
+	return findJsonbValueFromContainer(v->val.binary.data, JB_FOBJECT, &k);
+}
+
+static bool
+is_object(JsonbValue *v)
+{
+	return v && v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data);
+}
+
+static bool
+is_array(JsonbValue *v)
+{
+	return v && v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data);
+}
+
+/* The tables a batch or transaction named: wire name, qualified name, key schema */
+typedef struct MultiTables
+{
+	int			n;
+	char	  **names;
+	char	  **qualified;
+	DdbTable   *tables;
+} MultiTables;
+
+/* The table of wire name (opened on first use; ResourceNotFound for a missing one) */
+static DdbTable *
+multi_table(MultiTables *m, const char *name)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->names[i], name) == 0)
+			return &m->tables[i];
+	if (m->n % 16 == 0)
+	{
+		int			size = m->n + 16;
+
+		m->names = m->n ? repalloc(m->names, sizeof(char *) * size) : palloc(sizeof(char *) * size);
+		m->qualified = m->n ? repalloc(m->qualified, sizeof(char *) * size) : palloc(sizeof(char *) * size);
+		m->tables = m->n ? repalloc(m->tables, sizeof(DdbTable) * size) : palloc(sizeof(DdbTable) * size);
+	}
+	ddb_open(name, AccessShareLock, &m->tables[m->n]);
+	m->names[m->n] = pstrdup(name);
+	m->qualified[m->n] = text_to_cstring(m->tables[m->n].name);
+	return &m->tables[m->n++];
+}
+
+/* The wire name of a qualified name m knows, or the name itself */
+static const char *
+multi_wire_name(MultiTables *m, const char *qualified, DdbTable **t)
+{
+	for (int i = 0; i < m->n; i++)
+		if (strcmp(m->qualified[i], qualified) == 0)
+		{
+			*t = &m->tables[i];
+			return m->names[i];
+		}
+	*t = NULL;
+	return qualified;
+}
+
+/* Pushes key: v (a jsonb value as found in a container) */
+static void
+push_value(JsonbParseState **st, const char *key, JsonbValue *v)
+{
+	st_ddb_push_key(st, key);
+	pushJsonbValue(st, WJB_VALUE, v);
+}
+
+/*
+ * Rewrites the members of one request object (a transaction's action, a
+ * batch table's entry, a PutRequest/DeleteRequest) for table t: TableName
+ * qualified, Item/Key in the stored form, Keys each in the stored form,
+ * ExpressionAttributeValues in the stored form.
+ */
+static void
+push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *qualified)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj->val.binary.data);
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		char	   *key;
+
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		CHECK_FOR_INTERRUPTS();
+		key = pnstrdup(k.val.string.val, k.val.string.len);
+		if (strcmp(key, "TableName") == 0 && qualified)
+			st_ddb_push_string(st, key, qualified);
+		else if ((strcmp(key, "Item") == 0 || strcmp(key, "Key") == 0) && t && is_object(&v))
+			st_ddb_push_jsonb(st, key, st_attrval_map_to_stored(&v, strcmp(key, "Item") == 0 ? ST_AV_ITEM : ST_AV_KEY,
+																&t->keys));
+		else if (strcmp(key, "ExpressionAttributeValues") == 0 && is_object(&v))
+			st_ddb_push_jsonb(st, key, st_attrval_map_to_stored(&v, ST_AV_VALUES, NULL));
+		else if (strcmp(key, "Keys") == 0 && t && is_array(&v))
+		{
+			JsonbIterator *ki = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	e;
+
+			st_ddb_push_key(st, key);
+			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+			while ((tok = JsonbIteratorNext(&ki, &e, true)) != WJB_DONE)
+			{
+				if (tok != WJB_ELEM)
+					continue;
+				CHECK_FOR_INTERRUPTS();
+				if (is_object(&e))
+				{
+					Jsonb	   *stored = st_attrval_map_to_stored(&e, ST_AV_KEY, &t->keys);
+					JsonbValue	sv;
+
+					sv.type = jbvBinary;
+					sv.val.binary.data = &stored->root;
+					sv.val.binary.len = VARSIZE(stored) - VARHDRSZ;
+					pushJsonbValue(st, WJB_ELEM, &sv);
+				}
+				else
+					pushJsonbValue(st, WJB_ELEM, &e);
+			}
+			pushJsonbValue(st, WJB_END_ARRAY, NULL);
+		}
+		else
+			push_value(st, key, &v);
+	}
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/* The TransactItems of a transaction, rewritten; the table of each action into tabs */
+static Jsonb *
+rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int *n)
+{
+	JsonbParseState *st = NULL;
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+	int			size = 16;
+
+	*n = 0;
+	*tabs = palloc0(sizeof(DdbTable *) * size);
+	if (!is_array(items))
+		return items ? JsonbValueToJsonb(items) : NULL;
+	it = JsonbIteratorInit(items->val.binary.data);
+	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		JsonbIterator *ai;
+		JsonbValue	k,
+					v;
+		JsonbIteratorToken atok;
+
+		if (tok != WJB_ELEM)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		if (*n == size)
+		{
+			size *= 2;
+			*tabs = repalloc(*tabs, sizeof(DdbTable *) * size);
+		}
+		(*tabs)[*n] = NULL;
+		if (!is_object(&e))
+		{
+			pushJsonbValue(&st, WJB_ELEM, &e);
+			(*n)++;
+			continue;
+		}
+		/* {"Put": {...}}: the action's one member, rewritten for its table */
+		ai = JsonbIteratorInit(e.val.binary.data);
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		while ((atok = JsonbIteratorNext(&ai, &k, true)) != WJB_DONE)
+		{
+			JsonbValue *tn;
+
+			if (atok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&ai, &v, true);
+			pushJsonbValue(&st, WJB_KEY, &k);
+			tn = member_of(&v, "TableName");
+			if (is_object(&v) && tn && tn->type == jbvString)
+			{
+				char	   *name = pnstrdup(tn->val.string.val, tn->val.string.len);
+				DdbTable   *t = multi_table(m, name);
+
+				(*tabs)[*n] = t;
+				push_rewritten(&st, &v, t, text_to_cstring(t->name));
+			}
+			else
+				pushJsonbValue(&st, WJB_VALUE, &v);
+		}
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		(*n)++;
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
+}
+
+static const char *
+rcc_of(StDdbCall *call)
+{
+	StDdbErrors e;
+	char	   *rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+
+	st_ddb_errors_init(&e);
+	st_ddb_check_enum(&e, rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
+	st_ddb_errors_raise(&e);
+	return rcc;
+}
+
+/* TransactWriteItems: {"TransactItems": [...], "ClientRequestToken"} */
+static Jsonb *
+ddb_transact_write(StDdbCall *call)
+{
+	const char *rcc = rcc_of(call);
+	char	   *token = st_ddb_string(call, "ClientRequestToken");
+	MultiTables m = {0};
+	DdbTable  **tabs;
+	int			n;
+	Jsonb	   *items = rewrite_transact_items(st_ddb_array(call, "TransactItems"), &m, &tabs, &n);
+	JsonbParseState *st = NULL;
+
+	if (items == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("TransactItems must be given"),
+				 st_errdetail_dynamodb("1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null")));
+	(void) st_op_transact_write(items, token, token ? strlen(token) : 0);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	push_capacity(&st, rcc);
+	return end_object(&st);
+}
+
+/* TransactGetItems: {"TransactItems": [{"Get": {...}}]} -> {"Responses": [{"Item": ...}, {}]} */
+static Jsonb *
+ddb_transact_get(StDdbCall *call)
+{
+	const char *rcc = rcc_of(call);
+	MultiTables m = {0};
+	DdbTable  **tabs;
+	int			n;
+	Jsonb	   *items = rewrite_transact_items(st_ddb_array(call, "TransactItems"), &m, &tabs, &n);
+	Jsonb	   *res;
+	JsonbValue *responses;
+	JsonbParseState *st = NULL;
+	JsonbValue	top;
+
+	if (items == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("TransactItems must be given"),
+				 st_errdetail_dynamodb("1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null")));
+	res = st_op_transact_get(items);
+	top.type = jbvBinary;
+	top.val.binary.data = &res->root;
+	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	responses = member_of(&top, "Responses");
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (is_array(responses))
+	{
+		JsonbIterator *it = JsonbIteratorInit(responses->val.binary.data);
+		JsonbValue	e;
+		JsonbIteratorToken tok;
+		int			i = 0;
+
+		st_ddb_push_key(&st, "Responses");
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+		{
+			JsonbValue *item;
+
+			if (tok != WJB_ELEM)
+				continue;
+			item = member_of(&e, "Item");
+			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+			if (is_object(item) && i < n && tabs[i])
+			{
+				st_ddb_push_key(&st, "Item");
+				st_attrval_push_stored(&st, WJB_VALUE, item->val.binary.data, &tabs[i]->keys);
+			}
+			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+			i++;
+		}
+		pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+	}
+	push_capacity(&st, rcc);
+	return end_object(&st);
+}
+
+/*
+ * The RequestItems of a batch, rewritten: tables by qualified name; for a
+ * write, each PutRequest/DeleteRequest rewritten, for a read, the entry.
+ */
+static Jsonb *
+rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
+{
+	JsonbParseState *st = NULL;
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	if (!is_object(ri))
+		return ri ? JsonbValueToJsonb(ri) : NULL;
+	it = JsonbIteratorInit(ri->val.binary.data);
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		char	   *name;
+		DdbTable   *t;
+		char	   *qualified;
+
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		CHECK_FOR_INTERRUPTS();
+		name = pnstrdup(k.val.string.val, k.val.string.len);
+		t = multi_table(m, name);
+		qualified = text_to_cstring(t->name);
+		st_ddb_push_key(&st, qualified);
+		if (!write && is_object(&v))
+			push_rewritten(&st, &v, t, NULL);
+		else if (write && is_array(&v))
+		{
+			JsonbIterator *ri2 = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	e;
+
+			pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+			while ((tok = JsonbIteratorNext(&ri2, &e, true)) != WJB_DONE)
+			{
+				JsonbIterator *ei;
+				JsonbValue	rk,
+							rv;
+				JsonbIteratorToken etok;
+
+				if (tok != WJB_ELEM)
+					continue;
+				if (!is_object(&e))
+				{
+					pushJsonbValue(&st, WJB_ELEM, &e);
+					continue;
+				}
+				ei = JsonbIteratorInit(e.val.binary.data);
+				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+				while ((etok = JsonbIteratorNext(&ei, &rk, true)) != WJB_DONE)
+				{
+					if (etok != WJB_KEY)
+						continue;
+					JsonbIteratorNext(&ei, &rv, true);
+					pushJsonbValue(&st, WJB_KEY, &rk);
+					if (is_object(&rv))
+						push_rewritten(&st, &rv, t, NULL);
+					else
+						pushJsonbValue(&st, WJB_VALUE, &rv);
+				}
+				pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+			}
+			pushJsonbValue(&st, WJB_END_ARRAY, NULL);
+		}
+		else
+			pushJsonbValue(&st, WJB_VALUE, &v);
+	}
+	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
+}
+
+/*
+ * Converts one member (Responses, UnprocessedKeys, UnprocessedItems) of a
+ * batch's response back: tables by wire name, items and keys in wire form.
+ */
+static void
+push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, MultiTables *m)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+
+	st_ddb_push_key(st, member);
+	if (!is_object(obj))
+	{
+		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+		pushJsonbValue(st, WJB_END_OBJECT, NULL);
+		return;
+	}
+	it = JsonbIteratorInit(obj->val.binary.data);
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		DdbTable   *t;
+		const char *wire;
+
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		wire = multi_wire_name(m, pnstrdup(k.val.string.val, k.val.string.len), &t);
+		st_ddb_push_key(st, wire);
+		if (t == NULL)
+			pushJsonbValue(st, WJB_VALUE, &v);
+		else if (strcmp(member, "Responses") == 0 && is_array(&v))
+		{
+			/* a list of items */
+			JsonbIterator *ii = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	e;
+
+			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+			while ((tok = JsonbIteratorNext(&ii, &e, true)) != WJB_DONE)
+				if (tok == WJB_ELEM && is_object(&e))
+					st_attrval_push_stored(st, WJB_ELEM, e.val.binary.data, &t->keys);
+			pushJsonbValue(st, WJB_END_ARRAY, NULL);
+		}
+		else if (strcmp(member, "UnprocessedKeys") == 0 && is_object(&v))
+		{
+			/* the request's entry: Keys in wire form, the rest as is */
+			JsonbIterator *ei = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	ek,
+						ev;
+			JsonbIteratorToken etok;
+
+			pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+			while ((etok = JsonbIteratorNext(&ei, &ek, true)) != WJB_DONE)
+			{
+				if (etok != WJB_KEY)
+					continue;
+				JsonbIteratorNext(&ei, &ev, true);
+				pushJsonbValue(st, WJB_KEY, &ek);
+				if (ek.val.string.len == 4 && memcmp(ek.val.string.val, "Keys", 4) == 0 && is_array(&ev))
+				{
+					JsonbIterator *ki = JsonbIteratorInit(ev.val.binary.data);
+					JsonbValue	e;
+
+					pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+					while ((etok = JsonbIteratorNext(&ki, &e, true)) != WJB_DONE)
+						if (etok == WJB_ELEM && is_object(&e))
+							st_attrval_push_stored(st, WJB_ELEM, e.val.binary.data, &t->keys);
+					pushJsonbValue(st, WJB_END_ARRAY, NULL);
+				}
+				else
+					pushJsonbValue(st, WJB_VALUE, &ev);
+			}
+			pushJsonbValue(st, WJB_END_OBJECT, NULL);
+		}
+		else if (strcmp(member, "UnprocessedItems") == 0 && is_array(&v))
+		{
+			/* [{"PutRequest": {"Item": ...}}, {"DeleteRequest": {"Key": ...}}] */
+			JsonbIterator *ri = JsonbIteratorInit(v.val.binary.data);
+			JsonbValue	e;
+
+			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+			while ((tok = JsonbIteratorNext(&ri, &e, true)) != WJB_DONE)
+			{
+				JsonbIterator *ei;
+				JsonbValue	rk,
+							rv;
+				JsonbIteratorToken etok;
+
+				if (tok != WJB_ELEM || !is_object(&e))
+					continue;
+				ei = JsonbIteratorInit(e.val.binary.data);
+				pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+				while ((etok = JsonbIteratorNext(&ei, &rk, true)) != WJB_DONE)
+				{
+					JsonbValue *inner;
+
+					if (etok != WJB_KEY)
+						continue;
+					JsonbIteratorNext(&ei, &rv, true);
+					pushJsonbValue(st, WJB_KEY, &rk);
+					inner = member_of(&rv, "Item");
+					if (inner == NULL)
+						inner = member_of(&rv, "Key");
+					pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+					if (is_object(inner))
+					{
+						st_ddb_push_key(st, member_of(&rv, "Item") ? "Item" : "Key");
+						st_attrval_push_stored(st, WJB_VALUE, inner->val.binary.data, &t->keys);
+					}
+					pushJsonbValue(st, WJB_END_OBJECT, NULL);
+				}
+				pushJsonbValue(st, WJB_END_OBJECT, NULL);
+			}
+			pushJsonbValue(st, WJB_END_ARRAY, NULL);
+		}
+		else
+			pushJsonbValue(st, WJB_VALUE, &v);
+	}
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+static Jsonb *
+ddb_batch(StDdbCall *call, bool write)
+{
+	const char *rcc = rcc_of(call);
+	MultiTables m = {0};
+	Jsonb	   *ri = rewrite_request_items(st_ddb_object(call, "RequestItems"), &m, write);
+	Jsonb	   *res;
+	JsonbValue	top;
+	JsonbParseState *st = NULL;
+
+	if (ri == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("RequestItems must be given"),
+				 st_errdetail_dynamodb("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null")));
+	res = write ? st_op_batch_write(ri) : st_op_batch_get(ri);
+	top.type = jbvBinary;
+	top.val.binary.data = &res->root;
+	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	if (!write)
+		push_batch_member(&st, "Responses", member_of(&top, "Responses"), &m);
+	push_batch_member(&st, write ? "UnprocessedItems" : "UnprocessedKeys",
+					  member_of(&top, write ? "UnprocessedItems" : "UnprocessedKeys"), &m);
+	push_capacity(&st, rcc);
+	return end_object(&st);
+}
+
+static Jsonb *
+ddb_batch_get(StDdbCall *call)
+{
+	return ddb_batch(call, false);
+}
+
+static Jsonb *
+ddb_batch_write(StDdbCall *call)
+{
+	return ddb_batch(call, true);
+}
+
 static const StDdbOperation operations[] = {
 	{"PutItem", ddb_put_item},
 	{"GetItem", ddb_get_item},
@@ -1078,14 +1632,10 @@ static const StDdbOperation operations[] = {
 	{"DescribeLimits", st_ddb_describe_limits},
 	{"DescribeEndpoints", st_ddb_describe_endpoints},
 
-	/*
-	 * Batches and transactions are being built in their own branches; the
-	 * integrator wires their handlers here. Until then they are unknown.
-	 */
-	{"BatchGetItem", NULL},
-	{"BatchWriteItem", NULL},
-	{"TransactGetItems", NULL},
-	{"TransactWriteItems", NULL},
+	{"BatchGetItem", ddb_batch_get},
+	{"BatchWriteItem", ddb_batch_write},
+	{"TransactGetItems", ddb_transact_get},
+	{"TransactWriteItems", ddb_transact_write},
 };
 
 /* DynamoDB's error body {"__type": ..., "message": ...} (with the failed item's "Item") */
