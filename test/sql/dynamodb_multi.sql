@@ -84,5 +84,7 @@ SELECT singletable.dynamodb('BatchGetItem', '{"RequestItems": {"multi": {"Keys":
 SELECT singletable.dynamodb('BatchGetItem', '{"RequestItems": {"multi": {"Keys": [{"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}}, {"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}}]}}}');
 
 SET client_min_messages = warning;
+-- the token would live 10 minutes (and show in transact.sql's view of the token table)
+DELETE FROM singletable.client_request_tokens WHERE token = 'multi-1';
 SELECT singletable.dynamodb('DeleteTable', '{"TableName": "multi"}') IS NOT NULL AS deleted;
 SELECT singletable.dynamodb('DeleteTable', '{"TableName": "multi_b"}') IS NOT NULL AS deleted;
