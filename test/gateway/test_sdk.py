@@ -112,6 +112,40 @@ res = boto3.resource("dynamodb", endpoint_url=f"http://127.0.0.1:{port}", region
 step("resource API: Table.get_item", lambda: res.Table("app").get_item(Key={"pk": "U#1", "sk": "P#2"})["Item"],
      {"pk": "U#1", "sk": "P#2", "n": 2})
 
+step("BatchWriteItem", lambda: ddb.batch_write_item(RequestItems={"app": [
+    {"PutRequest": {"Item": {"pk": {"S": "U#2"}, "sk": {"S": f"B#{i}"}, "tags": {"SS": ["x", "y"]}}}}
+    for i in range(3)]})["UnprocessedItems"], {})
+step("BatchGetItem", lambda: sorted(i["sk"]["S"] for i in ddb.batch_get_item(RequestItems={"app": {"Keys": [
+    {"pk": {"S": "U#2"}, "sk": {"S": "B#0"}}, {"pk": {"S": "U#2"}, "sk": {"S": "B#2"}},
+    {"pk": {"S": "U#2"}, "sk": {"S": "none"}}]}})["Responses"]["app"]), ["B#0", "B#2"])
+step("TransactWriteItems: Update ADD and a ConditionCheck apply together", lambda: (ddb.transact_write_items(
+    TransactItems=[{"Update": {"TableName": "app", "Key": key, "UpdateExpression": "ADD n :one",
+                               "ExpressionAttributeValues": {":one": {"N": "1"}}}},
+                   {"ConditionCheck": {"TableName": "app", "Key": {"pk": {"S": "U#2"}, "sk": {"S": "B#1"}},
+                                       "ConditionExpression": "attribute_exists(tags)"}}],
+    ClientRequestToken="sdk-token-1")["ResponseMetadata"]["HTTPStatusCode"],
+    ddb.get_item(TableName="app", Key=key)["Item"]["n"]), (200, {"N": "3"}))
+
+
+def cancelled():
+    try:
+        ddb.transact_write_items(TransactItems=[
+            {"Update": {"TableName": "app", "Key": key, "UpdateExpression": "ADD n :one",
+                        "ExpressionAttributeValues": {":one": {"N": "1"}}}},
+            {"Put": {"TableName": "app", "Item": {"pk": {"S": "U#2"}, "sk": {"S": "B#0"}},
+                     "ConditionExpression": "attribute_not_exists(pk)"}}])
+    except botocore.exceptions.ClientError as e:
+        return (e.response["Error"]["Code"], [r["Code"] for r in e.response.get("CancellationReasons", [])],
+                ddb.get_item(TableName="app", Key=key)["Item"]["n"])
+    return None
+
+
+step("TransactionCanceledException: reasons in action order, nothing written", cancelled,
+     ("TransactionCanceledException", ["None", "ConditionalCheckFailed"], {"N": "3"}))
+step("TransactGetItems", lambda: [r.get("Item", {}).get("sk") for r in ddb.transact_get_items(TransactItems=[
+    {"Get": {"TableName": "app", "Key": key}}, {"Get": {"TableName": "app", "Key": {"pk": {"S": "U#9"}, "sk": {"S": "x"}}}}])
+    ["Responses"]], [{"S": "P#1"}, None])
+
 proc.send_signal(signal.SIGTERM)
 step("SIGTERM: exit 0", lambda: proc.wait(10), 0)
 log.close()
