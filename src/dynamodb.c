@@ -473,39 +473,69 @@ values_stored(JsonbValue *vals)
 }
 
 /* ConsumedCapacity as ReturnConsumedCapacity asked (TOTAL: without the per-part maps) */
+/* Pushes (as tok) one ConsumedCapacity object without its Table and index maps */
+static void
+push_total(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *obj)
+{
+	JsonbIterator *it = JsonbIteratorInit(obj);
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken t;
+	JsonbValue *res;
+	JsonbParseState *sub = NULL;
+	Jsonb	   *j;
+	JsonbValue	jv;
+
+	pushJsonbValue(&sub, WJB_BEGIN_OBJECT, NULL);
+	while ((t = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		if (t != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		if (v.type == jbvBinary)
+			continue;			/* Table, GlobalSecondaryIndexes, LocalSecondaryIndexes */
+		pushJsonbValue(&sub, WJB_KEY, &k);
+		pushJsonbValue(&sub, WJB_VALUE, &v);
+	}
+	res = pushJsonbValue(&sub, WJB_END_OBJECT, NULL);
+	j = JsonbValueToJsonb(res);
+	jv.type = jbvBinary;
+	jv.val.binary.data = &j->root;
+	jv.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	pushJsonbValue(st, tok, &jv);
+}
+
 static void
 push_capacity(JsonbParseState **st, const char *rcc)
 {
 	Jsonb	   *cc;
-	JsonbParseState *t = NULL;
-	JsonbIterator *it;
-	JsonbValue	k,
-				v;
-	JsonbIteratorToken tok;
 
 	if (rcc == NULL || strcmp(rcc, "NONE") == 0)
 		return;
 	cc = st_last_consumed_capacity();
 	if (cc == NULL)
 		return;
-	if (strcmp(rcc, "INDEXES") == 0 || !JB_ROOT_IS_OBJECT(cc))
+	if (strcmp(rcc, "INDEXES") == 0)
 	{
 		st_ddb_push_jsonb(st, "ConsumedCapacity", cc);
 		return;
 	}
-	pushJsonbValue(&t, WJB_BEGIN_OBJECT, NULL);
-	it = JsonbIteratorInit(&cc->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	/* TOTAL: each table's totals without its Table/index parts (a batch's list: each element) */
+	st_ddb_push_key(st, "ConsumedCapacity");
+	if (JB_ROOT_IS_OBJECT(cc))
+		push_total(st, WJB_VALUE, &cc->root);
+	else
 	{
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		if (v.type == jbvBinary)
-			continue;			/* Table, GlobalSecondaryIndexes, LocalSecondaryIndexes */
-		pushJsonbValue(&t, WJB_KEY, &k);
-		pushJsonbValue(&t, WJB_VALUE, &v);
+		JsonbIterator *it = JsonbIteratorInit(&cc->root);
+		JsonbValue	e;
+		JsonbIteratorToken tok;
+
+		pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+		while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+			if (tok == WJB_ELEM && e.type == jbvBinary)
+				push_total(st, WJB_ELEM, e.val.binary.data);
+		pushJsonbValue(st, WJB_END_ARRAY, NULL);
 	}
-	st_ddb_push_jsonb(st, "ConsumedCapacity", end_object(&t));
 }
 
 /*
