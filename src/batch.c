@@ -195,19 +195,9 @@ typedef struct BatchReceiver
 
 /* ------------------------------------------------------------ the request */
 
-/* Whether v is an object, or an array (a container other than the root). */
-static bool
-is_object(const JsonbValue *v)
-{
-	return v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data);
-}
-
-static bool
-is_array(const JsonbValue *v)
-{
-	return v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data) &&
-		!JsonContainerIsScalar(v->val.binary.data);
-}
+/* Whether v is an object, or an array (a container other than the root): jsonval.h */
+#define is_object(v) st_jbv_is_object(v)
+#define is_array(v) st_jbv_is_array(v)
 
 /* Whether string v is name. */
 static bool

@@ -1103,30 +1103,57 @@ typedef struct StDdbOperation
  * type is passed through unchanged, for the operation to refuse.
  */
 
-/* Member key of object v (a jsonb container value), or NULL */
+/* Member key of object v (a value found in a container), or NULL */
 static JsonbValue *
 member_of(JsonbValue *v, const char *key)
 {
-	JsonbValue	k;
-
-	if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+	if (!st_jbv_is_object(v))
 		return NULL;
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	return findJsonbValueFromContainer(v->val.binary.data, JB_FOBJECT, &k);
+	return getKeyJsonValueFromContainer(v->val.binary.data, key, strlen(key), NULL);
 }
 
+#define is_object(v) st_jbv_is_object(v)
+#define is_array(v) st_jbv_is_array(v)
+
+/*
+ * Whether a request is over its operation's count limit: then it is passed
+ * on unconverted, and the operation refuses it before any work
+ * proportional to its size.
+ */
 static bool
-is_object(JsonbValue *v)
+over_limit(JsonbValue *list, int limit)
 {
-	return v && v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data);
+	return st_jbv_is_array(list) && JsonContainerSize(list->val.binary.data) > (uint32) limit;
 }
 
+/* BatchGetItem's keys or BatchWriteItem's requests over all tables, beyond limit */
 static bool
-is_array(JsonbValue *v)
+batch_over_limit(JsonbValue *ri, bool write, int limit)
 {
-	return v && v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data);
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	JsonbIteratorToken tok;
+	int64		n = 0;
+
+	if (!st_jbv_is_object(ri))
+		return false;
+	it = JsonbIteratorInit(ri->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	{
+		JsonbValue *list;
+
+		if (tok != WJB_KEY)
+			continue;
+		JsonbIteratorNext(&it, &v, true);
+		CHECK_FOR_INTERRUPTS();
+		list = write ? &v : member_of(&v, "Keys");
+		if (st_jbv_is_array(list))
+			n += JsonContainerSize(list->val.binary.data);
+		if (n > limit)
+			return true;
+	}
+	return false;
 }
 
 /* The tables a batch or transaction named: wire name, qualified name, key schema */
@@ -1257,7 +1284,7 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 
 	*n = 0;
 	*tabs = palloc0(sizeof(DdbTable *) * size);
-	if (!is_array(items))
+	if (!is_array(items) || over_limit(items, ST_TRANSACT_MAX_ACTIONS))
 		return items ? JsonbValueToJsonb(items) : NULL;
 	it = JsonbIteratorInit(items->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
@@ -1416,7 +1443,8 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 				v;
 	JsonbIteratorToken tok;
 
-	if (!is_object(ri))
+	if (!is_object(ri) ||
+		batch_over_limit(ri, write, write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS))
 		return ri ? JsonbValueToJsonb(ri) : NULL;
 	it = JsonbIteratorInit(ri->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);

@@ -20,4 +20,18 @@ extern StVal *st_jsonb_to_val(Jsonb *jb, const char *what, bool *canonical);
 extern StVal *st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical);
 extern Jsonb *st_val_to_jsonb(const StVal *v, const char *const *b_keys);
 
+/* Whether a value found in a container is an object, or an array (not a raw scalar) */
+static inline bool
+st_jbv_is_object(const JsonbValue *v)
+{
+	return v != NULL && v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data);
+}
+
+static inline bool
+st_jbv_is_array(const JsonbValue *v)
+{
+	return v != NULL && v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data) &&
+		!JsonContainerIsScalar(v->val.binary.data);
+}
+
 #endif

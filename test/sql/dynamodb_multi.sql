@@ -80,6 +80,15 @@ SELECT singletable.dynamodb('BatchWriteItem', '{"RequestItems": {"multi": [{"Put
 SELECT singletable.dynamodb('BatchGetItem', '{}');
 SELECT singletable.dynamodb('TransactGetItems', '{}');
 SELECT singletable.dynamodb('BatchGetItem', '{"RequestItems": {"multi": {"Keys": [{"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}}]}}, "ReturnConsumedCapacity": "ALL"}');
+-- over the count limits: refused by the operation before any item is converted
+SELECT singletable.dynamodb('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('multi',
+  (SELECT jsonb_agg(jsonb_build_object('PutRequest', jsonb_build_object('Item',
+     jsonb_build_object('pk', jsonb_build_object('S', 'L'), 'sk', jsonb_build_object('S', i::text))))) FROM generate_series(1, 26) i))));
+SELECT singletable.dynamodb('BatchGetItem', jsonb_build_object('RequestItems', jsonb_build_object('multi', jsonb_build_object('Keys',
+  (SELECT jsonb_agg(jsonb_build_object('pk', jsonb_build_object('S', 'L'), 'sk', jsonb_build_object('S', i::text))) FROM generate_series(1, 101) i)))));
+SELECT singletable.dynamodb('TransactWriteItems', jsonb_build_object('TransactItems',
+  (SELECT jsonb_agg(jsonb_build_object('ConditionCheck', jsonb_build_object('TableName', 'multi', 'ConditionExpression', 'attribute_exists(pk)',
+     'Key', jsonb_build_object('pk', jsonb_build_object('S', 'L'), 'sk', jsonb_build_object('S', i::text))))) FROM generate_series(1, 101) i)));
 -- duplicate keys in a batch: the operations layer's check, DynamoDB's text
 SELECT singletable.dynamodb('BatchGetItem', '{"RequestItems": {"multi": {"Keys": [{"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}}, {"pk": {"S": "USER#1"}, "sk": {"S": "PROFILE"}}]}}}');
 
