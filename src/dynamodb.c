@@ -727,12 +727,6 @@ ddb_update_item(StDdbCall *call)
 		st_ddb_error(&e, "null", "key", "Member must not be null");
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "UpdateExpression and ConditionExpression");
-	if (update == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("UpdateItem without an UpdateExpression is not supported"),
-				 errhint("Give an UpdateExpression, e.g. SET #n = :v; PutItem writes an item with only its keys."),
-				 st_errdetail_dynamodb("UpdateItem without UpdateExpression is not supported by this implementation")));
 
 	ddb_open(p.table, RowExclusiveLock, &t);
 	memset(&req, 0, sizeof(req));

@@ -181,6 +181,12 @@ singletable_update_item(PG_FUNCTION_ARGS)
 	req.pk = key_arg(fcinfo, 1);
 	req.sk = key_arg(fcinfo, 2);
 	req.update = ARG_CSTRING(3);
+	/* DynamoDB's UpdateItem without an expression is singletable.dynamodb's */
+	if (req.update == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("update must not be NULL"),
+				 errhint("Write an update expression such as SET #n = :v.")));
 	req.expr.condition = ARG_CSTRING(4);
 	req.expr.names = ARG_JSONB(5);
 	req.expr.vals = ARG_JSONB(6);

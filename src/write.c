@@ -436,14 +436,23 @@ st_op_delete(const StDeleteRequest *req)
 }
 
 /*
- * The parsed update expression of an update, and its condition in *cond
- * (NULL: none); names/vals checked for use.
+ * The parsed update expression of an update (update NULL: one of no
+ * actions), and its condition in *cond (NULL: none); names/vals checked for
+ * use.
  */
 StUpdate *
 st_write_parse_update(StTable *tab, const char *update, const StExprText *expr, StNode **cond)
 {
-	StExprEnv  *env = st_env_build(tab, expr->names, expr->vals);
-	StUpdate   *upd = st_parse_update(update, env);
+	StExprEnv  *env;
+	StUpdate   *upd;
+
+	if (update == NULL && expr->condition == NULL && (expr->names || expr->vals))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names and vals can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	env = st_env_build(tab, expr->names, expr->vals);
+	upd = update ? st_parse_update(update, env) : palloc0(sizeof(StUpdate));
 
 	*cond = NULL;
 	if (expr->condition)
@@ -504,7 +513,10 @@ updated_part(const StUpdate *upd, StVal *item)
 /*
  * UpdateItem: an absent item is created from its key and the results of SET
  * and ADD (an update made only of REMOVE and DELETE creates nothing). Key
- * attributes cannot be updated. Returns what return_values asks for.
+ * attributes cannot be updated. Without an update expression (req->update
+ * NULL, DynamoDB's UpdateItem with only a Key) an absent item is created with
+ * its key attributes alone and an existing one is written unchanged. Returns
+ * what return_values asks for.
  */
 Jsonb *
 st_op_update(const StUpdateRequest *req)
@@ -524,11 +536,6 @@ st_op_update(const StUpdateRequest *req)
 	StCapacity	cap;
 
 	st_condition_failure_reset();
-	if (req->update == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("update must not be NULL"),
-				 errhint("Write an update expression such as SET #n = :v.")));
 	SPI_connect();
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	st_capacity_begin(&cap, tab, ST_STAT_UPDATE_ITEM);

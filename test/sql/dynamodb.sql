@@ -138,7 +138,20 @@ SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk"
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET pk = :z",
   "ExpressionAttributeValues": {":z": {"S": "d"}}}');
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "UpdateExpression": "SET a = :a", "ReturnValues": "ALL"}');
-SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}}');
+-- UpdateItem with only a Key: an absent item is created with its keys alone, an existing one
+-- is kept as it is (and still charged a write); a condition applies; names without any
+-- expression are refused
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "ALL_NEW"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly"}, "sk": {"N": "7"}}, "ReturnValues": "ALL_NEW",
+  "ReturnConsumedCapacity": "TOTAL"}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly"}, "sk": {"N": "7"}}}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly"}, "sk": {"N": "7"}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly2"}, "sk": {"N": "7"}},
+  "ConditionExpression": "attribute_exists(pk)"}');
+SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly2"}, "sk": {"N": "7"}},
+  "ExpressionAttributeNames": {"#a": "a"}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly2"}, "sk": {"N": "7"}}}');
+SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "keyonly"}, "sk": {"N": "7"}}}');
 
 -- DeleteItem: ReturnValues ALL_OLD, a condition, ReturnValues only NONE or ALL_OLD
 SELECT ddb('DeleteItem', '{"TableName": "Things", "Key": {"pk": {"S": "c"}, "sk": {"N": "1"}}, "ReturnValues": "UPDATED_NEW"}');
