@@ -28,8 +28,10 @@
  * already; any other (PostgreSQL's own) gets one from its SQLSTATE and
  * message. A failed condition of a write that asked for
  * ReturnValuesOnConditionCheckFailure ALL_OLD gets the current item in the
- * body's "Item" — in the DETAIL sent to the client only: the server log
- * gets the body without it (errdetail_log), so no item content is logged.
+ * body's "Item", and a cancelled TransactWriteItems the items of the
+ * reasons that asked for them — in the DETAIL sent to the client only: the
+ * server log gets the body without them (errdetail_log), so no item content
+ * is logged.
  */
 #include "postgres.h"
 
@@ -1362,6 +1364,12 @@ ddb_transact_write(StDdbCall *call)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("TransactItems must be given"),
 				 st_errdetail_dynamodb("1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null")));
+	/* a cancellation converts its reasons' items with these (dynamodb_error) */
+	call->action_keys = palloc0(sizeof(StAttrKeys *) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+		if (tabs[i])
+			call->action_keys[i] = &tabs[i]->keys;
+	call->n_actions = n;
 	(void) st_op_transact_write(items, token, token ? strlen(token) : 0);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	push_capacity(&st, rcc);
@@ -1711,6 +1719,83 @@ error_body(const char *type, const char *message, Jsonb *item)
 }
 
 /*
+ * The body of a cancelled TransactWriteItems whose reasons carry items
+ * (ReturnValuesOnConditionCheckFailure ALL_OLD), or NULL when none does:
+ * detail's __type and message, and the reasons of cancellation_reasons()
+ * with each Item in wire form.
+ */
+static char *
+cancellation_body(const char *detail, StDdbCall *call)
+{
+	Jsonb	   *reasons = st_cancellation_reasons();
+	Jsonb	   *old;
+	JsonbValue	top;
+	JsonbValue *message;
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+	JsonbParseState *st = NULL;
+	StringInfoData b;
+	bool		any = false;
+	int			i = 0;
+
+	if (reasons == NULL || call->action_keys == NULL)
+		return NULL;
+	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+	it = JsonbIteratorInit(&reasons->root);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		JsonbIterator *ri;
+		JsonbValue	k,
+					v;
+
+		if (tok != WJB_ELEM || !is_object(&e))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		ri = JsonbIteratorInit(e.val.binary.data);
+		while ((tok = JsonbIteratorNext(&ri, &k, true)) != WJB_DONE)
+		{
+			if (tok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&ri, &v, true);
+			pushJsonbValue(&st, WJB_KEY, &k);
+			if (k.val.string.len == 4 && memcmp(k.val.string.val, "Item", 4) == 0 &&
+				is_object(&v) && i < call->n_actions && call->action_keys[i])
+			{
+				st_attrval_push_stored(&st, WJB_VALUE, v.val.binary.data, call->action_keys[i]);
+				any = true;
+			}
+			else
+				pushJsonbValue(&st, WJB_VALUE, &v);
+		}
+		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+		i++;
+	}
+	if (!any)
+		return NULL;
+	reasons = JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
+
+	/* the message the operation wrote (the DETAIL is our own JSON) */
+	old = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(detail)));
+	top.type = jbvBinary;
+	top.val.binary.data = &old->root;
+	top.val.binary.len = VARSIZE(old) - VARHDRSZ;
+	message = member_of(&top, "message");
+
+	initStringInfo(&b);
+	appendStringInfoString(&b, "{\"__type\": ");
+	escape_json(&b, st_dynamodb_exception(ERRCODE_ST_TRANSACTION_CANCELED));
+	appendStringInfoString(&b, ", \"message\": ");
+	escape_json(&b, message && message->type == jbvString ?
+				pnstrdup(message->val.string.val, message->val.string.len) : "");
+	appendStringInfoString(&b, ", \"CancellationReasons\": ");
+	(void) JsonbToCString(&b, &reasons->root, VARSIZE(reasons));
+	appendStringInfoChar(&b, '}');
+	return b.data;
+}
+
+/*
  * Gives an error raised under singletable.dynamodb DynamoDB's body as its
  * DETAIL (see the header), and a failed condition the item it asked for.
  */
@@ -1726,6 +1811,18 @@ dynamodb_error(ErrorData *edata, StDdbCall *call)
 			edata->detail_log = edata->detail;
 		edata->detail = error_body(st_dynamodb_exception(edata->sqlerrcode),
 								   edata->message ? edata->message : "", NULL);
+	}
+	if (edata->sqlerrcode == ERRCODE_ST_TRANSACTION_CANCELED && has_body)
+	{
+		char	   *body = cancellation_body(edata->detail, call);
+
+		/* as below: the items go to the client, the log keeps the body without them */
+		if (body)
+		{
+			if (edata->detail_log == NULL)
+				edata->detail_log = edata->detail;
+			edata->detail = body;
+		}
 	}
 	if (edata->sqlerrcode == ERRCODE_ST_CONDITIONAL_CHECK_FAILED && call->want_failure_item)
 	{

@@ -27,6 +27,9 @@ typedef struct StDdbCall
 	/* a write that asked for the item on a failed condition (ReturnValuesOnConditionCheckFailure) */
 	bool		want_failure_item;
 	StAttrKeys	keys;			/* its table's keys, to convert that item */
+	/* TransactWriteItems: each action's table keys (NULL: unknown), for its reason's Item */
+	StAttrKeys **action_keys;
+	int			n_actions;
 } StDdbCall;
 
 typedef Jsonb *(*StDdbHandler) (StDdbCall *call);

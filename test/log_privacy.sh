@@ -98,6 +98,30 @@ fails_without_marker "uncaught failed condition" "23S01\\|conditional check fail
     "SELECT singletable.delete_item('people', 'USER#1', 'PROFILE', 'attribute_not_exists(pk)', return_values_on_condition_check_failure => 'ALL_OLD')"
 fails_without_marker "uncaught cancelled transaction" "23S02\\|transaction cancelled" "$TX_CHECK"
 
+# fails_with_marker WHAT PATTERN SQL...: each SQL must fail with an error matching PATTERN
+# whose DETAIL, sent to this client, holds the marker (singletable.dynamodb's body): the log
+# check at the end proves the server log got the body without it.
+fails_with_marker() {
+    local what=$1 pattern=$2 sql
+    shift 2
+    for sql in "$@"; do
+        if "$PGBIN/psql" -X -q -d "$DB" -c "$sql" >/dev/null 2>"$WORK/err"; then
+            not_ok "$what raises an error"
+        elif grep -q "$pattern" "$WORK/err" && grep -q -- "DETAIL:.*$MARKER" "$WORK/err"; then
+            ok "$what: the client's DETAIL has the item ($(head -c 50 <<<"$sql")...)"
+        else
+            not_ok "$what: the client's DETAIL has the item"
+            diag "client got:" "$(cat "$WORK/err")"
+        fi
+    done
+}
+
+# singletable.dynamodb: the items asked for with ALL_OLD go into the client's body only
+fails_with_marker "dynamodb() failed condition / cancelled transaction" \
+    "conditional check failed\\|transaction cancelled" \
+    "SELECT singletable.dynamodb('PutItem', '{\"TableName\": \"people\", \"Item\": {\"pk\": {\"S\": \"USER#1\"}, \"sk\": {\"S\": \"PROFILE\"}}, \"ConditionExpression\": \"attribute_not_exists(pk)\", \"ReturnValuesOnConditionCheckFailure\": \"ALL_OLD\"}')" \
+    "SELECT singletable.dynamodb('TransactWriteItems', '{\"TransactItems\": [{\"ConditionCheck\": {\"TableName\": \"people\", \"Key\": {\"pk\": {\"S\": \"USER#1\"}, \"sk\": {\"S\": \"PROFILE\"}}, \"ConditionExpression\": \"attribute_not_exists(pk)\", \"ReturnValuesOnConditionCheckFailure\": \"ALL_OLD\"}}, {\"Put\": {\"TableName\": \"people\", \"Item\": {\"pk\": {\"S\": \"USER#3\"}, \"sk\": {\"S\": \"PROFILE\"}}}}]}')"
+
 # a CHECK constraint of the user fails: PostgreSQL's DETAIL would be the whole row
 q "$DB" <<'SQL' >/dev/null || bail "adding the CHECK constraint failed"
 ALTER TABLE people ADD CONSTRAINT no_forbidden CHECK (NOT item ? 'forbidden');

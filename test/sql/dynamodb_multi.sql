@@ -71,6 +71,23 @@ EXCEPTION WHEN OTHERS THEN
   RAISE NOTICE '% %', SQLSTATE, det::jsonb -> 'CancellationReasons';
 END $$;
 SELECT item -> 'n' AS n FROM multi WHERE sk = 'PROFILE';
+-- the reasons of failed conditions that asked for ALL_OLD carry their items in wire form (a B
+-- key as B), in the client's DETAIL only
+DO $$
+DECLARE det text;
+BEGIN
+  PERFORM singletable.dynamodb('TransactWriteItems', '{"TransactItems": [
+    {"ConditionCheck": {"TableName": "multi_b", "Key": {"id": {"B": "AAEC"}}, "ConditionExpression": "attribute_not_exists(pic)",
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}},
+    {"Put": {"TableName": "multi", "Item": {"pk": {"S": "USER#1"}, "sk": {"S": "POST#3"}}}},
+    {"Put": {"TableName": "multi", "Item": {"pk": {"S": "USER#1"}, "sk": {"S": "POST#1"}}, "ConditionExpression": "attribute_not_exists(pk)",
+             "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}},
+    {"Delete": {"TableName": "multi", "Key": {"pk": {"S": "USER#1"}, "sk": {"S": "POST#2"}}, "ConditionExpression": "attribute_not_exists(pk)"}}]}');
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS det = PG_EXCEPTION_DETAIL;
+  RAISE NOTICE '% % %', SQLSTATE, det::jsonb ->> 'message', det::jsonb -> 'CancellationReasons';
+END $$;
+SELECT count(*) AS post3 FROM multi WHERE sk = 'POST#3';
 -- the same token with another request: IdempotentParameterMismatchException (22S01)
 SELECT singletable.dynamodb('TransactWriteItems', '{"TransactItems": [
   {"Delete": {"TableName": "multi", "Key": {"pk": {"S": "USER#1"}, "sk": {"S": "POST#2"}}}}], "ClientRequestToken": "multi-1"}');
