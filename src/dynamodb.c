@@ -61,6 +61,7 @@ PG_FUNCTION_INFO_V1(singletable_dynamodb);
 
 char	   *st_dynamodb_schema = NULL;
 bool		st_dynamodb_distribute = false;
+int			st_dynamodb_create_delay = 0;
 
 /* ------------------------------------------------------------ request members */
 
@@ -302,7 +303,7 @@ ddb_open(const char *name, LOCKMODE lock, DdbTable *t)
 	MemoryContext outer = CurrentMemoryContext;
 	StTable    *tab;
 
-	(void) st_ddb_table_relid(name);
+	st_ddb_check_active(st_ddb_table_relid(name), name);
 	t->name = st_ddb_table_text(name);
 	SPI_connect();
 	tab = st_table_open(t->name, lock, ACL_SELECT);

@@ -18,6 +18,10 @@
 /* GUCs (guc.c): the schema of DynamoDB's tables; whether CreateTable distributes with Citus */
 extern char *st_dynamodb_schema;
 extern bool st_dynamodb_distribute;
+extern int	st_dynamodb_create_delay;
+
+/* Refuses a table still CREATING (singletable.dynamodb_create_delay) to item operations */
+extern void st_ddb_check_active(Oid relid, const char *name);
 
 /* One call of singletable.dynamodb */
 typedef struct StDdbCall

@@ -14,8 +14,11 @@
  * throughput, the tags — is kept in singletable.dynamodb_tables, written as
  * the registry's owner (st_registry_execute_as_owner) like the other
  * registries; its rows go with their table (event trigger). A table is
- * ACTIVE as soon as it is created: CreateTable answers CREATING, every
- * later DescribeTable ACTIVE, DeleteTable DELETING.
+ * ACTIVE as soon as it is created — CreateTable answers CREATING, every
+ * later DescribeTable ACTIVE, DeleteTable DELETING — or, with
+ * singletable.dynamodb_create_delay, once that time has passed since its
+ * creation (singletable.tables.created_at): until then DynamoDB's rules for
+ * a CREATING table apply (st_ddb_check_active, table_status).
  *
  * Every request is checked for its shape and DynamoDB's constraints before
  * anything is locked; the definitions are checked as DynamoDB checks them,
@@ -34,6 +37,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
+#include "utils/timestamp.h"
 
 #include "distribute.h"
 #include "dynamodb.h"
@@ -735,6 +739,61 @@ st_ddb_create_table(StDdbCall *call)
 	}
 }
 
+/* ------------------------------------------------------------ table status */
+
+/*
+ * Whether table relid (a table of the schema) is still CREATING: made less
+ * than singletable.dynamodb_create_delay ago. Never with the delay 0, the
+ * default, which costs nothing.
+ */
+static bool
+table_creating(Oid relid)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	bool		creating = false;
+
+	if (st_dynamodb_create_delay <= 0)
+		return false;
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT t.created_at FROM singletable.tables t"
+							  " WHERE t.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+							  1, argtypes, values, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			creating = !TimestampDifferenceExceeds(DatumGetTimestampTz(d), GetCurrentTimestamp(),
+												   st_dynamodb_create_delay);
+	}
+	SPI_finish();
+	return creating;
+}
+
+void
+st_ddb_check_active(Oid relid, const char *name)
+{
+	if (table_creating(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"%s\" is still being created", name),
+				 errhint("singletable.dynamodb_create_delay is %d ms; DescribeTable says ACTIVE when it is ready.",
+						 st_dynamodb_create_delay),
+				 st_errdetail_dynamodb("Requested resource not found")));
+}
+
+/* DeleteTable and UpdateTable of a table still CREATING: DynamoDB's ResourceInUseException */
+static void
+check_not_creating(const char *name)
+{
+	if (table_creating(st_ddb_table_relid(name)))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("table \"%s\" is still being created", name),
+				 st_errdetail_dynamodb("Attempt to change a resource which is still in use: Table is being created: %s", name)));
+}
+
 /* ------------------------------------------------------------ DeleteTable, DescribeTable */
 
 static char *
@@ -753,9 +812,13 @@ Jsonb *
 st_ddb_delete_table(StDdbCall *call)
 {
 	char	   *name = required_table(call);
-	Jsonb	   *desc = table_description(name, "DELETING");
-	Datum		a = PointerGetDatum(st_ddb_table_text(name));
+	Jsonb	   *desc;
+	Datum		a;
 	bool		n = false;
+
+	check_not_creating(name);
+	desc = table_description(name, "DELETING");
+	a = PointerGetDatum(st_ddb_table_text(name));
 
 	(void) call_sql(singletable_drop_table, 1, &a, &n, NULL);
 	return wrap("TableDescription", desc);
@@ -766,7 +829,7 @@ st_ddb_describe_table(StDdbCall *call)
 {
 	char	   *name = required_table(call);
 
-	return wrap("Table", table_description(name, "ACTIVE"));
+	return wrap("Table", table_description(name, table_creating(st_ddb_table_relid(name)) ? "CREATING" : "ACTIVE"));
 }
 
 /* ------------------------------------------------------------ ListTables */
@@ -911,6 +974,7 @@ st_ddb_update_table(StDdbCall *call)
 		validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 
 	relid = st_ddb_table_relid(name);
+	check_not_creating(name);
 	if (create.name)
 	{
 		/* the table's own key attributes need no definition here */

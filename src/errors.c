@@ -37,6 +37,7 @@ st_dynamodb_exception(int sqlerrcode)
 		case ERRCODE_WRONG_OBJECT_TYPE:
 			return ST_EXC_NOT_FOUND;
 		case ERRCODE_DUPLICATE_TABLE:
+		case ERRCODE_OBJECT_IN_USE:
 			return ST_EXC_IN_USE;
 		case ERRCODE_T_R_SERIALIZATION_FAILURE:
 		case ERRCODE_T_R_DEADLOCK_DETECTED:

@@ -63,6 +63,10 @@ st_guc_init(void)
 							 "Whether CreateTable of singletable.dynamodb() distributes the new table with Citus, by its partition key.",
 							 "Only when the citus extension is installed in the database; otherwise the table stays local.",
 							 &st_dynamodb_distribute, false, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.dynamodb_create_delay",
+							"How long a table made by CreateTable of singletable.dynamodb() stays CREATING.",
+							"Meanwhile DescribeTable says CREATING, item operations get ResourceNotFoundException and DeleteTable/UpdateTable ResourceInUseException, as in DynamoDB; 0: ACTIVE at once. For test suites that wait for a table.",
+							&st_dynamodb_create_delay, 0, 0, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

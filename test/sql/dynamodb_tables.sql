@@ -153,8 +153,32 @@ SELECT ddb('DeleteTable', '{"TableName": "alpha"}');
 DROP TABLE "Zeta";
 SELECT count(*) FROM singletable.dynamodb_tables;
 SELECT ddb('ListTables', '{}');
+-- singletable.dynamodb_create_delay: a new table stays CREATING that long; meanwhile item
+-- operations get ResourceNotFoundException, DeleteTable and UpdateTable ResourceInUseException
+SET singletable.dynamodb_create_delay = '1h';
+SELECT ddb('CreateTable', '{"TableName": "slow", "BillingMode": "PAY_PER_REQUEST", "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]}') #>> '{TableDescription,TableStatus}';
+SELECT ddb('DescribeTable', '{"TableName": "slow"}') #>> '{Table,TableStatus}';
+SELECT ddb('PutItem', '{"TableName": "slow", "Item": {"k": {"S": "1"}}}');
+SELECT ddb('BatchGetItem', '{"RequestItems": {"slow": {"Keys": [{"k": {"S": "1"}}]}}}');
+SELECT ddb('UpdateTable', '{"TableName": "slow", "BillingMode": "PAY_PER_REQUEST"}');
+SELECT ddb('DeleteTable', '{"TableName": "slow"}');
+SELECT ddb('ListTables', '{}') -> 'TableNames' ? 'slow' AS listed;
+SET singletable.dynamodb_create_delay = 0;
+SELECT ddb('DescribeTable', '{"TableName": "slow"}') #>> '{Table,TableStatus}';
+SELECT ddb('PutItem', '{"TableName": "slow", "Item": {"k": {"S": "1"}}}');
+-- the status changes by itself when the time has passed
+SET singletable.dynamodb_create_delay = '2s';
+SELECT ddb('CreateTable', '{"TableName": "quick", "BillingMode": "PAY_PER_REQUEST", "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}]}') #>> '{TableDescription,TableStatus}';
+SELECT ddb('DescribeTable', '{"TableName": "quick"}') #>> '{Table,TableStatus}';
+SELECT pg_sleep(2.1);
+SELECT ddb('DescribeTable', '{"TableName": "quick"}') #>> '{Table,TableStatus}';
+SELECT ddb('PutItem', '{"TableName": "quick", "Item": {"k": {"S": "1"}}}');
+SET singletable.dynamodb_create_delay = -1;
+RESET singletable.dynamodb_create_delay;
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
-  FROM unnest(ARRAY['beta-2', 'beta.1', 'made_in_sql', 'tbl1']) n;
+  FROM unnest(ARRAY['beta-2', 'beta.1', 'made_in_sql', 'quick', 'slow', 'tbl1']) n;
 SELECT count(*) FROM singletable.dynamodb_tables;
 DROP FUNCTION ddb(text, jsonb);
