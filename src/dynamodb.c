@@ -294,11 +294,14 @@ typedef struct DdbTable
 } DdbTable;
 
 /*
- * Resolves a table with the rights and lock its operation takes (checked
- * before the lock by st_table_open) and copies its key schema.
+ * Resolves a table and copies its key schema and indexes: with SELECT, the
+ * right every operation needs, checked before ACCESS SHARE, the lock any
+ * SELECT takes. The operation then checks its own rights (INSERT, UPDATE,
+ * DELETE) before its stronger lock, so a reader's write is refused without
+ * queueing behind a lock that conflicts with writes.
  */
 static void
-ddb_open(const char *name, LOCKMODE lock, DdbTable *t)
+ddb_open(const char *name, DdbTable *t)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	StTable    *tab;
@@ -306,7 +309,7 @@ ddb_open(const char *name, LOCKMODE lock, DdbTable *t)
 	st_ddb_check_active(st_ddb_table_relid(name), name);
 	t->name = st_ddb_table_text(name);
 	SPI_connect();
-	tab = st_table_open(t->name, lock, ACL_SELECT);
+	tab = st_table_open(t->name, AccessShareLock, ACL_SELECT);
 	MemoryContextSwitchTo(outer);
 	t->keys.pk_name = pstrdup(tab->pk_name);
 	t->keys.pk_type = tab->pk_type;
@@ -667,7 +670,7 @@ ddb_put_item(StDdbCall *call)
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
 
-	ddb_open(p.table, RowExclusiveLock, &t);
+	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	req.item = st_attrval_map_to_stored(item, ST_AV_ITEM, &t.keys);
@@ -699,7 +702,7 @@ ddb_delete_item(StDdbCall *call)
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
 
-	ddb_open(p.table, RowExclusiveLock, &t);
+	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
@@ -731,7 +734,7 @@ ddb_update_item(StDdbCall *call)
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "UpdateExpression and ConditionExpression");
 
-	ddb_open(p.table, RowExclusiveLock, &t);
+	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
@@ -771,7 +774,7 @@ ddb_get_item(StDdbCall *call)
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "ProjectionExpression");
 
-	ddb_open(table, AccessShareLock, &t);
+	ddb_open(table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
@@ -1014,7 +1017,7 @@ ddb_query(StDdbCall *call)
 				 errmsg("a Query needs a KeyConditionExpression"),
 				 st_errdetail_dynamodb("Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.")));
 
-	ddb_open(p.table, AccessShareLock, &t);
+	ddb_open(p.table, &t);
 	check_select(&p, &t, "Querying");
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
@@ -1057,7 +1060,7 @@ ddb_scan(StDdbCall *call)
 	st_ddb_errors_raise(&e);
 	st_ddb_refuse_legacy(call, legacy, "FilterExpression and ProjectionExpression");
 
-	ddb_open(p.table, AccessShareLock, &t);
+	ddb_open(p.table, &t);
 	check_select(&p, &t, "Scanning");
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
@@ -1177,7 +1180,7 @@ multi_table(MultiTables *m, const char *name)
 		m->qualified = m->n ? repalloc(m->qualified, sizeof(char *) * size) : palloc(sizeof(char *) * size);
 		m->tables = m->n ? repalloc(m->tables, sizeof(DdbTable) * size) : palloc(sizeof(DdbTable) * size);
 	}
-	ddb_open(name, AccessShareLock, &m->tables[m->n]);
+	ddb_open(name, &m->tables[m->n]);
 	m->names[m->n] = pstrdup(name);
 	m->qualified[m->n] = text_to_cstring(m->tables[m->n].name);
 	return &m->tables[m->n++];
