@@ -9,6 +9,7 @@ PGPORT; CREATE EXTENSION singletable done; the role gw_sdk_reader with SELECT on
 of schema public). Starts its own gateway with a credentials file, creates the table
 posting_py and deletes it at the end. TAP-style lines as test_gateway.py and test_sdk.py."""
 
+import atexit
 import base64
 import os
 import re
@@ -36,6 +37,7 @@ log_path = os.path.join(work, "gateway.log")
 log = open(log_path, "w")
 proc = subprocess.Popen([os.environ["GATEWAY"], "--listen", "127.0.0.1:0", "--dsn", "user=postgres",
                          "--credentials", creds, "--pool", "2"], stdout=log, stderr=log)
+atexit.register(lambda: proc.poll() is None and proc.kill())  # whatever ends this script
 port = None
 for _ in range(100):
     m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", open(log_path).read())

@@ -28,6 +28,11 @@ const {
 } = require("@aws-sdk/lib-dynamodb");
 
 const TABLE = "posting_js";
+let gateway = null;	// the child process, killed at exit whatever happened
+process.on("exit", () => {
+	if (gateway && gateway.exitCode === null && gateway.signalCode === null)
+		gateway.kill("SIGKILL");
+});
 let passed = 0;
 let failed = 0;
 
@@ -88,6 +93,7 @@ async function startGateway(work) {
 	const log = fs.openSync(logPath, "w");
 	const proc = spawn(process.env.GATEWAY, ["--listen", "127.0.0.1:0", "--dsn", "user=postgres",
 		"--credentials", creds, "--pool", "2"], { stdio: ["ignore", log, log] });
+	gateway = proc;
 	for (let i = 0; i < 100; i++) {
 		const m = /listening on 127\.0\.0\.1 port (\d+)/.exec(fs.readFileSync(logPath, "utf8"));
 		if (m)
