@@ -4,7 +4,8 @@
 // DocumentClient, native JS values in and out, against the extension's real
 // singletable.dynamodb. It proves that an unmodified DocumentClient application runs on
 // PostgreSQL: every access pattern is checked against the exact items, and the SDK's own
-// SigV4 signing, error classes and paginator work with the gateway's answers.
+// SigV4 signing, error classes, paginator and retries work with the gateway's answers (a
+// backend killed under a request in flight costs that request one retry, an idle one nothing).
 //
 // Run by test/gateway/run.sh (after `npm ci` in this directory), which sets GATEWAY, PGHOST,
 // PGPORT and PATH (psql), has run CREATE EXTENSION singletable and created the role
@@ -28,6 +29,7 @@ const {
 } = require("@aws-sdk/lib-dynamodb");
 
 const TABLE = "posting_js";
+const APP = "gw-js-test";	// the application_name of the gateway's connections
 let gateway = null;	// the child process, killed at exit whatever happened
 process.on("exit", () => {
 	if (gateway && gateway.exitCode === null && gateway.signalCode === null)
@@ -78,6 +80,22 @@ function psql(sql) {
 	execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
+// The value of a one-row, one-column query.
+function psqlValue(sql) {
+	return execFileSync("psql", ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql],
+		{ stdio: ["ignore", "pipe", "inherit"] }).toString().trim();
+}
+
+// Polls sql until it returns "t" (at most 10 s).
+async function until(sql, what) {
+	for (let i = 0; i < 200; i++) {
+		if (psqlValue(sql) === "t")
+			return;
+		await sleep(50);
+	}
+	throw new Error("timed out waiting for " + what);
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Starts the gateway on a free port with a credentials file; resolves to {proc, port, logPath}.
@@ -91,7 +109,7 @@ async function startGateway(work) {
 	].join("\n"), { mode: 0o600 });
 	const logPath = path.join(work, "gateway.log");
 	const log = fs.openSync(logPath, "w");
-	const proc = spawn(process.env.GATEWAY, ["--listen", "127.0.0.1:0", "--dsn", "user=postgres",
+	const proc = spawn(process.env.GATEWAY, ["--listen", "127.0.0.1:0", "--dsn", `user=postgres application_name=${APP}`,
 		"--credentials", creds, "--pool", "2"], { stdio: ["ignore", log, log] });
 	gateway = proc;
 	for (let i = 0; i < 100; i++) {
@@ -369,6 +387,54 @@ async function main() {
 		await nameStatus(() => reader.send(new DeleteCommand({ TableName: TABLE, Key: { pk: "USER#u_1001", sk: "PROFILE" } }))),
 		(await doc.send(new GetCommand({ TableName: TABLE, Key: like.Key }))).Item.likes,
 	], [["AccessDeniedException", 400], ["AccessDeniedException", 400], 236]);
+
+	// Killed backends. An idle pooled connection that died is replaced before its next use: no
+	// request fails, even without the SDK's retries.
+	await step("killed idle connections are replaced: 4 parallel requests succeed with no retry", async () => {
+		await Promise.all([0, 1].map(() => doc.send(new GetCommand({ TableName: TABLE, Key: like.Key }))));
+		const killed = Number(psqlValue(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = '${APP}'`));
+		await until(`SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = '${APP}'`, "the backends to exit");
+		const got = await Promise.all([0, 1, 2, 3].map(() => doc.send(new GetCommand({ TableName: TABLE,
+			Key: { pk: "USER#u_1001", sk: "PROFILE" }, ProjectionExpression: "#n", ExpressionAttributeNames: { "#n": "name" } }))));
+		const conns = Number(psqlValue(`SELECT count(*) FROM pg_stat_activity WHERE application_name = '${APP}'`));
+		return [killed >= 1, got.map((r) => r.Item.name), conns >= 1 && conns <= 2];
+	}, [true, ["Aiko", "Aiko", "Aiko", "Aiko"], true]);
+	// A request in flight when its backend dies: held on a row lock of another session, its
+	// backend is terminated while it waits; the gateway answers 500 InternalServerError (which
+	// the SDKs retry). The locking session is ended right after, so the retry finds no lock.
+	async function killInFlight(client) {
+		const locker = spawn("psql", ["-X", "-q", "-c", `BEGIN; SELECT 1 FROM public.${TABLE}
+			WHERE pk = 'USER#u_1001' AND sk = 'ANALYTICS#p_0017' FOR UPDATE; SELECT pg_sleep(30); COMMIT;`],
+		{ stdio: "ignore", env: { ...process.env, PGAPPNAME: "gw-js-locker" } });
+		const ended = new Promise((resolve) => locker.on("exit", resolve));
+		try {
+			await until(`SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = 'gw-js-locker'
+				AND wait_event = 'PgSleep'`, "the lock");
+			const call = client.send(new UpdateCommand(like)).then((r) => [r.Attributes, r.$metadata.attempts], (e) =>
+				[e.name, e.$metadata && e.$metadata.httpStatusCode]);
+			await until(`SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = '${APP}'
+				AND wait_event_type = 'Lock'`, "the UpdateItem to wait for the lock");
+			psqlValue(`SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '${APP}'
+				AND wait_event_type = 'Lock'`);
+			await until(`SELECT count(*) = 0 FROM pg_stat_activity WHERE application_name = '${APP}'
+				AND wait_event_type = 'Lock'`, "the backend to exit");
+			psqlValue("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'gw-js-locker'");
+			return await call;
+		} finally {
+			locker.kill("SIGKILL");
+			await ended;
+		}
+	}
+	const likes = async () => (await doc.send(new GetCommand({ TableName: TABLE, Key: like.Key }))).Item.likes;
+	await step("a backend killed under a request in flight: that request is 500 InternalServerError, nothing written",
+		async () => [await killInFlight(doc), await likes()], [["InternalServerError", 500], 236]);
+	await step("... and with the SDK's default retries the same request succeeds at its 2nd attempt, applied once",
+		async () => {
+			const retrying = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: "us-east-1",
+				credentials: { accessKeyId: "AKIDJSADMIN", secretAccessKey: "js-admin-secret" } }));
+			return [await killInFlight(retrying), await likes()];
+		}, [[{ likes: 237 }, 2], 237]);
 
 	// A tenant key under a row-level security policy on the leading key (IAM's dynamodb:LeadingKeys).
 	psql(`DO $$ BEGIN CREATE ROLE gw_js_u_1001; EXCEPTION WHEN duplicate_object THEN NULL; END $$;
