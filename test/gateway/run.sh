@@ -4,8 +4,11 @@
 # singletable.dynamodb (test/gateway/double.sql), and runs test/gateway/test_gateway.py
 # against the installed binary ($(pg_config --bindir)/singletable-gateway; GATEWAY=path
 # overrides); then, when the installed extension has the real singletable.dynamodb,
-# test/gateway/test_sdk.py (boto3 end to end). Arguments: names of single tests of
-# test_gateway.py to run (default: all, and test_sdk.py).
+# test/gateway/test_sdk.py (boto3 end to end), test/gateway/test_resource.py (the posting
+# app through boto3's resource API) and test/gateway/js/posting_app.test.js (the posting
+# app through the JavaScript DocumentClient; `npm ci` installs its pinned SDK first when
+# node_modules is missing or older than package-lock.json). Arguments: names of single
+# tests of test_gateway.py to run (default: all, and the SDK tests).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
 set -uo pipefail
 # shellcheck source=../lib.sh
@@ -33,6 +36,19 @@ GRANT USAGE ON SCHEMA public TO gw_sdk_reader;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO gw_sdk_reader;
 SQL
         python3 "$TOP/test/gateway/test_sdk.py" || rc=1
+        python3 "$TOP/test/gateway/test_resource.py" || rc=1
+        js=$TOP/test/gateway/js
+        if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+            # Counted as a failure: CI installs nodejs and npm (test/lib.sh).
+            echo "not ok 1 - js: node and npm are needed for test/gateway/js (apt-get install nodejs npm)"
+            rc=1
+        elif [[ ! -e $js/node_modules/.package-lock.json || $js/package-lock.json -nt $js/node_modules/.package-lock.json ]] &&
+            ! (cd "$js" && npm ci --no-audit --no-fund >&2); then
+            echo "not ok 1 - js: npm ci in test/gateway/js failed"
+            rc=1
+        else
+            node "$js/posting_app.test.js" || rc=1
+        fi
     else
         echo "# test_sdk.py skipped: the installed extension has no singletable.dynamodb(text, jsonb) yet"
     fi
