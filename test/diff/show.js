@@ -10,6 +10,7 @@ const lines = fs.readFileSync(path.join(__dirname, 'out/disagreements.jsonl'), '
 for (const l of lines) {
   const d = JSON.parse(l);
   if (want.size && !want.has(d.case)) continue;
+  if (d.verdict === 'known') { console.log(`#${d.case} ${d.op}: known: ${d.rules.join('; ')}`); continue; }
   console.log(`#${d.case} ${d.op}, step ${d.step} (${d.step_op}${d.note ? ', ' + d.note : ''}): ${d.verdict}${d.rule ? ' — ' + d.rule : ''}`);
   console.log('  request: ' + JSON.stringify(d.request));
   for (const [k, v] of Object.entries(d)) {
