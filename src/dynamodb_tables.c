@@ -410,6 +410,67 @@ parse_throughput(StDdbErrors *e, JsonbValue *pt, const char *path, int64 *rcu, i
 /* ------------------------------------------------------------ the description */
 
 /*
+ * Pushes the index list v (describe_table's GlobalSecondaryIndexes or
+ * LocalSecondaryIndexes) in DynamoDB's shape: every index gains its IndexArn
+ * (a member of both GlobalSecondaryIndexDescription and
+ * LocalSecondaryIndexDescription), and an LSI loses IndexStatus and
+ * Backfilling, which LocalSecondaryIndexDescription does not have: an LSI is
+ * created with its table and never has a state of its own.
+ */
+static void
+push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local)
+{
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+
+	if (v->type != jbvBinary)
+	{
+		pushJsonbValue(st, WJB_VALUE, v);
+		return;
+	}
+	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		JsonbIterator *mit;
+		JsonbValue	mk,
+					mv;
+		JsonbIteratorToken mtok;
+		char	   *index_name = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_ELEM)
+			continue;
+		if (e.type != jbvBinary)
+		{
+			pushJsonbValue(st, WJB_ELEM, &e);
+			continue;
+		}
+		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+		mit = JsonbIteratorInit(e.val.binary.data);
+		while ((mtok = JsonbIteratorNext(&mit, &mk, true)) != WJB_DONE)
+		{
+			if (mtok != WJB_KEY)
+				continue;
+			JsonbIteratorNext(&mit, &mv, true);
+#define KEY_IS(s) (mk.val.string.len == (int) strlen(s) && memcmp(mk.val.string.val, s, mk.val.string.len) == 0)
+			if (local && (KEY_IS("IndexStatus") || KEY_IS("Backfilling")))
+				continue;
+			if (KEY_IS("IndexName") && mv.type == jbvString)
+				index_name = pnstrdup(mv.val.string.val, mv.val.string.len);
+#undef KEY_IS
+			pushJsonbValue(st, WJB_KEY, &mk);
+			pushJsonbValue(st, WJB_VALUE, &mv);
+		}
+		if (index_name)
+			st_ddb_push_string(st, "IndexArn", psprintf(ARN_PREFIX "%s/index/%s", table, index_name));
+		pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+}
+
+/*
  * DescribeTable's TableDescription of a table of the schema: what
  * singletable.describe_table says, in DynamoDB's shape, with the billing
  * mode and throughput of singletable.dynamodb_tables and status.
@@ -473,6 +534,12 @@ table_description(const char *name, const char *status)
 		if (KEY_IS("Schema") || KEY_IS("TableDistribution") || KEY_IS("TableStatus") ||
 			KEY_IS("TimeToLiveDescription"))
 			continue;
+		if (KEY_IS("GlobalSecondaryIndexes") || KEY_IS("LocalSecondaryIndexes"))
+		{
+			pushJsonbValue(&st, WJB_KEY, &k);
+			push_indexes(&st, &v, name, KEY_IS("LocalSecondaryIndexes"));
+			continue;
+		}
 #undef KEY_IS
 		pushJsonbValue(&st, WJB_KEY, &k);
 		pushJsonbValue(&st, WJB_VALUE, &v);

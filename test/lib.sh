@@ -23,7 +23,9 @@ PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 # libmicrohttpd-dev, libpq-dev, libssl-dev, zlib1g-dev: singletable-gateway (gateway/); python3, python3-boto3, curl: its tests
 ST_PACKAGES=(postgresql-15 postgresql-server-dev-15 libipc-run-perl make gcc pkg-config
              libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev python3 python3-boto3 curl)
-command -v node >/dev/null 2>&1 || ST_PACKAGES+=(nodejs npm)  # test/gateway/js, unless a node is installed otherwise
+# nodejs, npm: test/gateway/js and the differential test (test/diff), unless a node is on PATH
+# (installed otherwise: Debian's npm would replace it)
+command -v node >/dev/null 2>&1 || ST_PACKAGES+=(nodejs npm)
 
 st_log() { printf '==> %s\n' "$*" >&2; }
 

@@ -169,6 +169,9 @@ run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/cache.sh"
 run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
 run_suite gateway pg_regress bash "$TOP/test/gateway/run.sh"
+# singletable.dynamodb against dynalite (test/diff: 1000 generated cases, seed 1, one TAP
+# line per DynamoDB operation; npm ci into test/diff/node_modules on the first run).
+run_suite diff pg_regress bash "$TOP/test/diff/run.sh" --ci
 # The distributed case: Citus built from ../shared/vendor (once; cached in
 # /var/cache/singletable), a coordinator and two workers of its own (not the test server),
 # the posting app on a distributed table (TAP lines, one per check).

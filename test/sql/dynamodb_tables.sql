@@ -146,6 +146,19 @@ DROP ROLE ddb_reader;
 SELECT ddb('DescribeLimits', '{}');
 SELECT ddb('DescribeEndpoints', '{}');
 
+-- Index descriptions as DynamoDB's: each index has its IndexArn; an LSI has no
+-- IndexStatus or Backfilling (LocalSecondaryIndexDescription has neither)
+SELECT ddb('CreateTable', '{"TableName": "idx_arn", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"},
+                           {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "l", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+  "LocalSecondaryIndexes": [{"IndexName": "by_l", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "l", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "ALL"}}]}')
+  #> '{TableDescription,LocalSecondaryIndexes}';
+SELECT ddb('DescribeTable', '{"TableName": "idx_arn"}') #> '{Table,GlobalSecondaryIndexes,0,IndexArn}' AS gsi_arn,
+       ddb('DescribeTable', '{"TableName": "idx_arn"}') #> '{Table,LocalSecondaryIndexes,0,IndexArn}' AS lsi_arn;
+SELECT ddb('DeleteTable', '{"TableName": "idx_arn"}') #> '{TableDescription,LocalSecondaryIndexes,0}' ?| ARRAY['IndexStatus', 'Backfilling'] AS lsi_has_status;
+
 -- DeleteTable: DELETING, then gone with its settings; a plain DROP TABLE clears them too
 SELECT count(*) FROM singletable.dynamodb_tables;
 SELECT ddb('DeleteTable', '{"TableName": "alpha"}') #>> '{TableDescription,TableStatus}';

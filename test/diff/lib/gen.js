@@ -5,14 +5,14 @@
 
 // The tables every run creates, by key shape. Each case works in a partition of its own.
 const TABLES = {
-  t_ss: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'S' },
-  t_sn: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'N' },
-  t_nn: { pk: 'acct', pkType: 'N', sk: 'seq', skType: 'N' },
-  t_sb: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'B' },
-  t_bs: { pk: 'pk', pkType: 'B', sk: 'sk', skType: 'S' },
-  t_p: { pk: 'pk', pkType: 'S', sk: null, skType: null },
+  dt_ss: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'S' },
+  dt_sn: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'N' },
+  dt_nn: { pk: 'acct', pkType: 'N', sk: 'seq', skType: 'N' },
+  dt_sb: { pk: 'pk', pkType: 'S', sk: 'sk', skType: 'B' },
+  dt_bs: { pk: 'pk', pkType: 'B', sk: 'sk', skType: 'S' },
+  dt_p: { pk: 'pk', pkType: 'S', sk: null, skType: null },
 };
-const TABLE_WEIGHTS = [['t_ss', 55], ['t_sn', 12], ['t_nn', 6], ['t_sb', 12], ['t_bs', 5], ['t_p', 10]];
+const TABLE_WEIGHTS = [['dt_ss', 55], ['dt_sn', 12], ['dt_nn', 6], ['dt_sb', 12], ['dt_bs', 5], ['dt_p', 10]];
 
 // mulberry32: small, fast, good enough for test data.
 function mulberry32(a) {
@@ -302,11 +302,13 @@ class Ctx {
 }
 
 // Case number caseNo of a run with the given seed.
-function genCase(seed, caseNo) {
+// forceOp: the operation (else drawn); a Query is never on the table without a sort key.
+function genCase(seed, caseNo, forceOp) {
   const r = new Rng(hash32(seed + ':' + caseNo));
-  const tableName = r.weighted(TABLE_WEIGHTS);
+  let tableName = r.weighted(TABLE_WEIGHTS);
+  if (forceOp === 'Query' && !TABLES[tableName].sk) tableName = 'dt_ss';
   const t = TABLES[tableName];
-  const op = r.weighted([['PutItem', 15], ['UpdateItem', 33], ['DeleteItem', 10], ['GetItem', 10], ['Query', t.sk ? 32 : 0]]);
+  const op = forceOp || r.weighted([['PutItem', 15], ['UpdateItem', 33], ['DeleteItem', 10], ['GetItem', 10], ['Query', t.sk ? 32 : 0]]);
   const pk = pkValue(t, caseNo);
   const c = { id: caseNo, seed, table: tableName, op, setup: [], params: { TableName: tableName } };
 
@@ -341,6 +343,9 @@ function genCase(seed, caseNo) {
     if (r.chance(0.3)) c.params.ProjectionExpression = ctx.projection();
     if (r.chance(0.4)) c.params.Limit = r.range(1, 4);
     if (r.chance(0.5)) c.params.ScanIndexForward = r.chance(0.5);
+    if (r.chance(0.1)) c.params.Select = 'COUNT';
+    if (r.chance(0.2)) c.params.ConsistentRead = r.chance(0.5);
+    if (r.chance(0.1)) c.params.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES', 'NONE']);
     if (r.chance(0.3)) {
       const kind = r.weighted([['valid', 50], ['missing', 10], ['extra', 10], ['other_partition', 10], ['outside', 15], ['wrong_type', 5]]);
       const sk = kind === 'outside' ? skValue(r, t) : someSk();
@@ -370,6 +375,7 @@ function genCase(seed, caseNo) {
   const p = c.params;
   if (op === 'GetItem') {
     p.Key = key;
+    if (r.chance(0.3)) p.ConsistentRead = r.chance(0.5);
     if (r.chance(0.85)) p.ProjectionExpression = ctx.projection();
     if (Object.keys(ctx.names).length) p.ExpressionAttributeNames = ctx.names;
     return c;
@@ -388,8 +394,11 @@ function genCase(seed, caseNo) {
     : r.weighted([[null, 30], ['NONE', 20], ['ALL_OLD', 48], ['ALL_NEW', 2]]);
   if (rv) p.ReturnValues = rv;
   if (p.ConditionExpression && r.chance(0.15)) p.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+  if (r.chance(0.08)) p.ReturnConsumedCapacity = r.pick(['TOTAL', 'INDEXES', 'NONE']);
   ctx.into(p);
   return c;
 }
 
-module.exports = { genCase, TABLES };
+module.exports = {
+  genCase, TABLES, Rng, hash32, genItem, genValue, genAttrs, genS, genN, genSet, Ctx, keyOf, pkValue, skValue, NUMBERS, STRINGS,
+};
