@@ -607,7 +607,8 @@ open_tables(Batch *b)
 		bt->cap = &b->caps[i];
 		st_capacity_begin(bt->cap, bt->tab, b->is_write ? ST_STAT_BATCH_WRITE_ITEM : ST_STAT_BATCH_GET_ITEM);
 		if (!b->is_write)
-			st_capacity_set_consistency(bt->cap, bt->consistent_read != 0);
+			/* DynamoDB's default: eventually consistent unless ConsistentRead is true */
+			st_capacity_set_consistency(bt->cap, bt->consistent_read == 1);
 	}
 }
 

@@ -50,6 +50,7 @@ typedef struct LastPart
 typedef struct LastTable
 {
 	bool		is_read;
+	bool		transactional;
 	char		table_name[NAMEDATALEN];
 	bool		table_used;
 	double		table_units;
@@ -90,6 +91,7 @@ st_capacity_begin(StCapacity *cap, StTable *tab, StStatOp op)
 					op == ST_STAT_BATCH_GET_ITEM || op == ST_STAT_TRANSACT_GET_ITEMS);
 	cap->read_factor = 1.0;
 	cap->write_factor = 1.0;
+	cap->transactional = false;
 	cap->n_indexes = tab->n_indexes;
 	for (int i = 0; i < tab->n_indexes; i++)
 	{
@@ -110,6 +112,7 @@ st_capacity_set_transactional(StCapacity *cap)
 	/* one prepare and one commit pass; index writes are not doubled */
 	cap->read_factor = 2.0;
 	cap->write_factor = 2.0;
+	cap->transactional = true;
 }
 
 StCapacityPart *
@@ -393,6 +396,7 @@ static void
 record(StCapacity *cap, LastTable *t)
 {
 	t->is_read = cap->is_read;
+	t->transactional = cap->transactional;
 	strlcpy(t->table_name, cap->tab->relname, NAMEDATALEN);
 	t->table_used = cap->table.used;
 	t->table_units = cap->table.units;
@@ -445,9 +449,13 @@ st_capacity_item_size(StTable *tab, Jsonb *item)
 							   tab->sk_name && tab->sk_type == ST_KEY_B ? tab->sk_name : NULL);
 }
 
-/* Appends "name": {"CapacityUnits": u, "<Read|Write>CapacityUnits": u} */
+/*
+ * Appends "name": {"CapacityUnits": u}; a transaction's units repeat u as
+ * "<Read|Write>CapacityUnits", as DynamoDB's transactional responses do
+ * (single-item, Query, Scan and batch responses carry CapacityUnits only).
+ */
 static void
-append_units(StringInfo buf, const char *name, double units, bool is_read, bool comma)
+append_units(StringInfo buf, const char *name, double units, LastTable *t, bool comma)
 {
 	if (comma)
 		appendStringInfoString(buf, ", ");
@@ -456,8 +464,9 @@ append_units(StringInfo buf, const char *name, double units, bool is_read, bool 
 		escape_json(buf, name);
 		appendStringInfoString(buf, ": {");
 	}
-	appendStringInfo(buf, "\"CapacityUnits\": %g, \"%sCapacityUnits\": %g", units,
-					 is_read ? "Read" : "Write", units);
+	appendStringInfo(buf, "\"CapacityUnits\": %g", units);
+	if (t->transactional)
+		appendStringInfo(buf, ", \"%sCapacityUnits\": %g", t->is_read ? "Read" : "Write", units);
 	if (name)
 		appendStringInfoChar(buf, '}');
 }
@@ -473,7 +482,7 @@ append_index_map(StringInfo buf, LastTable *t, bool lsi)
 		if (t->indexes[i].is_lsi != lsi)
 			continue;
 		appendStringInfo(buf, first ? ", \"%s\": {" : "", lsi ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
-		append_units(buf, t->indexes[i].index_name, t->indexes[i].units, t->is_read, !first);
+		append_units(buf, t->indexes[i].index_name, t->indexes[i].units, t, !first);
 		first = false;
 	}
 	if (!first)
@@ -492,9 +501,9 @@ append_table(StringInfo buf, LastTable *t)
 		total += t->indexes[i].units;
 	appendStringInfoString(buf, "{\"TableName\": ");
 	escape_json(buf, t->table_name);
-	append_units(buf, NULL, total, t->is_read, true);
+	append_units(buf, NULL, total, t, true);
 	if (t->table_used)
-		append_units(buf, "Table", t->table_units, t->is_read, true);
+		append_units(buf, "Table", t->table_units, t, true);
 	append_index_map(buf, t, false);
 	append_index_map(buf, t, true);
 	appendStringInfoChar(buf, '}');

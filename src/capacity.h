@@ -49,6 +49,7 @@ typedef struct StCapacity
 	bool		is_read;		/* read units (else write units) */
 	double		read_factor;	/* 1 strongly consistent, 0.5 eventually, 2 transactional */
 	double		write_factor;	/* 1, or 2 transactional (the table part only) */
+	bool		transactional;	/* TransactGetItems/TransactWriteItems */
 	StCapacityPart table;
 	int			n_indexes;		/* parts of tab->indexes, in its order */
 	/* a Query or Scan: its current page's evaluated bytes, pages closed so far */

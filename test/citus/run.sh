@@ -437,7 +437,7 @@ same "capacity, pages and estimates: get_item, query (strongly and eventually co
      SELECT p - 'Items' FROM singletable.query_page('@T@', 'POST#p_2001', max_items => 5) p;
      SELECT singletable.last_evaluated_key();
      SELECT items, bytes, pages, read_capacity_units, source FROM singletable.estimate_query('@T@', 'POST#p_2001')" \
-    'ReadCapacityUnits'
+    '"CapacityUnits"'
 
 #
 # The scheduler's GSI: one partition of the index spans every shard
@@ -1416,7 +1416,7 @@ same "batch_get: 100 keys over every shard (60 profiles, 40 absent), in request 
      SELECT r -> 'ConsumedCapacity', jsonb_array_length(r -> 'Responses' -> '@T@')
        FROM singletable.batch_get(jsonb_build_object('@T@', jsonb_build_object(
               'Keys', $(batch_keys 1 100), 'ConsistentRead', false))) r" \
-    '"ReadCapacityUnits": 50\}\]\|100$'
+    '"CapacityUnits": 50\}\]\|100$'
 
 routed "batch_get and batch_write of keys of one collection send their statements to its shard only" \
     "SELECT singletable.batch_get(jsonb_build_object('posting', jsonb_build_object('Keys', jsonb_build_array(
