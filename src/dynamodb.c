@@ -51,6 +51,7 @@
 #include "batch.h"
 #include "capacity.h"
 #include "dynamodb.h"
+#include "dynamodb_legacy.h"
 #include "errors.h"
 #include "jsonval.h"
 #include "ops.h"
@@ -232,20 +233,6 @@ st_ddb_errors_raise(StDdbErrors *e)
 			 errmsg("invalid DynamoDB request: %d parameter values fail their constraints", e->n),
 			 st_errdetail_dynamodb("%d validation error%s detected: %s", e->n, e->n > 1 ? "s" : "",
 								   e->buf.data)));
-}
-
-/* Refuses the legacy (non-expression) parameters singletable does not implement. */
-void
-st_ddb_refuse_legacy(StDdbCall *call, const char *const *names, const char *instead)
-{
-	for (int i = 0; names[i]; i++)
-		if (st_ddb_member(call, names[i]))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("the legacy parameter %s of %s is not supported", names[i], call->op),
-					 errhint("Use %s.", instead),
-					 st_errdetail_dynamodb("The legacy parameter %s is not supported; use %s instead",
-										   names[i], instead)));
 }
 
 /* ------------------------------------------------------------ tables */
@@ -654,7 +641,6 @@ arm_failure_item(StDdbCall *call, WriteParams *p, DdbTable *t)
 static Jsonb *
 ddb_put_item(StDdbCall *call)
 {
-	static const char *const legacy[] = {"Expected", "ConditionalOperator", NULL};
 	StDdbErrors e;
 	WriteParams p;
 	JsonbValue *item = st_ddb_object(call, "Item");
@@ -668,7 +654,6 @@ ddb_put_item(StDdbCall *call)
 	if (item == NULL)
 		st_ddb_error(&e, "null", "item", "Member must not be null");
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
 
 	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
@@ -687,7 +672,6 @@ ddb_put_item(StDdbCall *call)
 static Jsonb *
 ddb_delete_item(StDdbCall *call)
 {
-	static const char *const legacy[] = {"Expected", "ConditionalOperator", NULL};
 	StDdbErrors e;
 	WriteParams p;
 	JsonbValue *key = st_ddb_object(call, "Key");
@@ -700,7 +684,6 @@ ddb_delete_item(StDdbCall *call)
 	if (key == NULL)
 		st_ddb_error(&e, "null", "key", "Member must not be null");
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "ConditionExpression");
 
 	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
@@ -718,7 +701,6 @@ ddb_delete_item(StDdbCall *call)
 static Jsonb *
 ddb_update_item(StDdbCall *call)
 {
-	static const char *const legacy[] = {"Expected", "ConditionalOperator", "AttributeUpdates", NULL};
 	StDdbErrors e;
 	WriteParams p;
 	JsonbValue *key = st_ddb_object(call, "Key");
@@ -732,7 +714,6 @@ ddb_update_item(StDdbCall *call)
 	if (key == NULL)
 		st_ddb_error(&e, "null", "key", "Member must not be null");
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "UpdateExpression and ConditionExpression");
 
 	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
@@ -751,7 +732,6 @@ ddb_update_item(StDdbCall *call)
 static Jsonb *
 ddb_get_item(StDdbCall *call)
 {
-	static const char *const legacy[] = {"AttributesToGet", NULL};
 	StDdbErrors e;
 	char	   *table = st_ddb_string(call, "TableName");
 	JsonbValue *key = st_ddb_object(call, "Key");
@@ -772,7 +752,6 @@ ddb_get_item(StDdbCall *call)
 	if (key == NULL)
 		st_ddb_error(&e, "null", "key", "Member must not be null");
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "ProjectionExpression");
 
 	ddb_open(table, &t);
 	memset(&req, 0, sizeof(req));
@@ -996,8 +975,6 @@ page_init(WirePage *page, ReadParams *p, DdbTable *t)
 static Jsonb *
 ddb_query(StDdbCall *call)
 {
-	static const char *const legacy[] = {"AttributesToGet", "KeyConditions", "QueryFilter",
-	"ConditionalOperator", NULL};
 	StDdbErrors e;
 	ReadParams	p;
 	char	   *keycond = st_ddb_string(call, "KeyConditionExpression");
@@ -1010,7 +987,6 @@ ddb_query(StDdbCall *call)
 	st_ddb_errors_init(&e);
 	read_params(call, &e, &p);
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "KeyConditionExpression, FilterExpression and ProjectionExpression");
 	if (keycond == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1041,7 +1017,6 @@ ddb_query(StDdbCall *call)
 static Jsonb *
 ddb_scan(StDdbCall *call)
 {
-	static const char *const legacy[] = {"AttributesToGet", "ScanFilter", "ConditionalOperator", NULL};
 	StDdbErrors e;
 	ReadParams	p;
 	int64		segment = 0,
@@ -1058,7 +1033,6 @@ ddb_scan(StDdbCall *call)
 	st_ddb_check_int(&e, has_segment, segment, "segment", 0, 999999);
 	st_ddb_check_int(&e, has_total, total, "totalSegments", 1, 1000000);
 	st_ddb_errors_raise(&e);
-	st_ddb_refuse_legacy(call, legacy, "FilterExpression and ProjectionExpression");
 
 	ddb_open(p.table, &t);
 	check_select(&p, &t, "Scanning");
@@ -1891,6 +1865,8 @@ singletable_dynamodb(PG_FUNCTION_ARGS)
 	call.req = &request->root;
 	PG_TRY();
 	{
+		/* legacy parameters become the expressions the handlers take */
+		st_ddb_legacy_rewrite(&call);
 		result = op->handler(&call);
 	}
 	PG_CATCH();

@@ -61,7 +61,6 @@ extern void st_ddb_check_enum(StDdbErrors *e, const char *value, const char *pat
 							  const char *const *allowed, const char *set);
 extern void st_ddb_check_int(StDdbErrors *e, bool given, int64 v, const char *path, int64 min, int64 max);
 extern void st_ddb_errors_raise(StDdbErrors *e);
-extern void st_ddb_refuse_legacy(StDdbCall *call, const char *const *names, const char *instead);
 
 /* The qualified name text of DynamoDB table name (in singletable.dynamodb_schema) */
 extern text *st_ddb_table_text(const char *name);

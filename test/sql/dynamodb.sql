@@ -98,12 +98,12 @@ SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p"
 SELECT ddb('Scan', '{"TableName": "Things", "Segment": -1, "TotalSegments": 1000001}');
 -- a missing table: ResourceNotFoundException
 SELECT ddb('GetItem', '{"TableName": "Nothing", "Key": {"pk": {"S": "a"}}}');
--- legacy parameters are refused
-SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributesToGet": ["s"]}');
+-- legacy parameters become expressions (test/sql/dynamodb_legacy.sql); mixed with them, an error
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributesToGet": ["s"], "ProjectionExpression": "s"}');
 SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "Expected": {"s": {"Exists": false}}}');
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributeUpdates": {}}');
 SELECT ddb('Query', '{"TableName": "Things", "KeyConditions": {}}');
-SELECT ddb('Scan', '{"TableName": "Things", "ScanFilter": {}}');
+SELECT ddb('Scan', '{"TableName": "Things", "ScanFilter": {}, "Select": "COUNT"}');
 
 -- PutItem: ReturnValues, ReturnConsumedCapacity, a condition
 SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "2"}, "v": {"S": "new"}}, "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"}');
