@@ -275,3 +275,7 @@ FROM (VALUES ('put_no_value', '{"Action": "PUT"}'::jsonb), ('default_no_value', 
 
 -- nothing above wrote an item it should not have
 SELECT pk, sk FROM "Legacy" ORDER BY pk, sk;
+
+-- clean up
+SELECT ddb('DeleteTable', '{"TableName": "Legacy"}') #>> '{TableDescription,TableStatus}';
+DROP FUNCTION ddb(text, jsonb);
