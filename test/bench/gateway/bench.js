@@ -25,6 +25,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const POOL = Number(process.env.BENCH_POOL || 4);
 const SDK_PROCS = Number(process.env.BENCH_SDK_PROCS || 2);
 const WARMUP = 0.5;
+// BENCH_ONLY=raw/query: only the cells whose key (driver/op/in flight) starts with it, no report
+const ONLY = process.env.BENCH_ONLY || '';
 const OPS = ['put', 'get', 'query'];
 const OP_NAMES = { put: 'PutItem', get: 'GetItem', query: 'Query (30 items)' };
 const INFLIGHT = [1, 16];
@@ -174,17 +176,20 @@ async function main() {
   const results = { seconds: SECONDS, rounds: ROUNDS, pool: POOL, sdkProcs: SDK_PROCS, ceiling: {}, cells: {} };
   log('the client ceiling (canned answers)');
   for (const driver of DRIVERS) for (const op of OPS) for (const inflight of INFLIGHT) {
+    if (!`${driver}/${op}/${inflight}`.startsWith(ONLY)) continue;
     const r = await cell(driver, cannedEndpoint, op, inflight);
     results.ceiling[`${driver}/${op}/${inflight}`] = r.opsPerSec;
   }
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1} of ${ROUNDS}`);
     for (const driver of DRIVERS) for (const op of OPS) for (const inflight of INFLIGHT) {
+      if (!`${driver}/${op}/${inflight}`.startsWith(ONLY)) continue;
       const order = targets.map((_, i) => targets[(i + round) % targets.length]);
       for (const t of order) {
         const r = await cell(driver, t.endpoint, op, inflight);
         const key = `${driver}/${op}/${inflight}`;
         ((results.cells[key] ||= {})[t.name] ||= []).push(r.opsPerSec);
+        if (ONLY) log(`${key} ${t.name}: ${r.opsPerSec.toFixed(0)}/s`);
         if (r.errors) {
           log(`${key} ${t.name}: ${r.errors} errors, the first: ${r.firstError}`);
           ((results.errors ||= {})[`${key}/${t.name}`] ||= []).push(r.firstError);
@@ -192,6 +197,7 @@ async function main() {
       }
     }
   }
+  if (ONLY) { for (const c of children) c.kill(); return; }
   log('profile: perf record of the gateway and its backends, one request in flight');
   results.profile = [await profile(targets[0], 'get'), await profile(targets[0], 'query')];
   results.minutes = (Date.now() - t0) / 60000;

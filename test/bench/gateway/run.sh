@@ -4,6 +4,7 @@
 #
 #   test/bench/gateway/run.sh              # or PG_CONFIG=$(/work/devtools/stage.sh NAME) ...
 #   BENCH_SECONDS=3 BENCH_ROUNDS=3 BENCH_POOL=4 BENCH_SDK_PROCS=2 test/bench/gateway/run.sh
+#   BENCH_BUILD=0 BENCH_ONLY=raw/query/1 test/bench/gateway/run.sh   # no build; some cells, no report
 #
 # Installs the npm packages of package-lock.json into node_modules when missing; builds the
 # extension and the gateway and installs them into a private copy of PostgreSQL (PG_CONFIG
@@ -46,7 +47,7 @@ if [[ ! -f $HERE/node_modules/.package-lock.json || $HERE/package-lock.json -nt 
 fi
 mkdir -p "$HERE/out"
 st_log "building into $(dirname "$(dirname "$PG_CONFIG")")"
-if ! st_build_install >"$HERE/out/build.log" 2>&1; then
+if [[ ${BENCH_BUILD:-1} == 1 ]] && ! st_build_install >"$HERE/out/build.log" 2>&1; then
     tail -n 30 "$HERE/out/build.log" >&2
     echo "build failed (whole log: $HERE/out/build.log)" >&2
     exit 1
@@ -60,6 +61,8 @@ start=$(date +%s)
 unshare --net bash -c 'ip link set lo up && NODE_NO_WARNINGS=1 exec node "$@"' bash \
     "$HERE/bench.js" "$PGBIN/singletable-gateway" "$HERE/out" || exit 1
 secs=$(($(date +%s) - start))
+# a diagnostic run of some cells only (bench.js printed them): no report
+[[ -n ${BENCH_ONLY:-} ]] && exit 0
 
 REPORT=$TOP/test/bench/REPORT.md
 {
