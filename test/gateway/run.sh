@@ -7,8 +7,9 @@
 # test/gateway/test_sdk.py (boto3 end to end), test/gateway/test_resource.py (the posting
 # app through boto3's resource API) and test/gateway/js/posting_app.test.js (the posting
 # app through the JavaScript DocumentClient; `npm ci` installs its pinned SDK first when
-# node_modules is missing or older than package-lock.json). Arguments: names of single
-# tests of test_gateway.py to run (default: all, and the SDK tests).
+# node_modules is missing or older than package-lock.json), and test/gateway/fuzz.py for
+# 20 seconds (GATEWAY_FUZZ_SECONDS). Arguments: names of single tests of test_gateway.py
+# to run (default: all, the SDK tests and fuzz.py).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
 set -uo pipefail
 # shellcheck source=../lib.sh
@@ -52,5 +53,8 @@ SQL
     else
         echo "# test_sdk.py skipped: the installed extension has no singletable.dynamodb(text, jsonb) yet"
     fi
+    # Malformed HTTP and JSON for 20 seconds (fuzz.py; issue 15 asks for 10 minutes by hand:
+    # python3 test/gateway/fuzz.py --seconds 600 in the same environment).
+    python3 "$TOP/test/gateway/fuzz.py" --seconds "${GATEWAY_FUZZ_SECONDS:-20}" || rc=1
 fi
 exit $rc
