@@ -26,6 +26,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
@@ -33,7 +34,9 @@
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "nodes/makefuncs.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/jsonb.h"
@@ -156,6 +159,8 @@ singletable_create_table(PG_FUNCTION_ARGS)
 				sk_type = ST_KEY_S;
 	StringInfoData sql;
 	Oid			relid;
+	Oid			nspid;
+	AclResult	aclresult;
 	const char *qualname;
 
 	if (PG_ARGISNULL(3))
@@ -187,6 +192,20 @@ singletable_create_table(PG_FUNCTION_ARGS)
 	refuse_temporary(rv, name);
 	if (rv->schemaname)
 		(void) LookupExplicitNamespace(rv->schemaname, false);
+
+	/*
+	 * Two create_table calls of one name at once: the second must get
+	 * duplicate_table, not the unique violation of pg_type that CREATE TABLE
+	 * raises when both got past the check below. A self-conflicting lock on
+	 * the schema (which plain CREATE TABLE, holding ACCESS SHARE on it, does
+	 * not conflict with) orders them; the second sees the first's table once
+	 * it has the lock. Only for a role that may create there.
+	 */
+	nspid = RangeVarGetCreationNamespace(rv);
+	aclresult = pg_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_SCHEMA, get_namespace_name(nspid));
+	LockDatabaseObject(NamespaceRelationId, nspid, 0, ShareUpdateExclusiveLock);
 	if (OidIsValid(RangeVarGetRelid(rv, NoLock, true)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
