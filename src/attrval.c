@@ -532,6 +532,13 @@ write_number(StringInfo buf, Numeric num)
 	return e;
 }
 
+/* {"<type>": v} of a string, bool or null v, in one step */
+static JEntry
+write_typed(StringInfo buf, const char *type, JsonbValue *v)
+{
+	return st_jbw_pair(buf, type, strlen(type), v);
+}
+
 /* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
 static void
 begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
@@ -651,23 +658,26 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 	switch (v->type)
 	{
 		case jbvString:
-			begin_typed(buf, &o, plain_b ? "B" : "S");
-			st_jbw_child(buf, &o, st_jbw_value(buf, v));
-			break;
+			return write_typed(buf, plain_b ? "B" : "S", v);
 		case jbvNumeric:
-			begin_typed(buf, &o, "N");
-			st_jbw_child(buf, &o, write_number(buf, v->val.numeric));
-			break;
+			{
+				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
+																	NumericGetDatum(v->val.numeric)));
+				JEntry		e;
+
+				jv.type = jbvString;
+				jv.val.string.val = s;
+				jv.val.string.len = strlen(s);
+				e = write_typed(buf, "N", &jv);
+				pfree(s);
+				return e;
+			}
 		case jbvBool:
-			begin_typed(buf, &o, "BOOL");
-			st_jbw_child(buf, &o, st_jbw_value(buf, v));
-			break;
+			return write_typed(buf, "BOOL", v);
 		case jbvNull:
-			begin_typed(buf, &o, "NULL");
 			jv.type = jbvBool;
 			jv.val.boolean = true;
-			st_jbw_child(buf, &o, st_jbw_value(buf, &jv));
-			break;
+			return write_typed(buf, "NULL", &jv);
 		case jbvBinary:
 			{
 				JsonbContainer *c = v->val.binary.data;
@@ -701,6 +711,8 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 					value_at(c, data, 0, &off, &k);
 					value_at(c, data, 1, &off, &tv);
 					wire = tag_type(&k);
+					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
+						return write_typed(buf, "B", &tv);
 					if (wire && strcmp(wire, "B") == 0)
 					{
 						begin_typed(buf, &o, "B");

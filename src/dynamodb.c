@@ -427,35 +427,15 @@ member(JsonbValue *k, JsonbValue *v, const char *key, Jsonb *value)
 	v->val.binary.len = VARSIZE(value) - VARHDRSZ;
 }
 
-/*
- * A response document written directly in binary form (src/jsonbw.c): the n
- * members given (the large ones: items in wire form) and those pushed into
- * *rest, an object begun with pushJsonbValue (the small ones: counts,
- * ConsumedCapacity), in jsonb's key order.
- */
-static Jsonb *
-response_of(int n, JsonbValue *keys, JsonbValue *values, JsonbParseState **rest)
+/* Sets a response member whose value is a number */
+static void
+member_int(JsonbValue *k, JsonbValue *v, const char *key, int64 value)
 {
-	Jsonb	   *small = JsonbValueToJsonb(pushJsonbValue(rest, WJB_END_OBJECT, NULL));
-	int			nsmall = JB_ROOT_COUNT(small);
-	JsonbValue *k = palloc(sizeof(JsonbValue) * (n + nsmall + 1));
-	JsonbValue *v = palloc(sizeof(JsonbValue) * (n + nsmall + 1));
-	JsonbIterator *it;
-	JsonbIteratorToken tok;
-	int			m = n;
-
-	memcpy(k, keys, sizeof(JsonbValue) * n);
-	memcpy(v, values, sizeof(JsonbValue) * n);
-	it = JsonbIteratorInit(&small->root);
-	while ((tok = JsonbIteratorNext(&it, &k[m], true)) != WJB_DONE)
-	{
-		if (tok != WJB_KEY)
-			continue;
-		Assert(m < n + nsmall);
-		(void) JsonbIteratorNext(&it, &v[m], true);
-		m++;
-	}
-	return st_jbw_object(m, k, v);
+	k->type = jbvString;
+	k->val.string.val = (char *) key;
+	k->val.string.len = strlen(key);
+	v->type = jbvNumeric;
+	v->val.numeric = int64_to_numeric(value);
 }
 
 /* ------------------------------------------------------------ shared parameters */
@@ -580,6 +560,29 @@ push_capacity(JsonbParseState **st, const char *rcc)
 				push_total(st, WJB_ELEM, e.val.binary.data);
 		pushJsonbValue(st, WJB_END_ARRAY, NULL);
 	}
+}
+
+/* ConsumedCapacity as a response member (see push_capacity); false when there is none */
+static bool
+capacity_member(const char *rcc, JsonbValue *k, JsonbValue *v)
+{
+	JsonbParseState *st = NULL;
+	Jsonb	   *j;
+	JsonbValue *cc;
+
+	if (rcc == NULL || strcmp(rcc, "NONE") == 0)
+		return false;
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	push_capacity(&st, rcc);
+	j = end_object(&st);
+	cc = getKeyJsonValueFromContainer(&j->root, "ConsumedCapacity", strlen("ConsumedCapacity"), NULL);
+	if (cc == NULL)
+		return false;
+	k->type = jbvString;
+	k->val.string.val = "ConsumedCapacity";
+	k->val.string.len = strlen("ConsumedCapacity");
+	*v = *cc;
+	return true;
 }
 
 /*
@@ -806,10 +809,9 @@ ddb_get_item(StDdbCall *call)
 	DdbTable	t;
 	StGetRequest req;
 	Jsonb	   *item;
-	JsonbParseState *st = NULL;
 	MemoryContext old;
-	JsonbValue	keys[1];
-	JsonbValue	values[1];
+	JsonbValue	keys[2];
+	JsonbValue	values[2];
 	int			n;
 	Jsonb	   *res;
 
@@ -837,9 +839,9 @@ ddb_get_item(StDdbCall *call)
 		member(&keys[n], &values[n], "Item", st_attrval_from_stored(item, &t.keys));
 		n++;
 	}
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	push_capacity(&st, rcc);
-	res = response_of(n, keys, values, &st);
+	if (capacity_member(rcc, &keys[n], &values[n]))
+		n++;
+	res = st_jbw_object(n, keys, values);
 	MemoryContextSwitchTo(old);
 	return res;
 }
@@ -1027,9 +1029,8 @@ static Jsonb *
 read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 {
 	MemoryContext old = MemoryContextSwitchTo(page->cxt);
-	JsonbParseState *st = NULL;
-	JsonbValue	keys[2];
-	JsonbValue	values[2];
+	JsonbValue	keys[5];
+	JsonbValue	values[5];
 	int			n = 0;
 	Jsonb	   *r;
 
@@ -1043,11 +1044,13 @@ read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 		member(&keys[n], &values[n], "LastEvaluatedKey", st_attrval_from_stored(res->last_key, &t->keys));
 		n++;
 	}
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_int(&st, "Count", (int64) res->count);
-	st_ddb_push_int(&st, "ScannedCount", (int64) res->scanned);
-	push_capacity(&st, p->rcc);
-	r = response_of(n, keys, values, &st);
+	member_int(&keys[n], &values[n], "Count", (int64) res->count);
+	n++;
+	member_int(&keys[n], &values[n], "ScannedCount", (int64) res->scanned);
+	n++;
+	if (capacity_member(p->rcc, &keys[n], &values[n]))
+		n++;
+	r = st_jbw_object(n, keys, values);
 	MemoryContextSwitchTo(old);
 	return r;
 }

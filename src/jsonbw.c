@@ -38,6 +38,17 @@ pad_to_int(StringInfo buf)
 	return padlen;
 }
 
+/* Appends len bytes (appendBinaryStringInfo without its call when they fit) */
+static inline void
+append(StringInfo buf, const void *data, int len)
+{
+	if (buf->len + len >= buf->maxlen)
+		enlargeStringInfo(buf, len);
+	memcpy(buf->data + buf->len, data, len);
+	buf->len += len;
+	buf->data[buf->len] = '\0';
+}
+
 /* Reserves len bytes at the end of buf; returns their offset */
 static int
 reserve(StringInfo buf, int len)
@@ -83,7 +94,7 @@ st_jbw_begin(StringInfo buf, StJbwContainer *c, bool object, int n)
 	c->base = buf->len;
 	pad_to_int(buf);
 	header = (uint32) n | (object ? JB_FOBJECT : JB_FARRAY);
-	appendBinaryStringInfo(buf, (char *) &header, sizeof(uint32));
+	append(buf, &header, sizeof(uint32));
 	c->nchildren = object ? 2 * n : n;
 	c->jentries = reserve(buf, sizeof(JEntry) * c->nchildren);
 	c->i = 0;
@@ -124,8 +135,45 @@ st_jbw_end(StringInfo buf, StJbwContainer *c)
 JEntry
 st_jbw_string(StringInfo buf, const char *s, int len)
 {
-	appendBinaryStringInfo(buf, s, len);
+	append(buf, s, len);
 	return JENTRY_ISSTRING | len;
+}
+
+JEntry
+st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v)
+{
+	int			start = buf->len;
+	int			padlen = INTALIGN(start) - start;
+	int			len = v->type == jbvString ? v->val.string.len : 0;
+	int			total = padlen + sizeof(uint32) + 2 * sizeof(JEntry) + keylen + len;
+	char	   *p;
+	uint32		header = 1 | JB_FOBJECT;
+	JEntry		entries[2];
+
+	Assert(v->type == jbvString || v->type == jbvBool || v->type == jbvNull);
+	if (total > JENTRY_OFFLENMASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
+						JENTRY_OFFLENMASK)));
+	/* child 0 (the key) stores its end offset, child 1 its length (st_jbw_child) */
+	entries[0] = JENTRY_ISSTRING | JENTRY_HAS_OFF | keylen;
+	entries[1] = v->type == jbvString ? (JENTRY_ISSTRING | len) :
+		v->type == jbvNull ? JENTRY_ISNULL :
+		v->val.boolean ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
+	if (buf->len + total >= buf->maxlen)
+		enlargeStringInfo(buf, total);
+	p = buf->data + buf->len;
+	memset(p, 0, padlen);
+	p += padlen;
+	memcpy(p, &header, sizeof(uint32));
+	memcpy(p + sizeof(uint32), entries, sizeof(entries));
+	memcpy(p + sizeof(uint32) + sizeof(entries), key, keylen);
+	if (len > 0)
+		memcpy(p + sizeof(uint32) + sizeof(entries) + keylen, v->val.string.val, len);
+	buf->len += total;
+	buf->data[buf->len] = '\0';
+	return JENTRY_ISCONTAINER | total;
 }
 
 JEntry
@@ -140,7 +188,7 @@ st_jbw_value(StringInfo buf, const JsonbValue *v)
 				int			numlen = VARSIZE_ANY(v->val.numeric);
 				int			padlen = pad_to_int(buf);
 
-				appendBinaryStringInfo(buf, (char *) v->val.numeric, numlen);
+				append(buf, v->val.numeric, numlen);
 				return JENTRY_ISNUMERIC | (padlen + numlen);
 			}
 		case jbvBool:
@@ -160,7 +208,7 @@ st_jbw_value(StringInfo buf, const JsonbValue *v)
 					return st_jbw_value(buf, &scalar);
 				}
 				pad_to_int(buf);
-				appendBinaryStringInfo(buf, (char *) v->val.binary.data, v->val.binary.len);
+				append(buf, v->val.binary.data, v->val.binary.len);
 				return JENTRY_ISCONTAINER | (buf->len - start);
 			}
 		default:

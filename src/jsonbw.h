@@ -41,6 +41,8 @@ extern JEntry st_jbw_end(StringInfo buf, StJbwContainer *c);
 /* Scalars (a string's bytes as given) and copies of containers; each returns its JEntry */
 extern JEntry st_jbw_string(StringInfo buf, const char *s, int len);
 extern JEntry st_jbw_value(StringInfo buf, const JsonbValue *v);	/* scalar or jbvBinary */
+/* The object {key: v} of one pair whose value is a string, bool or null, in one step */
+extern JEntry st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v);
 
 /* A jsonb object of n members in any order (keys: distinct jbvStrings; values: scalars or jbvBinary) */
 extern Jsonb *st_jbw_object(int n, const JsonbValue *keys, const JsonbValue *values);

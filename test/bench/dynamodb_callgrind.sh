@@ -5,6 +5,7 @@
 # machine), and where they go.
 #
 #   test/bench/dynamodb_callgrind.sh [CALLS]     (default 400 calls of each script)
+#   DDB_CG_REF=<rev> test/bench/dynamodb_callgrind.sh   the extension of commit <rev> instead
 #
 # Builds and installs the extension (PG_CONFIG honoured: pass your stage's), starts a throwaway
 # server with test/lib.sh, loads the benchmark's data generator (sql/setup.sql) with 100
@@ -31,9 +32,17 @@ OUTDIR=$HERE/out/callgrind
 mkdir -p "$OUTDIR"
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
 
+SRC=$TOP
+if [[ -n ${DDB_CG_REF:-} ]]; then
+    # the extension of another commit (git archive), measured with this script and its scripts
+    SRC=$(mktemp -d /tmp/dynamodb_callgrind.XXXXXX)
+    git -C "$TOP" archive "$DDB_CG_REF" | tar -x -C "$SRC"
+fi
 if [[ ${DDB_CG_NOBUILD:-0} != 1 ]]; then
-    make -C "$TOP" -j2 PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1 || { echo "build failed" >&2; exit 1; }
-    make -C "$TOP" install PG_CONFIG="$PG_CONFIG" >/dev/null || { echo "install failed" >&2; exit 1; }
+    # from clean: objects built with other flags (check.sh: assertions) would be kept
+    make -C "$SRC" clean PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
+    make -C "$SRC" -j2 PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1 || { echo "build failed" >&2; exit 1; }
+    make -C "$SRC" install PG_CONFIG="$PG_CONFIG" >/dev/null || { echo "install failed" >&2; exit 1; }
 fi
 st_start_server "shared_buffers = 256MB" "singletable.ttl_enabled = off" >/dev/null || { echo "server failed" >&2; exit 1; }
 psql() { "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
