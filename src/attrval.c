@@ -10,8 +10,9 @@
  * a table's B key attributes as plain base64 strings. Wire to stored goes
  * through StVal (src/expr/expr.h), validating as DynamoDB does and with its
  * messages, then st_val_to_jsonb writes the unique stored form (numbers
- * canonical, sets sorted). Stored to wire walks the stored jsonb directly:
- * the stored form is already canonical, so nothing needs checking.
+ * canonical, sets sorted). Stored to wire walks the stored jsonb directly
+ * and writes the wire form's binary jsonb as it goes (src/jsonbw.c): the
+ * stored form is already canonical, so nothing needs checking.
  *
  * A JSON value of the wrong kind where DynamoDB's protocol expects another
  * (a number for S, an array for M) is DynamoDB's SerializationException; a
@@ -33,6 +34,7 @@
 
 #include "attrval.h"
 #include "errors.h"
+#include "jsonbw.h"
 #include "jsonval.h"
 
 /* The prefix of DynamoDB's value messages */
@@ -461,211 +463,324 @@ st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText
 
 /* ------------------------------------------------------ stored to wire */
 
-static JsonbValue *
-push_str(JsonbParseState **st, JsonbIteratorToken tok, const char *s, int len)
-{
-	JsonbValue	v;
+/*
+ * Stored to wire writes the response's binary jsonb directly (jsonbw.h): no
+ * tree of JsonbValues, no copy of the stored item. The stored containers
+ * are read by index, their JEntries in order (children_of, value_at): an
+ * object's keys are written first, then its values, as jsonb stores them,
+ * and the wire form keeps the stored form's keys, so their order too.
+ */
 
-	v.type = jbvString;
-	v.val.string.val = (char *) s;
-	v.val.string.len = len;
-	return pushJsonbValue(st, tok, &v);
+/* Where a container's children's data starts, and how many JEntries it has */
+static char *
+children_of(JsonbContainer *c, int *nchildren)
+{
+	int			n = JsonContainerSize(c);
+
+	*nchildren = JsonContainerIsObject(c) ? 2 * n : n;
+	return (char *) &c->children[*nchildren];
 }
 
-/* Begins {"<type>": ... */
+/*
+ * Child i of container c (data: children_of), whose data starts *offset
+ * bytes in; advances *offset past it (cf. fillJsonbValue in jsonb_util.c).
+ */
 static void
-begin_typed(JsonbParseState **st, const char *type)
+value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
 {
-	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	push_str(st, WJB_KEY, type, strlen(type));
+	JEntry		entry = c->children[i];
+	uint32		off = *offset;
+	uint32		end = off;
+
+	JBE_ADVANCE_OFFSET(end, entry);
+	*offset = end;
+	if (JBE_ISSTRING(entry))
+	{
+		v->type = jbvString;
+		v->val.string.val = data + off;
+		v->val.string.len = end - off;
+	}
+	else if (JBE_ISNUMERIC(entry))
+	{
+		v->type = jbvNumeric;
+		v->val.numeric = (Numeric) (data + INTALIGN(off));
+	}
+	else if (JBE_ISBOOL_TRUE(entry) || JBE_ISBOOL_FALSE(entry))
+	{
+		v->type = jbvBool;
+		v->val.boolean = JBE_ISBOOL_TRUE(entry);
+	}
+	else if (JBE_ISNULL(entry))
+		v->type = jbvNull;
+	else
+	{
+		Assert(JBE_ISCONTAINER(entry));
+		v->type = jbvBinary;
+		v->val.binary.data = (JsonbContainer *) (data + INTALIGN(off));
+		v->val.binary.len = end - INTALIGN(off);
+	}
 }
 
 /* A stored number as the string of an N */
-static void
-push_number(JsonbParseState **st, JsonbIteratorToken tok, Numeric num)
+static JEntry
+write_number(StringInfo buf, Numeric num)
 {
 	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	JEntry		e = st_jbw_string(buf, s, strlen(s));
 
-	push_str(st, tok, s, strlen(s));
+	pfree(s);
+	return e;
 }
 
-static JsonbValue *push_wire(JsonbParseState **st, JsonbIteratorToken tok, JsonbValue *v,
-							 bool plain_b, int depth);
+/* {"<type>": v} of a string, bool or null v, in one step */
+static JEntry
+write_typed(StringInfo buf, const char *type, JsonbValue *v)
+{
+	return st_jbw_pair(buf, type, strlen(type), v);
+}
 
-/* The members of a stored set, as strings */
+/* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
 static void
-push_set_members(JsonbParseState **st, JsonbValue *arr)
+begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
 {
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbIteratorToken tok;
-
-	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
-	if (arr->type == jbvBinary)
-	{
-		it = JsonbIteratorInit(arr->val.binary.data);
-		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-		{
-			CHECK_FOR_INTERRUPTS();
-			if (tok != WJB_ELEM)
-				continue;
-			if (v.type == jbvNumeric)
-				push_number(st, WJB_ELEM, v.val.numeric);
-			else
-				pushJsonbValue(st, WJB_ELEM, &v);
-		}
-	}
-	pushJsonbValue(st, WJB_END_ARRAY, NULL);
+	st_jbw_begin(buf, o, true, 1);
+	st_jbw_child(buf, o, st_jbw_string(buf, type, strlen(type)));
 }
 
-/* The entries of a stored map container as {"M": {...}} (top: an item, its B keys plain) */
-static JsonbValue *
-push_map_entries(JsonbParseState **st, JsonbContainer *c, const StAttrKeys *keys, int depth)
-{
-	JsonbIterator *it;
-	JsonbValue	k,
-				v;
-	JsonbIteratorToken tok;
+static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b);
 
-	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	it = JsonbIteratorInit(c);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+/* The members of a stored set, as strings (not an array: none) */
+static JEntry
+write_set_members(StringInfo buf, JsonbValue *arr)
+{
+	StJbwContainer a;
+	JsonbContainer *c = NULL;
+	int			n = 0;
+	int			nchildren = 0;
+	char	   *data = NULL;
+	uint32		off = 0;
+
+	if (arr->type == jbvBinary && JsonContainerIsArray(arr->val.binary.data))
 	{
-		bool		plain_b = false;
+		c = arr->val.binary.data;
+		n = JsonContainerSize(c);
+		data = children_of(c, &nchildren);
+	}
+	st_jbw_begin(buf, &a, false, n);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	v;
 
 		CHECK_FOR_INTERRUPTS();
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		if (keys && v.type == jbvString)
-		{
-			if (keys->pk_type == ST_KEY_B && (int) strlen(keys->pk_name) == k.val.string.len &&
-				memcmp(keys->pk_name, k.val.string.val, k.val.string.len) == 0)
-				plain_b = true;
-			if (keys->sk_name && keys->sk_type == ST_KEY_B &&
-				(int) strlen(keys->sk_name) == k.val.string.len &&
-				memcmp(keys->sk_name, k.val.string.val, k.val.string.len) == 0)
-				plain_b = true;
-		}
-		pushJsonbValue(st, WJB_KEY, &k);
-		push_wire(st, WJB_VALUE, &v, plain_b, depth + 1);
+		value_at(c, data, i, &off, &v);
+		if (v.type == jbvNumeric)
+			st_jbw_child(buf, &a, write_number(buf, v.val.numeric));
+		else
+			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
 	}
-	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	return st_jbw_end(buf, &a);
 }
 
-/* Pushes one stored value in wire form. */
-static JsonbValue *
-push_wire(JsonbParseState **st, JsonbIteratorToken tok, JsonbValue *v, bool plain_b, int depth)
+/* Whether key k is the attribute name (a B key attribute: stored as plain base64) */
+static bool
+is_name(const JsonbValue *k, const char *name)
 {
+	return name && (int) strlen(name) == k->val.string.len &&
+		memcmp(name, k->val.string.val, k->val.string.len) == 0;
+}
+
+/* The entries of a stored map container as a wire map (keys: an item's, its B keys plain) */
+static JEntry
+write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
+{
+	StJbwContainer o;
+	int			n = JsonContainerSize(c);
+	int			nchildren;
+	char	   *data = children_of(c, &nchildren);
+	uint32		off = 0;
+	int			b_keys[2] = {-1, -1};
+	const char *pk_b = keys && keys->pk_type == ST_KEY_B ? keys->pk_name : NULL;
+	const char *sk_b = keys && keys->sk_name && keys->sk_type == ST_KEY_B ? keys->sk_name : NULL;
+
+	Assert(JsonContainerIsObject(c));
+	check_stack_depth();
+	st_jbw_begin(buf, &o, true, n);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+
+		CHECK_FOR_INTERRUPTS();
+		value_at(c, data, i, &off, &k);
+		Assert(k.type == jbvString);
+		if (is_name(&k, pk_b))
+			b_keys[0] = i;
+		if (is_name(&k, sk_b))
+			b_keys[1] = i;
+		st_jbw_child(buf, &o, st_jbw_string(buf, k.val.string.val, k.val.string.len));
+	}
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	v;
+
+		CHECK_FOR_INTERRUPTS();
+		value_at(c, data, n + i, &off, &v);
+		st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString &&
+										 (b_keys[0] == i || b_keys[1] == i)));
+	}
+	return st_jbw_end(buf, &o);
+}
+
+/* The wire type of a stored tagged object's tag k (ST_TAG_*), or NULL */
+static const char *
+tag_type(const JsonbValue *k)
+{
+	if (is_name(k, ST_TAG_B))
+		return "B";
+	if (is_name(k, ST_TAG_M))
+		return "M";
+	if (is_name(k, ST_TAG_SS))
+		return "SS";
+	if (is_name(k, ST_TAG_NS))
+		return "NS";
+	if (is_name(k, ST_TAG_BS))
+		return "BS";
+	return NULL;
+}
+
+/* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
+static JEntry
+write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
+{
+	StJbwContainer o;
 	JsonbValue	jv;
 
-	/* a wire value is an object: begun in place of a value or an element */
 	check_stack_depth();
 	switch (v->type)
 	{
 		case jbvString:
-			begin_typed(st, plain_b ? "B" : "S");
-			pushJsonbValue(st, WJB_VALUE, v);
-			break;
+			return write_typed(buf, plain_b ? "B" : "S", v);
 		case jbvNumeric:
-			begin_typed(st, "N");
-			push_number(st, WJB_VALUE, v->val.numeric);
-			break;
+			{
+				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
+																	NumericGetDatum(v->val.numeric)));
+				JEntry		e;
+
+				jv.type = jbvString;
+				jv.val.string.val = s;
+				jv.val.string.len = strlen(s);
+				e = write_typed(buf, "N", &jv);
+				pfree(s);
+				return e;
+			}
 		case jbvBool:
-			begin_typed(st, "BOOL");
-			pushJsonbValue(st, WJB_VALUE, v);
-			break;
+			return write_typed(buf, "BOOL", v);
 		case jbvNull:
-			begin_typed(st, "NULL");
 			jv.type = jbvBool;
 			jv.val.boolean = true;
-			pushJsonbValue(st, WJB_VALUE, &jv);
-			break;
+			return write_typed(buf, "NULL", &jv);
 		case jbvBinary:
 			{
 				JsonbContainer *c = v->val.binary.data;
+				int			nchildren;
+				char	   *data = children_of(c, &nchildren);
+				uint32		off = 0;
 
 				if (JsonContainerIsArray(c))
 				{
-					JsonbIterator *it = JsonbIteratorInit(c);
-					JsonbValue	e;
-					JsonbIteratorToken t;
+					StJbwContainer a;
 
-					begin_typed(st, "L");
-					pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
-					while ((t = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+					begin_typed(buf, &o, "L");
+					st_jbw_begin(buf, &a, false, nchildren);
+					for (int i = 0; i < nchildren; i++)
 					{
+						JsonbValue	e;
+
 						CHECK_FOR_INTERRUPTS();
-						if (t == WJB_ELEM)
-							push_wire(st, WJB_ELEM, &e, false, depth + 1);
+						value_at(c, data, i, &off, &e);
+						st_jbw_child(buf, &a, write_wire(buf, &e, false));
 					}
-					pushJsonbValue(st, WJB_END_ARRAY, NULL);
+					st_jbw_child(buf, &o, st_jbw_end(buf, &a));
 					break;
 				}
 				if (JsonContainerSize(c) == 1)
 				{
-					JsonbIterator *it = JsonbIteratorInit(c);
 					JsonbValue	k,
 								tv;
-					const char *wire = NULL;
+					const char *wire;
 
-					JsonbIteratorNext(&it, &k, true);
-					JsonbIteratorNext(&it, &k, true);
-					JsonbIteratorNext(&it, &tv, true);
-					if (k.val.string.len == 2 && memcmp(k.val.string.val, ST_TAG_B, 2) == 0)
-						wire = "B";
-					else if (k.val.string.len == 2 && memcmp(k.val.string.val, ST_TAG_M, 2) == 0)
-						wire = "M";
-					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_SS, 3) == 0)
-						wire = "SS";
-					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_NS, 3) == 0)
-						wire = "NS";
-					else if (k.val.string.len == 3 && memcmp(k.val.string.val, ST_TAG_BS, 3) == 0)
-						wire = "BS";
-					if (wire && wire[0] == 'B' && wire[1] == '\0')
+					value_at(c, data, 0, &off, &k);
+					value_at(c, data, 1, &off, &tv);
+					wire = tag_type(&k);
+					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
+						return write_typed(buf, "B", &tv);
+					if (wire && strcmp(wire, "B") == 0)
 					{
-						begin_typed(st, "B");
-						pushJsonbValue(st, WJB_VALUE, &tv);
+						begin_typed(buf, &o, "B");
+						st_jbw_child(buf, &o, st_jbw_value(buf, &tv));
 						break;
 					}
-					if (wire && wire[0] == 'M')
+					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
+						JsonContainerIsObject(tv.val.binary.data))
 					{
-						begin_typed(st, "M");
-						push_map_entries(st, tv.val.binary.data, NULL, depth);
+						begin_typed(buf, &o, "M");
+						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, NULL));
 						break;
 					}
-					if (wire)
+					if (wire && strcmp(wire, "M") != 0)
 					{
-						begin_typed(st, wire);
-						push_set_members(st, &tv);
+						begin_typed(buf, &o, wire);
+						st_jbw_child(buf, &o, write_set_members(buf, &tv));
 						break;
 					}
 				}
-				begin_typed(st, "M");
-				push_map_entries(st, c, NULL, depth);
+				begin_typed(buf, &o, "M");
+				st_jbw_child(buf, &o, write_map_entries(buf, c, NULL));
 				break;
 			}
 		default:
 			elog(ERROR, "unexpected jsonb value type %d", v->type);
 	}
-	return pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	return st_jbw_end(buf, &o);
 }
 
-/* tok (WJB_VALUE or WJB_ELEM) says where: the object is begun in its place either way */
-JsonbValue *
-st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *stored,
-					   const StAttrKeys *keys)
+JEntry
+st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys)
 {
-	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
-	return push_map_entries(st, stored, keys, 0);
+	if (!JsonContainerIsObject(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	return write_map_entries(buf, stored, keys);
 }
 
 Jsonb *
 st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
 {
-	JsonbParseState *st = NULL;
+	StringInfoData buf;
 
 	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
 		elog(ERROR, "a stored item is not a JSON object");
-	return JsonbValueToJsonb(push_map_entries(&st, &stored->root, keys, 0));
+	st_jbw_init(&buf);
+	(void) write_map_entries(&buf, &stored->root, keys);
+	return st_jbw_finish(&buf);
+}
+
+/* tok (WJB_VALUE or WJB_ELEM) says where: the wire map is pushed in its place either way */
+JsonbValue *
+st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *stored,
+					   const StAttrKeys *keys)
+{
+	StringInfoData buf;
+	Jsonb	   *wire;
+	JsonbValue	v;
+
+	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
+	if (!JsonContainerIsObject(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	st_jbw_init(&buf);
+	(void) write_map_entries(&buf, stored, keys);
+	wire = st_jbw_finish(&buf);
+	/* pushJsonbValue unpacks a container value into the parse state */
+	v.type = jbvBinary;
+	v.val.binary.data = &wire->root;
+	v.val.binary.len = VARSIZE(wire) - VARHDRSZ;
+	return pushJsonbValue(st, tok, &v);
 }

@@ -8,6 +8,7 @@
 #ifndef SINGLETABLE_ATTRVAL_H
 #define SINGLETABLE_ATTRVAL_H
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #include "expr/expr.h"
@@ -48,8 +49,13 @@ extern StVal *st_attrval_to_val(JsonbValue *av, StAttrParam param, int depth);
  */
 extern void st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText *sk);
 
-/* A stored item (or attribute map) in wire form: a new jsonb, or pushed as tok into *st */
+/*
+ * A stored item (or attribute map) in wire form: a new jsonb, written as a
+ * container into buf (src/jsonbw.h; returns its JEntry), or pushed as tok
+ * into *st.
+ */
 extern Jsonb *st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys);
+extern JEntry st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys);
 extern JsonbValue *st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok,
 										  JsonbContainer *stored, const StAttrKeys *keys);
 

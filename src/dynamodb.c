@@ -53,6 +53,7 @@
 #include "dynamodb.h"
 #include "dynamodb_legacy.h"
 #include "errors.h"
+#include "jsonbw.h"
 #include "jsonval.h"
 #include "ops.h"
 #include "registry.h"
@@ -407,6 +408,29 @@ response_context(void)
 	return cxt;
 }
 
+/* Sets a response member: key and a container value (a jsonb's root) */
+static void
+member(JsonbValue *k, JsonbValue *v, const char *key, Jsonb *value)
+{
+	k->type = jbvString;
+	k->val.string.val = (char *) key;
+	k->val.string.len = strlen(key);
+	v->type = jbvBinary;
+	v->val.binary.data = &value->root;
+	v->val.binary.len = VARSIZE(value) - VARHDRSZ;
+}
+
+/* Sets a response member whose value is a number */
+static void
+member_int(JsonbValue *k, JsonbValue *v, const char *key, int64 value)
+{
+	k->type = jbvString;
+	k->val.string.val = (char *) key;
+	k->val.string.len = strlen(key);
+	v->type = jbvNumeric;
+	v->val.numeric = int64_to_numeric(value);
+}
+
 /* ------------------------------------------------------------ shared parameters */
 
 static const char *const rcc_values[] = {"INDEXES", "TOTAL", "NONE", NULL};
@@ -529,6 +553,29 @@ push_capacity(JsonbParseState **st, const char *rcc)
 				push_total(st, WJB_ELEM, e.val.binary.data);
 		pushJsonbValue(st, WJB_END_ARRAY, NULL);
 	}
+}
+
+/* ConsumedCapacity as a response member (see push_capacity); false when there is none */
+static bool
+capacity_member(const char *rcc, JsonbValue *k, JsonbValue *v)
+{
+	JsonbParseState *st = NULL;
+	Jsonb	   *j;
+	JsonbValue *cc;
+
+	if (rcc == NULL || strcmp(rcc, "NONE") == 0)
+		return false;
+	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	push_capacity(&st, rcc);
+	j = end_object(&st);
+	cc = getKeyJsonValueFromContainer(&j->root, "ConsumedCapacity", strlen("ConsumedCapacity"), NULL);
+	if (cc == NULL)
+		return false;
+	k->type = jbvString;
+	k->val.string.val = "ConsumedCapacity";
+	k->val.string.len = strlen("ConsumedCapacity");
+	*v = *cc;
+	return true;
 }
 
 /*
@@ -742,9 +789,11 @@ ddb_get_item(StDdbCall *call)
 	DdbTable	t;
 	StGetRequest req;
 	Jsonb	   *item;
-	JsonbParseState *st = NULL;
 	MemoryContext old;
-	JsonbValue *res;
+	JsonbValue	keys[2];
+	JsonbValue	values[2];
+	int			n;
+	Jsonb	   *res;
 
 	st_ddb_errors_init(&e);
 	st_ddb_check_enum(&e, rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
@@ -763,25 +812,34 @@ ddb_get_item(StDdbCall *call)
 	item = st_op_get(&req);
 
 	old = MemoryContextSwitchTo(response_context());
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+	n = 0;
 	if (item)
 	{
-		st_ddb_push_key(&st, "Item");
-		st_attrval_push_stored(&st, WJB_VALUE, &item->root, &t.keys);
+		member(&keys[n], &values[n], "Item", st_attrval_from_stored(item, &t.keys));
+		n++;
 	}
-	push_capacity(&st, rcc);
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	if (capacity_member(rcc, &keys[n], &values[n]))
+		n++;
+	res = st_jbw_object(n, keys, values);
 	MemoryContextSwitchTo(old);
-	return JsonbValueToJsonb(res);
+	return res;
 }
 
 /* ------------------------------------------------------------ Query and Scan */
 
-/* The items of a page, in wire form, collected in memory that outlives each row's */
+/*
+ * The items of a page, in wire form: each written as a container into one
+ * buffer as its row arrives (no copy of the stored item, no JsonbValue
+ * tree), in memory that outlives each row's; read_response makes them the
+ * Items array.
+ */
 typedef struct WirePage
 {
 	MemoryContext cxt;
-	JsonbParseState *state;
+	StringInfoData items;		/* the items' containers, one after the other */
+	JEntry	   *entries;		/* the JEntry of each */
+	int			n;
+	int			size;			/* of entries */
 	const StAttrKeys *keys;
 	bool		count_only;		/* Select COUNT: no Items */
 } WirePage;
@@ -790,17 +848,18 @@ static void
 wire_row(void *arg, text *pk, text *sk, Jsonb *item)
 {
 	WirePage   *p = (WirePage *) arg;
-	MemoryContext old;
-	Jsonb	   *copy;
+	JEntry		e;
 
 	if (p->count_only || item == NULL)
 		return;
-	old = MemoryContextSwitchTo(p->cxt);
-	/* the parse state points into the item: it must outlive the row */
-	copy = palloc(VARSIZE(item));
-	memcpy(copy, item, VARSIZE(item));
-	st_attrval_push_stored(&p->state, WJB_ELEM, &copy->root, p->keys);
-	MemoryContextSwitchTo(old);
+	/* the buffers grow in their own context (repalloc); garbage stays in the row's */
+	e = st_attrval_write_stored(&p->items, &item->root, p->keys);
+	if (p->n == p->size)
+	{
+		p->size *= 2;
+		p->entries = repalloc(p->entries, sizeof(JEntry) * p->size);
+	}
+	p->entries[p->n++] = e;
 }
 
 /* The parameters Query and Scan share */
@@ -926,49 +985,69 @@ start_key_stored(JsonbValue *start, DdbTable *t)
 	return j;
 }
 
-/*
- * The response of a Query or Scan page: the Items array was built in place
- * (page_init began the response object), the rest follows it.
- */
+/* The Items array of a page: its header and JEntries, then the items as written */
+static Jsonb *
+items_array(WirePage *page)
+{
+	StringInfoData buf;
+	StJbwContainer a;
+
+	st_jbw_init(&buf);
+	st_jbw_begin(&buf, &a, false, page->n);
+	/* at an aligned offset, as the items were written at offset 0 of their buffer */
+	Assert(buf.len % sizeof(uint32) == 0);
+	appendBinaryStringInfo(&buf, page->items.data, page->items.len);
+	for (int i = 0; i < page->n; i++)
+		st_jbw_child(&buf, &a, page->entries[i]);
+	(void) st_jbw_end(&buf, &a);
+	return st_jbw_finish(&buf);
+}
+
+/* The response of a Query or Scan page: Items, Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity */
 static Jsonb *
 read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 {
-	JsonbParseState **st = &page->state;
 	MemoryContext old = MemoryContextSwitchTo(page->cxt);
-	JsonbValue *r;
+	JsonbValue	keys[5];
+	JsonbValue	values[5];
+	int			n = 0;
+	Jsonb	   *r;
 
 	if (!page->count_only)
-		pushJsonbValue(st, WJB_END_ARRAY, NULL);
-	st_ddb_push_int(st, "Count", (int64) res->count);
-	st_ddb_push_int(st, "ScannedCount", (int64) res->scanned);
+	{
+		member(&keys[n], &values[n], "Items", items_array(page));
+		n++;
+	}
 	if (res->last_key)
 	{
-		st_ddb_push_key(st, "LastEvaluatedKey");
-		st_attrval_push_stored(st, WJB_VALUE, &res->last_key->root, &t->keys);
+		member(&keys[n], &values[n], "LastEvaluatedKey", st_attrval_from_stored(res->last_key, &t->keys));
+		n++;
 	}
-	push_capacity(st, p->rcc);
-	r = pushJsonbValue(st, WJB_END_OBJECT, NULL);
+	member_int(&keys[n], &values[n], "Count", (int64) res->count);
+	n++;
+	member_int(&keys[n], &values[n], "ScannedCount", (int64) res->scanned);
+	n++;
+	if (capacity_member(p->rcc, &keys[n], &values[n]))
+		n++;
+	r = st_jbw_object(n, keys, values);
 	MemoryContextSwitchTo(old);
-	return JsonbValueToJsonb(r);
+	return r;
 }
 
-/* Begins the response object and its Items array, which the rows fill (no copy of the items) */
+/* Prepares the page the rows fill */
 static void
 page_init(WirePage *page, ReadParams *p, DdbTable *t)
 {
 	MemoryContext old;
 
 	page->cxt = response_context();
-	page->state = NULL;
 	page->keys = &t->keys;
 	page->count_only = p->select && strcmp(p->select, "COUNT") == 0;
 	old = MemoryContextSwitchTo(page->cxt);
-	pushJsonbValue(&page->state, WJB_BEGIN_OBJECT, NULL);
-	if (!page->count_only)
-	{
-		st_ddb_push_key(&page->state, "Items");
-		pushJsonbValue(&page->state, WJB_BEGIN_ARRAY, NULL);
-	}
+	initStringInfo(&page->items);
+	page->n = 0;
+	page->size = 32;
+	page->entries = palloc(sizeof(JEntry) * page->size);
 	MemoryContextSwitchTo(old);
 }
 

@@ -225,6 +225,39 @@ SELECT ddb('PutItem', '{"TableName": "Coll", "Item": {"pk": {"S": "p"}, "sk": {"
 SELECT ddb('Query', '{"TableName": "Coll", "IndexName": "byL", "KeyConditionExpression": "pk = :p AND l > :z",
   "ExpressionAttributeValues": {":p": {"S": "p"}, ":z": {"N": "0"}}, "ConsistentRead": true, "ReturnConsumedCapacity": "INDEXES"}');
 
+-- the wire form is written as binary jsonb directly (src/jsonbw.c): an item of 40 attributes
+-- and a page of 40 items cross jsonb's stride of 32 entries (an offset in place of a length);
+-- what goes in comes back out (non-BMP text, keys and numbers' exact text included), and
+-- the documents read by path and by their text alike
+SELECT singletable.create_table('wide', sort_key_type => 'N') IS NOT NULL AS created;
+CREATE TEMP TABLE wide_in AS
+SELECT jsonb_build_object('pk', '{"S": "w"}'::jsonb, 'sk', '{"N": "0"}'::jsonb) || jsonb_object_agg('a' || i, CASE i % 8
+    WHEN 0 THEN jsonb_build_object('S', 'x ' || i || ' ' || chr(128512) || chr(66376))
+    WHEN 1 THEN jsonb_build_object('N', (i * 1.5)::text)
+    WHEN 2 THEN jsonb_build_object('BOOL', i % 3 = 0)
+    WHEN 3 THEN '{"NULL": true}'::jsonb
+    WHEN 4 THEN jsonb_build_object('B', encode(convert_to(i::text, 'UTF8'), 'base64'))
+    WHEN 5 THEN jsonb_build_object('L', jsonb_build_array('{"N": "-0.000000000000000000000000000000000000000000000001"}'::jsonb,
+                  jsonb_build_object('M', jsonb_build_object(chr(128512), '{"SS": ["a", "b"]}'::jsonb))))
+    WHEN 6 THEN '{"NS": ["-2.5", "10", "99999999999999999999999999999999999999"]}'::jsonb
+    ELSE '{"BS": ["AQ==", "Ag=="]}'::jsonb END) AS item
+  FROM generate_series(0, 39) i;
+SELECT ddb('PutItem', jsonb_build_object('TableName', 'wide', 'Item', item)) FROM wide_in;
+SELECT r -> 'Item' = w.item AS same, r::text::jsonb = r AS reparsed, r #> '{Item,a32}' AS a32, r #> '{Item,a37}' AS a37,
+       r #> '{Item,a39}' AS a39, r #> '{Item,a33}' AS a33, r #> '{Item,a38}' AS a38
+  FROM wide_in w, ddb('GetItem', '{"TableName": "wide", "Key": {"pk": {"S": "w"}, "sk": {"N": "0"}}}') r;
+SELECT count(ddb('PutItem', jsonb_build_object('TableName', 'wide', 'Item', item || jsonb_build_object('sk', jsonb_build_object('N', s::text)))))
+  FROM wide_in, generate_series(1, 39) s;
+SELECT jsonb_array_length(r -> 'Items') AS n, r::text::jsonb = r AS reparsed,
+       (SELECT bool_and(e - 'sk' = w.item - 'sk') FROM jsonb_array_elements(r -> 'Items') e) AS same,
+       r #> '{Items,35,sk}' AS sk35, r #> '{Items,35,a32}' AS a32_of_35, r - 'Items' AS rest
+  FROM wide_in w, ddb('Query', '{"TableName": "wide", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "w"}},
+                                 "ScanIndexForward": false}') r;
+SELECT jsonb_array_length(r -> 'Items') AS n, r - 'Items' AS rest
+  FROM ddb('Query', '{"TableName": "wide", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "w"}},
+                      "Limit": 34, "ReturnConsumedCapacity": "TOTAL"}') r;
+SELECT singletable.drop_table('wide');
+
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
   FROM unnest(ARRAY['Things', 'Blobs', 'Coll']) n;

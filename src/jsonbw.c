@@ -1,0 +1,259 @@
+/*
+ * jsonbw.c — a jsonb written in its binary form directly.
+ *
+ * pushJsonbValue builds a tree of JsonbValues (growing an array of them
+ * per container) and JsonbValueToJsonb then walks that tree to write the
+ * binary form; for a page of items in DynamoDB's wire form, where every
+ * attribute becomes an object {"S": ...}, the tree is the larger part of
+ * the work. Here the caller writes each container in place: it knows the
+ * number of children up front (the stored container it converts has it),
+ * so the header and JEntries are reserved and filled in as each child's
+ * data is appended, exactly as PostgreSQL's convertJsonbArray and
+ * convertJsonbObject do (jsonb_util.c): 4-byte alignment of numerics and
+ * containers counted as their data, an offset instead of a length in
+ * every JB_OFFSET_STRIDE'th JEntry, and the same limits and messages.
+ * Containers are position independent (their offsets are relative and
+ * their padding is relative to an aligned start), so a container written
+ * in one buffer can be copied into another at an aligned offset.
+ *
+ * Every function is linear in what it writes.
+ */
+#include "postgres.h"
+
+#include "jsonbw.h"
+
+/* Pads buf to a multiple of 4 bytes with zeros; returns the padding's length */
+static int
+pad_to_int(StringInfo buf)
+{
+	int			padlen = INTALIGN(buf->len) - buf->len;
+
+	if (padlen > 0)
+	{
+		enlargeStringInfo(buf, padlen);
+		memset(buf->data + buf->len, 0, padlen);
+		buf->len += padlen;
+		buf->data[buf->len] = '\0';
+	}
+	return padlen;
+}
+
+/* Appends len bytes (appendBinaryStringInfo without its call when they fit) */
+static inline void
+append(StringInfo buf, const void *data, int len)
+{
+	if (buf->len + len >= buf->maxlen)
+		enlargeStringInfo(buf, len);
+	memcpy(buf->data + buf->len, data, len);
+	buf->len += len;
+	buf->data[buf->len] = '\0';
+}
+
+/* Reserves len bytes at the end of buf; returns their offset */
+static int
+reserve(StringInfo buf, int len)
+{
+	int			off;
+
+	enlargeStringInfo(buf, len);
+	off = buf->len;
+	buf->len += len;
+	buf->data[buf->len] = '\0';
+	return off;
+}
+
+void
+st_jbw_init(StringInfo buf)
+{
+	initStringInfo(buf);
+	(void) reserve(buf, VARHDRSZ);
+}
+
+Jsonb *
+st_jbw_finish(StringInfo buf)
+{
+	SET_VARSIZE(buf->data, buf->len);
+	return (Jsonb *) buf->data;
+}
+
+void
+st_jbw_begin(StringInfo buf, StJbwContainer *c, bool object, int n)
+{
+	uint32		header;
+
+	if (object && n > (int) (JB_CMASK / 2))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("number of jsonb object pairs exceeds the maximum allowed (%zu)",
+						(size_t) (JB_CMASK / 2))));
+	if (!object && n > (int) JB_CMASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("number of jsonb array elements exceeds the maximum allowed (%zu)",
+						(size_t) JB_CMASK)));
+	c->base = buf->len;
+	pad_to_int(buf);
+	header = (uint32) n | (object ? JB_FOBJECT : JB_FARRAY);
+	append(buf, &header, sizeof(uint32));
+	c->nchildren = object ? 2 * n : n;
+	c->jentries = reserve(buf, sizeof(JEntry) * c->nchildren);
+	c->i = 0;
+	c->totallen = 0;
+}
+
+void
+st_jbw_child(StringInfo buf, StJbwContainer *c, JEntry child)
+{
+	Assert(c->i < c->nchildren);
+	c->totallen += JBE_OFFLENFLD(child);
+	if (c->totallen > JENTRY_OFFLENMASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
+						JENTRY_OFFLENMASK)));
+	/* every JB_OFFSET_STRIDE'th child stores its end offset (jsonb_util.c) */
+	if ((c->i % JB_OFFSET_STRIDE) == 0)
+		child = (child & JENTRY_TYPEMASK) | c->totallen | JENTRY_HAS_OFF;
+	memcpy(buf->data + c->jentries + sizeof(JEntry) * c->i, &child, sizeof(JEntry));
+	c->i++;
+}
+
+JEntry
+st_jbw_end(StringInfo buf, StJbwContainer *c)
+{
+	int			totallen = buf->len - c->base;
+
+	Assert(c->i == c->nchildren);
+	if (totallen > JENTRY_OFFLENMASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
+						JENTRY_OFFLENMASK)));
+	return JENTRY_ISCONTAINER | totallen;
+}
+
+JEntry
+st_jbw_string(StringInfo buf, const char *s, int len)
+{
+	append(buf, s, len);
+	return JENTRY_ISSTRING | len;
+}
+
+JEntry
+st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v)
+{
+	int			start = buf->len;
+	int			padlen = INTALIGN(start) - start;
+	int			len = v->type == jbvString ? v->val.string.len : 0;
+	int			total = padlen + sizeof(uint32) + 2 * sizeof(JEntry) + keylen + len;
+	char	   *p;
+	uint32		header = 1 | JB_FOBJECT;
+	JEntry		entries[2];
+
+	Assert(v->type == jbvString || v->type == jbvBool || v->type == jbvNull);
+	if (total > JENTRY_OFFLENMASK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
+						JENTRY_OFFLENMASK)));
+	/* child 0 (the key) stores its end offset, child 1 its length (st_jbw_child) */
+	entries[0] = JENTRY_ISSTRING | JENTRY_HAS_OFF | keylen;
+	entries[1] = v->type == jbvString ? (JENTRY_ISSTRING | len) :
+		v->type == jbvNull ? JENTRY_ISNULL :
+		v->val.boolean ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
+	if (buf->len + total >= buf->maxlen)
+		enlargeStringInfo(buf, total);
+	p = buf->data + buf->len;
+	memset(p, 0, padlen);
+	p += padlen;
+	memcpy(p, &header, sizeof(uint32));
+	memcpy(p + sizeof(uint32), entries, sizeof(entries));
+	memcpy(p + sizeof(uint32) + sizeof(entries), key, keylen);
+	if (len > 0)
+		memcpy(p + sizeof(uint32) + sizeof(entries) + keylen, v->val.string.val, len);
+	buf->len += total;
+	buf->data[buf->len] = '\0';
+	return JENTRY_ISCONTAINER | total;
+}
+
+JEntry
+st_jbw_value(StringInfo buf, const JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvString:
+			return st_jbw_string(buf, v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			{
+				int			numlen = VARSIZE_ANY(v->val.numeric);
+				int			padlen = pad_to_int(buf);
+
+				append(buf, v->val.numeric, numlen);
+				return JENTRY_ISNUMERIC | (padlen + numlen);
+			}
+		case jbvBool:
+			return v->val.boolean ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
+		case jbvNull:
+			return JENTRY_ISNULL;
+		case jbvBinary:
+			{
+				int			start = buf->len;
+				JsonbValue	scalar;
+
+				/* a raw scalar's pseudo array is no container of a document */
+				if (JsonContainerIsScalar(v->val.binary.data))
+				{
+					if (!JsonbExtractScalar(v->val.binary.data, &scalar))
+						elog(ERROR, "a jsonb raw scalar has no scalar");
+					return st_jbw_value(buf, &scalar);
+				}
+				pad_to_int(buf);
+				append(buf, v->val.binary.data, v->val.binary.len);
+				return JENTRY_ISCONTAINER | (buf->len - start);
+			}
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+	}
+	return 0;					/* keep the compiler quiet */
+}
+
+/* jsonb's order of object keys: shorter first, then bytewise (lengthCompareJsonbStringValue) */
+static int
+key_cmp(const JsonbValue *a, const JsonbValue *b)
+{
+	if (a->val.string.len != b->val.string.len)
+		return a->val.string.len > b->val.string.len ? 1 : -1;
+	return memcmp(a->val.string.val, b->val.string.val, a->val.string.len);
+}
+
+Jsonb *
+st_jbw_object(int n, const JsonbValue *k, const JsonbValue *values)
+{
+	StringInfoData buf;
+	StJbwContainer o;
+	int		   *order = palloc(sizeof(int) * Max(n, 1));
+
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	/* insertion sort: the members of a response are a handful, not user input */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && key_cmp(&k[order[j - 1]], &k[order[j]]) > 0; j--)
+		{
+			int			t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	st_jbw_init(&buf);
+	st_jbw_begin(&buf, &o, true, n);
+	for (int i = 0; i < n; i++)
+	{
+		Assert(i == 0 || key_cmp(&k[order[i - 1]], &k[order[i]]) < 0);
+		st_jbw_child(&buf, &o, st_jbw_string(&buf, k[order[i]].val.string.val,
+											 k[order[i]].val.string.len));
+	}
+	for (int i = 0; i < n; i++)
+		st_jbw_child(&buf, &o, st_jbw_value(&buf, &values[order[i]]));
+	(void) st_jbw_end(&buf, &o);
+	return st_jbw_finish(&buf);
+}
