@@ -82,6 +82,35 @@ const MATCHES = [
         && String(ctx.st.message) === `One or more parameter values were invalid: ProvisionedThroughput must be specified for index: ${bare[0].IndexName}`;
     },
   },
+  {
+    name: 'a GSI or LSI with ProjectionType INCLUDE and no NonKeyAttributes is refused (dynalite creates it)',
+    doc: 'sem §9.1 ("INCLUDE without them is rejected"); AWS API Reference, Projection.NonKeyAttributes ("the non-key attribute names which will be projected into the index")',
+    match(ctx) {
+      const q = reqOf(ctx);
+      const bare = [...(q.GlobalSecondaryIndexes || []), ...(q.LocalSecondaryIndexes || [])]
+        .filter((g) => g.Projection && g.Projection.ProjectionType === 'INCLUDE' && !g.Projection.NonKeyAttributes);
+      return ctx.s.op === 'CreateTable' && bare.length > 0 && ctx.dl.ok && ctx.st.error === 'ValidationException'
+        && String(ctx.st.message) === 'One or more parameter values were invalid: NonKeyAttributes must not be null or empty when ProjectionType is INCLUDE';
+    },
+  },
+  {
+    name: 'UpdateTable Delete of an index the table does not have is a ResourceNotFoundException (dynalite ignores the Delete)',
+    doc: 'AWS API Reference, UpdateTable, Errors: ResourceNotFoundException ("The operation tried to access a nonexistent table or index")',
+    match(ctx) {
+      if (ctx.s.op !== 'UpdateTable' || !ctx.dl.ok || ctx.st.error !== 'ResourceNotFoundException') return false;
+      const del = ((reqOf(ctx).GlobalSecondaryIndexUpdates) || []).map((g) => g && g.Delete).filter(Boolean);
+      const t = tableDesc(ctx.dl.body);
+      return del.length === 1 && t && !(t.GlobalSecondaryIndexes || []).some((g) => g.IndexName === del[0].IndexName)
+        && String(ctx.st.message) === `Requested resource not found: Index: ${del[0].IndexName} not found`;
+    },
+  },
+  {
+    name: 'Scan with Segment 0 and no TotalSegments is refused (dynalite tests Segment for truth, so 0 passes)',
+    doc: 'sem §5 ("Both must be given or neither"); AWS API Reference, Scan.Segment ("If you provide Segment, you must also provide TotalSegments")',
+    match: (ctx) => ctx.s.op === 'Scan' && reqOf(ctx).Segment === 0 && reqOf(ctx).TotalSegments === undefined && ctx.dl.ok
+      && ctx.st.error === 'ValidationException'
+      && String(ctx.st.message) === 'The TotalSegments parameter is required but was not present in the request when Segment parameter is present',
+  },
 ];
 
 module.exports = { REWRITES, MATCHES };
