@@ -578,10 +578,13 @@ CREATE TABLE singletable.dynamodb_tables (
         CHECK (billing_mode OPERATOR(pg_catalog.=) ANY (ARRAY['PROVISIONED','PAY_PER_REQUEST']::pg_catalog.text[])),
     read_capacity_units     pg_catalog.int8,
     write_capacity_units    pg_catalog.int8,
-    tags                    pg_catalog.jsonb NOT NULL DEFAULT '{}'
+    tags                    pg_catalog.jsonb NOT NULL DEFAULT '{}',
+    -- a provisioned table's global secondary indexes each have a throughput of their
+    -- own: {"index name": {"ReadCapacityUnits": r, "WriteCapacityUnits": w}, ...}
+    index_throughput        pg_catalog.jsonb NOT NULL DEFAULT '{}'
 );
 COMMENT ON TABLE singletable.dynamodb_tables IS
-  'DynamoDB''s settings of item-collection tables that singletable.dynamodb reports: billing mode, provisioned throughput, tags';
+  'DynamoDB''s settings of item-collection tables that singletable.dynamodb reports: billing mode, provisioned throughput (of the table and of each global secondary index), tags';
 SELECT pg_catalog.pg_extension_config_dump('singletable.dynamodb_tables', '');
 GRANT SELECT ON singletable.dynamodb_tables TO PUBLIC;
 

@@ -210,6 +210,8 @@ typedef struct IndexDef
 	char	   *projection;		/* ALL, KEYS_ONLY, INCLUDE */
 	JsonbValue *nonkey;			/* array of strings, or NULL */
 	bool		has_throughput;
+	int64		rcu;			/* its ProvisionedThroughput (0: none given) */
+	int64		wcu;
 } IndexDef;
 
 typedef struct TableDef
@@ -309,6 +311,8 @@ attr_type(TableDef *t, const char *name)
 	return NULL;
 }
 
+static void parse_throughput(StDdbErrors *e, JsonbValue *pt, const char *path, int64 *rcu, int64 *wcu);
+
 /* The indexes of GlobalSecondaryIndexes or LocalSecondaryIndexes (path: for messages) */
 static IndexDef *
 parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool single)
@@ -324,6 +328,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 		JsonbContainer *c = object_elem(arr, i);
 		char	   *p = single ? (char *) path : psprintf("%s.%d.member", path, i + 1);
 		JsonbValue *proj = obj_object(c, "Projection");
+		JsonbValue *ipt = obj_object(c, "ProvisionedThroughput");
 
 		CHECK_FOR_INTERRUPTS();
 		r[i].name = obj_string(c, "IndexName");
@@ -338,7 +343,8 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 			st_ddb_check_enum(e, r[i].projection, psprintf("%s.projection.projectionType", p),
 							  proj_types, "[ALL, INCLUDE, KEYS_ONLY]");
 		}
-		r[i].has_throughput = obj_object(c, "ProvisionedThroughput") != NULL;
+		r[i].has_throughput = ipt != NULL;
+		parse_throughput(e, ipt, psprintf("%s.provisionedThroughput", p), &r[i].rcu, &r[i].wcu);
 	}
 	return r;
 }
@@ -410,15 +416,56 @@ parse_throughput(StDdbErrors *e, JsonbValue *pt, const char *path, int64 *rcu, i
 /* ------------------------------------------------------------ the description */
 
 /*
+ * How a description differs from the stored state: a table's description
+ * in the response to the call that is changing it (CreateTable: every GSI
+ * is CREATING like the table; UpdateTable: the index created CREATING, the
+ * index deleted DELETING, the indexes whose throughput changes UPDATING).
+ */
+typedef struct DescOpts
+{
+	const char *gsi_status;		/* every GSI's IndexStatus, or NULL */
+	int			n_marks;		/* these GSIs' IndexStatus: */
+	const char **mark_names;
+	const char **mark_status;
+} DescOpts;
+
+/*
+ * The ProvisionedThroughput of GSI index of the map index_pt
+ * (singletable.dynamodb_tables.index_throughput): 0 and 0 when it has none,
+ * as DynamoDB describes a GSI of a PAY_PER_REQUEST table.
+ */
+static void
+push_index_throughput(JsonbParseState **st, Jsonb *index_pt, const char *index)
+{
+	int64		rcu = 0,
+				wcu = 0;
+	JsonbValue *v = index_pt ? getKeyJsonValueFromContainer(&index_pt->root, index, strlen(index), NULL) : NULL;
+
+	if (v && v->type == jbvBinary)
+	{
+		(void) obj_int(v->val.binary.data, "ReadCapacityUnits", &rcu);
+		(void) obj_int(v->val.binary.data, "WriteCapacityUnits", &wcu);
+	}
+	st_ddb_push_key(st, "ProvisionedThroughput");
+	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
+	st_ddb_push_int(st, "NumberOfDecreasesToday", 0);
+	st_ddb_push_int(st, "ReadCapacityUnits", rcu);
+	st_ddb_push_int(st, "WriteCapacityUnits", wcu);
+	pushJsonbValue(st, WJB_END_OBJECT, NULL);
+}
+
+/*
  * Pushes the index list v (describe_table's GlobalSecondaryIndexes or
  * LocalSecondaryIndexes) in DynamoDB's shape: every index gains its IndexArn
  * (a member of both GlobalSecondaryIndexDescription and
  * LocalSecondaryIndexDescription), and an LSI loses IndexStatus and
  * Backfilling, which LocalSecondaryIndexDescription does not have: an LSI is
- * created with its table and never has a state of its own.
+ * created with its table and never has a state of its own. A GSI gains its
+ * ProvisionedThroughput (index_pt) and its IndexStatus as opts say.
  */
 static void
-push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local)
+push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
+			 Jsonb *index_pt, const DescOpts *opts)
 {
 	JsonbIterator *it;
 	JsonbValue	e;
@@ -438,6 +485,7 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local)
 					mv;
 		JsonbIteratorToken mtok;
 		char	   *index_name = NULL;
+		char	   *status = NULL;
 
 		CHECK_FOR_INTERRUPTS();
 		if (tok != WJB_ELEM)
@@ -459,12 +507,31 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local)
 				continue;
 			if (KEY_IS("IndexName") && mv.type == jbvString)
 				index_name = pnstrdup(mv.val.string.val, mv.val.string.len);
+			if (KEY_IS("IndexStatus") && mv.type == jbvString)
+			{
+				/* pushed below, once the index's name is known */
+				status = pnstrdup(mv.val.string.val, mv.val.string.len);
+				continue;
+			}
+			if (!local && KEY_IS("ProvisionedThroughput"))
+				continue;
 #undef KEY_IS
 			pushJsonbValue(st, WJB_KEY, &mk);
 			pushJsonbValue(st, WJB_VALUE, &mv);
 		}
 		if (index_name)
 			st_ddb_push_string(st, "IndexArn", psprintf(ARN_PREFIX "%s/index/%s", table, index_name));
+		if (!local && index_name)
+		{
+			if (opts && opts->gsi_status)
+				status = (char *) opts->gsi_status;
+			for (int i = 0; opts && i < opts->n_marks; i++)
+				if (strcmp(opts->mark_names[i], index_name) == 0)
+					status = (char *) opts->mark_status[i];
+			push_index_throughput(st, index_pt, index_name);
+		}
+		if (status)
+			st_ddb_push_string(st, "IndexStatus", status);
 		pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(st, WJB_END_ARRAY, NULL);
@@ -476,7 +543,7 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local)
  * mode and throughput of singletable.dynamodb_tables and status.
  */
 static Jsonb *
-table_description(const char *name, const char *status)
+table_description(const char *name, const char *status, const DescOpts *opts)
 {
 	text	   *qual = st_ddb_table_text(name);
 	Datum		arg = PointerGetDatum(qual);
@@ -492,6 +559,7 @@ table_description(const char *name, const char *status)
 	char	   *billing = "PAY_PER_REQUEST";
 	int64		rcu = 0,
 				wcu = 0;
+	Jsonb	   *index_pt = NULL;
 	MemoryContext outer = CurrentMemoryContext;
 
 	desc = DatumGetJsonbP(call_sql(singletable_describe_table, 1, &arg, &argnull, NULL));
@@ -501,7 +569,8 @@ table_description(const char *name, const char *status)
 		Datum		values[1] = {ObjectIdGetDatum(relid)};
 
 		if (SPI_execute_with_args("SELECT pg_catalog.date_part('epoch', t.created_at)::pg_catalog.float8,"
-								  " d.billing_mode, COALESCE(d.read_capacity_units, 0), COALESCE(d.write_capacity_units, 0)"
+								  " d.billing_mode, COALESCE(d.read_capacity_units, 0), COALESCE(d.write_capacity_units, 0),"
+								  " d.index_throughput"
 								  " FROM singletable.tables t LEFT JOIN singletable." ST_DDB_REGISTRY " d"
 								  " ON d.table_name OPERATOR(pg_catalog.=) t.table_name"
 								  " WHERE t.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
@@ -518,6 +587,14 @@ table_description(const char *name, const char *status)
 				billing = MemoryContextStrdup(outer, TextDatumGetCString(d));
 			rcu = DatumGetInt64(SPI_getbinval(tup, td, 3, &isnull));
 			wcu = DatumGetInt64(SPI_getbinval(tup, td, 4, &isnull));
+			d = SPI_getbinval(tup, td, 5, &isnull);
+			if (!isnull)
+			{
+				MemoryContext spi = MemoryContextSwitchTo(outer);
+
+				index_pt = DatumGetJsonbPCopy(d);
+				MemoryContextSwitchTo(spi);
+			}
 		}
 	}
 	SPI_finish();
@@ -537,7 +614,7 @@ table_description(const char *name, const char *status)
 		if (KEY_IS("GlobalSecondaryIndexes") || KEY_IS("LocalSecondaryIndexes"))
 		{
 			pushJsonbValue(&st, WJB_KEY, &k);
-			push_indexes(&st, &v, name, KEY_IS("LocalSecondaryIndexes"));
+			push_indexes(&st, &v, name, KEY_IS("LocalSecondaryIndexes"), index_pt, opts);
 			continue;
 		}
 #undef KEY_IS
@@ -588,6 +665,32 @@ register_table(Oid relid, const char *billing, int64 rcu, int64 wcu)
 								 " ON CONFLICT (table_name) DO UPDATE SET billing_mode = EXCLUDED.billing_mode,"
 								 " read_capacity_units = EXCLUDED.read_capacity_units,"
 								 " write_capacity_units = EXCLUDED.write_capacity_units",
+								 4, argtypes, values, NULL);
+	SPI_finish();
+}
+
+/*
+ * Sets the ProvisionedThroughput of GSI index of table relid (rcu < 0:
+ * removes it; index NULL: removes every GSI's, as a table's change to
+ * PAY_PER_REQUEST does).
+ */
+static void
+register_index_throughput(Oid relid, const char *index, int64 rcu, int64 wcu)
+{
+	Oid			argtypes[4] = {OIDOID, TEXTOID, INT8OID, INT8OID};
+	Datum		values[4] = {ObjectIdGetDatum(relid), text_datum(index ? index : ""), Int64GetDatum(rcu), Int64GetDatum(wcu)};
+
+	SPI_connect();
+	st_registry_execute_as_owner(ST_DDB_REGISTRY,
+								 index == NULL ?
+								 "UPDATE singletable." ST_DDB_REGISTRY " SET index_throughput = '{}'"
+								 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass" :
+								 rcu < 0 ?
+								 "UPDATE singletable." ST_DDB_REGISTRY " SET index_throughput = index_throughput OPERATOR(pg_catalog.-) $2"
+								 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass" :
+								 "UPDATE singletable." ST_DDB_REGISTRY " SET index_throughput = index_throughput OPERATOR(pg_catalog.||)"
+								 " pg_catalog.jsonb_build_object($2, pg_catalog.jsonb_build_object('ReadCapacityUnits', $3, 'WriteCapacityUnits', $4))"
+								 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
 								 4, argtypes, values, NULL);
 	SPI_finish();
 }
@@ -763,6 +866,9 @@ st_ddb_create_table(StDdbCall *call)
 	see_own_writes_end();
 	see_own_writes();
 	register_table(relid, provisioned ? "PROVISIONED" : "PAY_PER_REQUEST", rcu, wcu);
+	for (int i = 0; i < t.n_gsi; i++)
+		if (t.gsi[i].has_throughput)
+			register_index_throughput(relid, t.gsi[i].name, t.gsi[i].rcu, t.gsi[i].wcu);
 	if (tags)
 	{
 		/* TagResource's checks and storage */
@@ -784,6 +890,7 @@ st_ddb_create_table(StDdbCall *call)
 	see_own_writes_end();
 	{
 		Jsonb	   *desc;
+		DescOpts	opts = {"CREATING", 0, NULL, NULL};	/* its GSIs too */
 
 		/*
 		 * Described before it is distributed: the new table is empty either
@@ -791,7 +898,7 @@ st_ddb_create_table(StDdbCall *call)
 		 * has just distributed a table (a multi-shard modification).
 		 */
 		see_own_writes();
-		desc = table_description(name, "CREATING");
+		desc = table_description(name, "CREATING", &opts);
 		see_own_writes_end();
 		if (st_dynamodb_distribute && st_citus_installed())
 		{
@@ -884,7 +991,7 @@ st_ddb_delete_table(StDdbCall *call)
 	bool		n = false;
 
 	check_not_creating(name);
-	desc = table_description(name, "DELETING");
+	desc = table_description(name, "DELETING", NULL);
 	a = PointerGetDatum(st_ddb_table_text(name));
 
 	(void) call_sql(singletable_drop_table, 1, &a, &n, NULL);
@@ -896,7 +1003,7 @@ st_ddb_describe_table(StDdbCall *call)
 {
 	char	   *name = required_table(call);
 
-	return wrap("Table", table_description(name, table_creating(st_ddb_table_relid(name)) ? "CREATING" : "ACTIVE"));
+	return wrap("Table", table_description(name, table_creating(st_ddb_table_relid(name)) ? "CREATING" : "ACTIVE", NULL));
 }
 
 /* ------------------------------------------------------------ ListTables */
@@ -957,6 +1064,46 @@ st_ddb_list_tables(StDdbCall *call)
 
 /* ------------------------------------------------------------ UpdateTable */
 
+/* The billing mode and throughput singletable.dynamodb_tables holds for relid (no row: PAY_PER_REQUEST) */
+static bool
+registered_provisioned(Oid relid, int64 *rcu, int64 *wcu)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	bool		provisioned = false;
+
+	*rcu = *wcu = 0;
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT d.billing_mode OPERATOR(pg_catalog.=) 'PROVISIONED',"
+							  " COALESCE(d.read_capacity_units, 0), COALESCE(d.write_capacity_units, 0)"
+							  " FROM singletable." ST_DDB_REGISTRY " d"
+							  " WHERE d.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+							  1, argtypes, values, NULL, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		bool		isnull;
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	td = SPI_tuptable->tupdesc;
+
+		provisioned = DatumGetBool(SPI_getbinval(tup, td, 1, &isnull));
+		*rcu = DatumGetInt64(SPI_getbinval(tup, td, 2, &isnull));
+		*wcu = DatumGetInt64(SPI_getbinval(tup, td, 3, &isnull));
+	}
+	SPI_finish();
+	return provisioned;
+}
+
+/*
+ * UpdateTable: creates or deletes one GSI, changes the billing mode, the
+ * table's throughput or GSIs' throughput (GlobalSecondaryIndexUpdates'
+ * Update). The response describes the table as DynamoDB does while the
+ * change is under way: TableStatus UPDATING, the index created CREATING,
+ * the index deleted still there and DELETING, the indexes whose throughput
+ * changes UPDATING, and the throughput of before the call ("While the table
+ * is in the UPDATING state, the table still has the provisioned throughput
+ * from before the call", API Reference UpdateTable), except where the
+ * billing mode changes, which sets it at once. Every later DescribeTable
+ * shows the change done.
+ */
 Jsonb *
 st_ddb_update_table(StDdbCall *call)
 {
@@ -967,13 +1114,25 @@ st_ddb_update_table(StDdbCall *call)
 	char	   *billing = st_ddb_string(call, "BillingMode");
 	JsonbValue *pt = st_ddb_object(call, "ProvisionedThroughput");
 	int64		rcu = 0,
-				wcu = 0;
+				wcu = 0,
+				old_rcu,
+				old_wcu;
 	int			n_updates = array_size(updates);
 	int			n_online = 0;
+	int			n_upd = 0;
+	bool		empty_update = false;
+	const char **upd_names = palloc0(sizeof(char *) * Max(n_updates, 1));
+	int64	   *upd_rcu = palloc0(sizeof(int64) * Max(n_updates, 1));
+	int64	   *upd_wcu = palloc0(sizeof(int64) * Max(n_updates, 1));
 	TableDef	t;
 	IndexDef	create;
 	char	   *drop = NULL;
 	Oid			relid;
+	bool		was_provisioned,
+				provisioned,
+				billing_changes;
+	DescOpts	opts = {NULL, 0, NULL, NULL};
+	Jsonb	   *desc;
 
 	memset(&t, 0, sizeof(t));
 	memset(&create, 0, sizeof(create));
@@ -1000,7 +1159,9 @@ st_ddb_update_table(StDdbCall *call)
 		JsonbContainer *c = object_elem(updates, i);
 		JsonbValue *cr = obj_object(c, "Create");
 		JsonbValue *del = obj_object(c, "Delete");
+		JsonbValue *up = obj_object(c, "Update");
 
+		CHECK_FOR_INTERRUPTS();
 		if (cr)
 		{
 			JsonbParseState *st = NULL;
@@ -1030,8 +1191,24 @@ st_ddb_update_table(StDdbCall *call)
 			st_ddb_check_name(&e, drop, psprintf("globalSecondaryIndexUpdates.%d.member.delete.indexName", i + 1), true);
 			n_online++;
 		}
+		if (up)
+		{
+			char	   *p = psprintf("globalSecondaryIndexUpdates.%d.member.update", i + 1);
+			JsonbValue *upt = obj_object(up->val.binary.data, "ProvisionedThroughput");
+
+			upd_names[n_upd] = obj_string(up->val.binary.data, "IndexName");
+			st_ddb_check_name(&e, upd_names[n_upd], psprintf("%s.indexName", p), true);
+			if (upt == NULL)
+				st_ddb_error(&e, "null", psprintf("%s.provisionedThroughput", p), "Member must not be null");
+			parse_throughput(&e, upt, psprintf("%s.provisionedThroughput", p), &upd_rcu[n_upd], &upd_wcu[n_upd]);
+			n_upd++;
+		}
+		if (!cr && !del && !up)
+			empty_update = true;
 	}
 	st_ddb_errors_raise(&e);
+	if (empty_update)
+		validation(INVALID "One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
 	if (n_online > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -1042,6 +1219,49 @@ st_ddb_update_table(StDdbCall *call)
 
 	relid = st_ddb_table_relid(name);
 	check_not_creating(name);
+	was_provisioned = registered_provisioned(relid, &old_rcu, &old_wcu);
+	provisioned = billing ? strcmp(billing, "PROVISIONED") == 0 : was_provisioned;
+	billing_changes = provisioned != was_provisioned;
+	if (!provisioned && pt)
+		validation(INVALID "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+	if (billing && provisioned && pt == NULL)
+		validation(INVALID "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+	if (billing || pt || n_upd > 0)
+	{
+		/* the caller must own the table to change it; its GSIs' throughput */
+		StTable    *tab;
+		StringInfoData missing;
+
+		initStringInfo(&missing);
+		SPI_connect();
+		tab = st_table_open(st_ddb_table_text(name), AccessShareLock, ST_ACL_OWNER);
+		for (int i = 0; i < n_upd; i++)
+		{
+			StIndex    *ix = st_table_index(tab, upd_names[i]);
+
+			if (ix == NULL || ix->is_lsi)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_TABLE),
+						 errmsg("table \"%s\" has no global secondary index \"%s\"", tab->relname, upd_names[i]),
+						 st_errdetail_dynamodb("Requested resource not found: Index: %s not found", upd_names[i])));
+			if (!provisioned)
+				validation(psprintf(INVALID "ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+									upd_names[i]));
+		}
+		/* a table made PROVISIONED needs the throughput of each of its GSIs */
+		for (int i = 0; billing_changes && provisioned && i < tab->n_indexes; i++)
+		{
+			bool		given = tab->indexes[i].is_lsi || (drop && strcmp(drop, tab->indexes[i].name) == 0);
+
+			for (int j = 0; j < n_upd && !given; j++)
+				given = strcmp(upd_names[j], tab->indexes[i].name) == 0;
+			if (!given)
+				appendStringInfo(&missing, "%s%s", missing.len ? "," : "", tab->indexes[i].name);
+		}
+		SPI_finish();
+		if (missing.len)
+			validation(psprintf(INVALID "ProvisionedThroughput must be specified for index: %s", missing.data));
+	}
 	if (create.name)
 	{
 		/* the table's own key attributes need no definition here */
@@ -1050,7 +1270,52 @@ st_ddb_update_table(StDdbCall *call)
 			validation(INVALID "Unknown ProjectionType: null");
 		if (strcmp(create.projection, "INCLUDE") != 0 && create.nonkey)
 			validation(psprintf(INVALID "ProjectionType is %s, but NonKeyAttributes is specified", create.projection));
+		if (provisioned && !create.has_throughput)
+			validation(psprintf(INVALID "ProvisionedThroughput must be specified for index: %s", create.name));
+		if (!provisioned && create.has_throughput)
+			validation(psprintf(INVALID "ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+								create.name));
 		create_gsi(text_to_cstring(st_ddb_table_text(name)), &create, &t);
+		register_index_throughput(relid, create.name, create.has_throughput ? create.rcu : -1, create.wcu);
+	}
+
+	/* what the description shows as changing */
+	opts.mark_names = palloc(sizeof(char *) * (n_upd + 2));
+	opts.mark_status = palloc(sizeof(char *) * (n_upd + 2));
+	if (create.name)
+	{
+		opts.mark_names[opts.n_marks] = create.name;
+		opts.mark_status[opts.n_marks++] = "CREATING";
+	}
+	if (drop)
+	{
+		opts.mark_names[opts.n_marks] = drop;
+		opts.mark_status[opts.n_marks++] = "DELETING";
+	}
+	for (int i = 0; i < n_upd; i++)
+	{
+		opts.mark_names[opts.n_marks] = upd_names[i];
+		opts.mark_status[opts.n_marks++] = "UPDATING";
+	}
+
+	/* a change of billing mode is described done, a change of throughput not yet */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		if (pass == 1)
+		{
+			see_own_writes();
+			desc = table_description(name, "UPDATING", &opts);
+			see_own_writes_end();
+		}
+		if ((pass == 0) != billing_changes)
+			continue;
+		if (billing || pt)
+			register_table(relid, provisioned ? "PROVISIONED" : "PAY_PER_REQUEST",
+						   pt ? rcu : old_rcu, pt ? wcu : old_wcu);
+		if (billing_changes && !provisioned)
+			register_index_throughput(relid, NULL, 0, 0);
+		for (int i = 0; i < n_upd; i++)
+			register_index_throughput(relid, upd_names[i], upd_rcu[i], upd_wcu[i]);
 	}
 	if (drop)
 	{
@@ -1058,33 +1323,9 @@ st_ddb_update_table(StDdbCall *call)
 		bool		n[2] = {false, false};
 
 		(void) call_sql(singletable_drop_gsi, 2, a, n, NULL);
+		register_index_throughput(relid, drop, -1, 0);
 	}
-	if (billing || pt)
-	{
-		bool		provisioned = billing ? strcmp(billing, "PROVISIONED") == 0 : true;
-
-		if (!provisioned && pt)
-			validation("One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
-		if (billing && provisioned && pt == NULL)
-			validation("One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
-		{
-			/* the caller must own the table to change it */
-			Datum		a = PointerGetDatum(st_ddb_table_text(name));
-
-			SPI_connect();
-			(void) st_table_open(DatumGetTextPP(a), AccessShareLock, ST_ACL_OWNER);
-			SPI_finish();
-		}
-		register_table(relid, provisioned ? "PROVISIONED" : "PAY_PER_REQUEST", rcu, wcu);
-	}
-	{
-		Jsonb	   *desc;
-
-		see_own_writes();
-		desc = table_description(name, "UPDATING");
-		see_own_writes_end();
-		return wrap("TableDescription", desc);
-	}
+	return wrap("TableDescription", desc);
 }
 
 /* ------------------------------------------------------------ TTL */

@@ -100,12 +100,63 @@ SELECT ddb('Query', '{"TableName": "alpha", "IndexName": "byG", "KeyConditionExp
 SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}, {"Delete": {"IndexName": "xyz"}}]}');
 SELECT ddb('UpdateTable', '{"TableName": "alpha"}');
 SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}}]}');
-SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}') -> 'TableDescription' ? 'GlobalSecondaryIndexes' AS has_gsi;
+-- the response describes the index deleted as DELETING; the next DescribeTable has it gone
+SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}') #> '{TableDescription,GlobalSecondaryIndexes}' -> 0 ->> 'IndexStatus' AS deleted_status;
+SELECT ddb('DescribeTable', '{"TableName": "alpha"}') -> 'Table' ? 'GlobalSecondaryIndexes' AS has_gsi;
 SELECT ddb('UpdateTable', '{"TableName": "alpha", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byG"}}]}');
 SELECT ddb('UpdateTable', '{"TableName": "alpha", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}}') #> '{TableDescription,BillingModeSummary}';
 SELECT ddb('DescribeTable', '{"TableName": "alpha"}') #> '{Table,ProvisionedThroughput}';
 SELECT ddb('UpdateTable', '{"TableName": "alpha", "BillingMode": "PAY_PER_REQUEST", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}}');
 SELECT ddb('UpdateTable', '{"TableName": "nothing", "BillingMode": "PAY_PER_REQUEST"}');
+
+-- a GSI's ProvisionedThroughput: given at CreateTable (CREATING, like the table, in its
+-- response), changed by GlobalSecondaryIndexUpdates Update (UPDATING, the throughput of
+-- before the call in the response, the new one in DescribeTable), 0/0 on PAY_PER_REQUEST
+CREATE FUNCTION gsis(r jsonb) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT jsonb_agg(jsonb_build_object('IndexName', g->'IndexName', 'IndexStatus', g->'IndexStatus',
+                                      'ProvisionedThroughput', g->'ProvisionedThroughput') ORDER BY g->>'IndexName')
+    FROM jsonb_array_elements(COALESCE(r->'Table', r->'TableDescription')->'GlobalSecondaryIndexes') g $$;
+SELECT gsis(ddb('CreateTable', '{"TableName": "prov", "BillingMode": "PROVISIONED",
+  "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 3},
+  "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "h", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}, "ProvisionedThroughput": {"ReadCapacityUnits": 4, "WriteCapacityUnits": 5}},
+    {"IndexName": "byH", "KeySchema": [{"AttributeName": "h", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}, "ProvisionedThroughput": {"ReadCapacityUnits": 6, "WriteCapacityUnits": 7}}]}'));
+SELECT gsis(ddb('DescribeTable', '{"TableName": "prov"}'));
+-- a GSI's own throughput is checked as the table's
+SELECT ddb('CreateTable', '{"TableName": "prov2", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 3},
+  "AttributeDefinitions": [{"AttributeName": "k", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}], "KeySchema": [{"AttributeName": "k", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}, "ProvisionedThroughput": {"ReadCapacityUnits": 0}}]}');
+SELECT gsis(ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "byH", "ProvisionedThroughput": {"ReadCapacityUnits": 8, "WriteCapacityUnits": 9}}}]}'));
+SELECT gsis(ddb('DescribeTable', '{"TableName": "prov"}'));
+-- the table's throughput: the response has the throughput of before the call
+SELECT ddb('UpdateTable', '{"TableName": "prov", "ProvisionedThroughput": {"ReadCapacityUnits": 10, "WriteCapacityUnits": 11}}') #> '{TableDescription,ProvisionedThroughput}';
+SELECT ddb('DescribeTable', '{"TableName": "prov"}') #> '{Table,ProvisionedThroughput}';
+-- Update's errors: no throughput, an index the table does not have, an empty update
+SELECT ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "byH"}}]}');
+SELECT ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "nope", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}');
+SELECT ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{}]}');
+-- a GSI created on a PROVISIONED table needs its throughput, and keeps it
+SELECT ddb('UpdateTable', '{"TableName": "prov", "AttributeDefinitions": [{"AttributeName": "j", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byJ", "KeySchema": [{"AttributeName": "j", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}}]}');
+SELECT gsis(ddb('UpdateTable', '{"TableName": "prov", "AttributeDefinitions": [{"AttributeName": "j", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "byJ", "KeySchema": [{"AttributeName": "j", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"},
+  "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 2}}}]}'));
+SELECT gsis(ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "byJ"}}]}'));
+SELECT index_throughput FROM singletable.dynamodb_tables WHERE table_name = 'prov'::regclass;
+-- to PAY_PER_REQUEST: every GSI's throughput is 0; a throughput given then is refused
+SELECT gsis(ddb('UpdateTable', '{"TableName": "prov", "BillingMode": "PAY_PER_REQUEST"}'));
+SELECT ddb('UpdateTable', '{"TableName": "prov", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}');
+SELECT ddb('UpdateTable', '{"TableName": "prov", "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "byH", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}');
+-- back to PROVISIONED: each GSI's throughput must be given
+SELECT ddb('UpdateTable', '{"TableName": "prov", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+  "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "byH", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}');
+SELECT gsis(ddb('UpdateTable', '{"TableName": "prov", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+  "GlobalSecondaryIndexUpdates": [{"Update": {"IndexName": "byH", "ProvisionedThroughput": {"ReadCapacityUnits": 2, "WriteCapacityUnits": 2}}},
+  {"Update": {"IndexName": "byG", "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 3}}}]}'));
+SELECT gsis(ddb('DescribeTable', '{"TableName": "prov"}'));
+SELECT ddb('DeleteTable', '{"TableName": "prov"}') #>> '{TableDescription,TableStatus}';
+DROP FUNCTION gsis(jsonb);
 
 -- TTL
 SELECT ddb('DescribeTimeToLive', '{"TableName": "alpha"}');
