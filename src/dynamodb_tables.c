@@ -505,6 +505,14 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 #define KEY_IS(s) (mk.val.string.len == (int) strlen(s) && memcmp(mk.val.string.val, s, mk.val.string.len) == 0)
 			if (local && (KEY_IS("IndexStatus") || KEY_IS("Backfilling")))
 				continue;
+			/*
+			 * Backfilling only while the index is being backfilled: "for
+			 * indexes that were created during a CreateTable operation, the
+			 * Backfilling attribute does not appear" (API Reference,
+			 * GlobalSecondaryIndexDescription), nor for a built one here.
+			 */
+			if (KEY_IS("Backfilling") && mv.type == jbvBool && !mv.val.boolean)
+				continue;
 			if (KEY_IS("IndexName") && mv.type == jbvString)
 				index_name = pnstrdup(mv.val.string.val, mv.val.string.len);
 			if (KEY_IS("IndexStatus") && mv.type == jbvString)
