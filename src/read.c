@@ -979,7 +979,8 @@ st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 
 /*
  * Ends the read of receiver r: its consumed capacity, its LastEvaluatedKey
  * (kept as the session's last one), and result (if not NULL) in the
- * caller's memory.
+ * caller's memory (the context SPI_connect was called in; r's own memory,
+ * SPI's, is freed by SPI_finish).
  */
 void
 st_query_receiver_end(StQueryReceiver *r, StReadResult *result)
@@ -999,7 +1000,13 @@ st_query_receiver_end(StQueryReceiver *r, StReadResult *result)
 	{
 		result->scanned = r->evaluated;
 		result->count = r->returned;
-		result->last_key = r->last_key;
+		/* the receiver's memory is SPI's, gone at SPI_finish: a copy above it */
+		result->last_key = NULL;
+		if (r->last_key)
+		{
+			result->last_key = SPI_palloc(VARSIZE(r->last_key));
+			memcpy(result->last_key, r->last_key, VARSIZE(r->last_key));
+		}
 	}
 }
 
