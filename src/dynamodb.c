@@ -759,7 +759,8 @@ ddb_get_item(StDdbCall *call)
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
 	req.projection = projection;
 	req.names = jsonb_of(names);
-	req.consistent_read = consistent;
+	/* DynamoDB's default is eventually consistent (the SQL functions' is strong) */
+	req.consistent_read = consistent == 1 ? 1 : 0;
 	item = st_op_get(&req);
 
 	old = MemoryContextSwitchTo(response_context());
@@ -833,7 +834,8 @@ read_params(StDdbCall *call, StDdbErrors *e, ReadParams *p)
 	p->vals = st_ddb_object(call, "ExpressionAttributeValues");
 	p->start = st_ddb_object(call, "ExclusiveStartKey");
 	p->has_limit = st_ddb_int(call, "Limit", &p->limit);
-	p->consistent = st_ddb_bool(call, "ConsistentRead");
+	/* DynamoDB's default is eventually consistent (the SQL functions' is strong) */
+	p->consistent = st_ddb_bool(call, "ConsistentRead") == 1 ? 1 : 0;
 	st_ddb_check_enum(e, p->rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
 	st_ddb_check_enum(e, p->select, "select", select_values,
 					  "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]");

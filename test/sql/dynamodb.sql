@@ -244,6 +244,13 @@ SELECT ddb('Query', '{"TableName": "Nums", "IndexName": "byG", "KeyConditionExpr
   "ExpressionAttributeValues": {":g": {"S": "x"}, ":z": {"N": "0"}, ":f": {"S": "y"}}}') - 'Items';
 SELECT ddb('Scan', '{"TableName": "Nums", "IndexName": "byG", "Limit": 1, "Select": "COUNT"}');
 
+-- ConsistentRead not given is DynamoDB's default, eventually consistent: half the units of true
+-- (dynalite differential test, cases 27, 301 and 433)
+SELECT r, ddb('GetItem', ('{"TableName": "Nums", "Key": {"acct": {"N": "1"}, "seq": {"N": "1"}}, "ReturnConsumedCapacity": "TOTAL"' || r || '}')::jsonb) -> 'ConsumedCapacity' AS get,
+       ddb('Query', ('{"TableName": "Nums", "KeyConditionExpression": "acct = :a", "ExpressionAttributeValues": {":a": {"N": "1"}}, "ReturnConsumedCapacity": "TOTAL"' || r || '}')::jsonb) -> 'ConsumedCapacity' AS query,
+       ddb('Scan', ('{"TableName": "Nums", "ReturnConsumedCapacity": "TOTAL"' || r || '}')::jsonb) -> 'ConsumedCapacity' AS scan
+  FROM unnest(ARRAY['', ', "ConsistentRead": false', ', "ConsistentRead": true']) r;
+
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
   FROM unnest(ARRAY['Things', 'Blobs', 'Coll', 'Nums']) n;
