@@ -1009,6 +1009,8 @@ ddb_query(StDdbCall *call)
 	req.names = jsonb_of(p.names);
 	req.vals = values_stored(p.vals);
 	req.index_name = p.index;
+	/* ALL_ATTRIBUTES on an LSI fetches each item from the table (sem §4.3) */
+	req.fetch_item = p.select && strcmp(p.select, "ALL_ATTRIBUTES") == 0;
 	req.consistent_read = p.consistent;
 	req.page = true;
 	page_init(&page, &p, &t);

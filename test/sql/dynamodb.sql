@@ -251,6 +251,13 @@ SELECT r, ddb('GetItem', ('{"TableName": "Nums", "Key": {"acct": {"N": "1"}, "se
        ddb('Scan', ('{"TableName": "Nums", "ReturnConsumedCapacity": "TOTAL"' || r || '}')::jsonb) -> 'ConsumedCapacity' AS scan
   FROM unnest(ARRAY['', ', "ConsistentRead": false', ', "ConsistentRead": true']) r;
 
+-- Select ALL_ATTRIBUTES on an LSI fetches each whole item from the table; its projection gives
+-- only the projected ones (sem §4.3; dynalite differential test, cases 332 and 537)
+SELECT ddb('PutItem', '{"TableName": "Coll", "Item": {"pk": {"S": "p"}, "sk": {"S": "3"}, "l": {"N": "8"}, "x": {"S": "in"}, "y": {"S": "out"}}}');
+SELECT s, ddb('Query', ('{"TableName": "Coll", "IndexName": "byL", "KeyConditionExpression": "pk = :p AND l > :z",
+  "ExpressionAttributeValues": {":p": {"S": "p"}, ":z": {"N": "7"}}' || s || '}')::jsonb) -> 'Items' AS items
+  FROM unnest(ARRAY['', ', "Select": "ALL_PROJECTED_ATTRIBUTES"', ', "Select": "ALL_ATTRIBUTES"']) s;
+
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
   FROM unnest(ARRAY['Things', 'Blobs', 'Coll', 'Nums']) n;
