@@ -184,6 +184,12 @@ const MATCHES = [
     match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the ProjectionExpression when choosing to get/.test(msg(ctx.st)),
   },
   {
+    name: 'Select SPECIFIC_ATTRIBUTES without a ProjectionExpression is refused',
+    doc: 'sem §4.3 ("SPECIFIC_ATTRIBUTES: requires ProjectionExpression"; AWS API Reference, Query.Select)',
+    match: (ctx) => ['Query', 'Scan'].includes(ctx.s.op) && reqOf(ctx).Select === 'SPECIFIC_ATTRIBUTES' && !reqOf(ctx).ProjectionExpression
+      && ctx.st.error === 'ValidationException' && /Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES/.test(msg(ctx.st)),
+  },
+  {
     name: 'an UpdateItem of only REMOVE/DELETE actions on an absent item creates nothing (dynalite creates a key-only item)',
     doc: 'sem §6.5',
     match(ctx) {
