@@ -808,7 +808,8 @@ ddb_get_item(StDdbCall *call)
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
 	req.projection = projection;
 	req.names = jsonb_of(names);
-	req.consistent_read = consistent;
+	/* DynamoDB's default is eventually consistent (the SQL functions' is strong) */
+	req.consistent_read = consistent == 1 ? 1 : 0;
 	item = st_op_get(&req);
 
 	old = MemoryContextSwitchTo(response_context());
@@ -892,7 +893,8 @@ read_params(StDdbCall *call, StDdbErrors *e, ReadParams *p)
 	p->vals = st_ddb_object(call, "ExpressionAttributeValues");
 	p->start = st_ddb_object(call, "ExclusiveStartKey");
 	p->has_limit = st_ddb_int(call, "Limit", &p->limit);
-	p->consistent = st_ddb_bool(call, "ConsistentRead");
+	/* DynamoDB's default is eventually consistent (the SQL functions' is strong) */
+	p->consistent = st_ddb_bool(call, "ConsistentRead") == 1 ? 1 : 0;
 	st_ddb_check_enum(e, p->rcc, "returnConsumedCapacity", rcc_values, "[INDEXES, TOTAL, NONE]");
 	st_ddb_check_enum(e, p->select, "select", select_values,
 					  "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]");
@@ -1086,6 +1088,8 @@ ddb_query(StDdbCall *call)
 	req.names = jsonb_of(p.names);
 	req.vals = values_stored(p.vals);
 	req.index_name = p.index;
+	/* ALL_ATTRIBUTES on an LSI fetches each item from the table (sem §4.3) */
+	req.fetch_item = p.select && strcmp(p.select, "ALL_ATTRIBUTES") == 0;
 	req.consistent_read = p.consistent;
 	req.page = true;
 	page_init(&page, &p, &t);

@@ -111,6 +111,8 @@ typedef struct StQueryRequest
 	int			consistent_read;	/* ConsistentRead: 1, 0, or -1 (not given: strongly
 									 * consistent, except on a global secondary index) */
 	bool		page;			/* one page: stop after ST_PAGE_BYTES of evaluated items */
+	bool		fetch_item;		/* on a local secondary index: each row's whole item
+								 * from the table (DynamoDB's Select ALL_ATTRIBUTES) */
 } StQueryRequest;
 
 /* A Scan (DynamoDB's parallel-scan contract: segment and total_segments both or neither) */

@@ -746,14 +746,18 @@ pick_attrs(Jsonb *item, const char *const *names, int n)
 	return JsonbValueToJsonb(res);
 }
 
-/* An item as the index read projects it (KEYS_ONLY, INCLUDE); ALL and a table return item. */
+/*
+ * An item as the index read projects it (KEYS_ONLY, INCLUDE); ALL, a table
+ * and an LSI read fetching the whole item (sized so, as DynamoDB charges the
+ * fetch from the table) return item.
+ */
 static Jsonb *
 index_project(StQueryArgs *qa, Jsonb *item)
 {
 	StIndex    *idx = qa->index;
 	const char **names;
 
-	if (idx == NULL || idx->projection == ST_PROJ_ALL)
+	if (idx == NULL || idx->projection == ST_PROJ_ALL || qa->fetch_item)
 		return item;
 	names = palloc(sizeof(char *) * (qa->n_key_names + idx->n_nonkey));
 	memcpy(names, qa->key_names, sizeof(char *) * qa->n_key_names);
@@ -979,7 +983,8 @@ st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs *qa, int32 
 /*
  * Ends the read of receiver r: its consumed capacity, its LastEvaluatedKey
  * (kept as the session's last one), and result (if not NULL) in the
- * caller's memory.
+ * caller's memory (the context SPI_connect was called in; r's own memory,
+ * SPI's, is freed by SPI_finish).
  */
 void
 st_query_receiver_end(StQueryReceiver *r, StReadResult *result)
@@ -999,7 +1004,13 @@ st_query_receiver_end(StQueryReceiver *r, StReadResult *result)
 	{
 		result->scanned = r->evaluated;
 		result->count = r->returned;
-		result->last_key = r->last_key;
+		/* the receiver's memory is SPI's, gone at SPI_finish: a copy above it */
+		result->last_key = NULL;
+		if (r->last_key)
+		{
+			result->last_key = SPI_palloc(VARSIZE(r->last_key));
+			memcpy(result->last_key, r->last_key, VARSIZE(r->last_key));
+		}
 	}
 }
 
@@ -1025,6 +1036,7 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	SPI_connect();
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
 	parse_request_keys(tab, req, &qa, &env);
+	qa.fetch_item = req->fetch_item && qa.index && qa.index->is_lsi;
 	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);
 	if (qa.index)
 		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);

@@ -36,6 +36,7 @@ typedef struct StQueryArgs
 	const char *key_names[2 + 2 * ST_MAX_INDEX_KEY_ATTRS];
 	Datum		values[ST_INDEX_QUERY_MAX_NARGS];	/* ST_QUERY_NARGS on the table */
 	char		nulls[ST_INDEX_QUERY_MAX_NARGS];
+	bool		fetch_item;		/* an LSI's rows as the whole base item (ALL_ATTRIBUTES) */
 } StQueryArgs;
 
 /*

@@ -148,10 +148,10 @@ const normOpts = (s) => ({ sort: s.sort || s.kind === 'scanAll' || s.kind === 's
 const stepSig = (s, o) => (s.compare ? signature(o, normOpts(s)) : o.ok ? 'ok' : 'error ' + o.error);
 
 // One step of singletable (st) against an emulator (dl): {equal} or {known: rules} or {}.
-function compareStep(c, s, st, dl) {
+function compareStep(c, s, st, dl, so, ao) {
   if (stepSig(s, st) === stepSig(s, dl)) return { equal: true };
   if (!s.compare) return {};
-  const ctx = { c, s, st, dl };
+  const ctx = { c, s, st, dl, i: c.steps.indexOf(s), so, ao };
   for (const m of MATCHES) if (m.match(ctx)) return { known: [m.name] };
   if (!st.ok || !dl.ok) return {};
   const a = normBody(st.body, normOpts(s)), b = normBody(dl.body, normOpts(s));
@@ -168,7 +168,7 @@ function compareStep(c, s, st, dl) {
 function verdict(c, so, ao) {
   const rules = new Set();
   for (let i = 0; i < c.steps.length; i++) {
-    const r = compareStep(c, c.steps[i], so[i], ao[i]);
+    const r = compareStep(c, c.steps[i], so[i], ao[i], so, ao);
     if (r.equal) continue;
     if (r.known) { r.known.forEach((x) => rules.add(x)); continue; }
     return { v: 'difference', step: i, rules };

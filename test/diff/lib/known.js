@@ -9,12 +9,89 @@
 //     both normalised response documents of a differing step before they are compared again;
 //   match(ctx): a whole outcome of singletable that the documentation prescribes where
 //     dynalite answers otherwise.
-// ctx = {c: the case, s: the step, st: singletable's outcome, dl: dynalite's outcome}.
+// ctx = {c: the case, s: the step, i: its index, st: singletable's outcome, dl: dynalite's outcome,
+//        so, ao: every step's outcome on singletable and on dynalite}.
 'use strict';
+const { SHARED } = require('./cases');
+const { norm, stable } = require('./values');
 
 const tableDesc = (doc) => doc && (doc.TableDescription || doc.Table);
 const msg = (o) => String(o && o.message);
 
+// The item a compared write of a shared table finds: the last earlier step of the case that put
+// an item with its key (undefined: none), or null when an earlier step may have changed it
+// otherwise (then no rule below decides anything).
+const keyOf = (req) => {
+  const t = SHARED[req.TableName];
+  const src = req.Key || req.Item;
+  if (!t || !src) return null;
+  return stable([t.pk, t.sk].filter(Boolean).map((k) => src[k] && norm(src[k])));
+};
+function itemBefore(c, i) {
+  const k = keyOf(c.steps[i].req);
+  if (k === null) return null;
+  let item;
+  for (let j = 0; j < i; j++) {
+    const x = c.steps[j];
+    if (x.req.TableName !== c.steps[i].req.TableName || keyOf(x.req) !== k) continue;
+    if (x.op !== 'PutItem' || x.compare || x.req.ConditionExpression) return null;
+    item = x.req.Item;
+  }
+  return item;
+}
+
+// A ConditionExpression evaluated on item two ways: as dynalite does (its own parser and
+// compare), and with =, <> and IN as DynamoDB documents them (sem §6.3: maps and lists compare
+// deeply, a missing attribute is never = anything, even another missing one, and always <>).
+// Everything else is dynalite's compare in both. null when dynalite cannot parse it.
+let dyn;
+try { dyn = { db: require('dynalite/db'), v: require('dynalite/validations') }; } catch (_) { dyn = null; }
+function evalCondition(req, item) {
+  if (!dyn || !req.ConditionExpression) return null;
+  const data = JSON.parse(JSON.stringify(req));
+  if (dyn.v.validateExpressions(data) || !data._condition || !data._condition.expression) return null;
+  const arg = (a) => {
+    if (Array.isArray(a)) return dyn.db.mapPath(a, item || {});
+    if (a.type === 'function' && a.name === 'size') {
+      const v = arg(a.args[0]);
+      if (!v) return null;
+      const [t] = Object.keys(v);
+      const n = t === 'S' ? v.S.length : t === 'B' ? Buffer.from(v.B, 'base64').length
+        : ['SS', 'NS', 'BS', 'L'].includes(t) ? v[t].length : t === 'M' ? Object.keys(v.M).length : null;
+      return n == null ? null : { N: String(n) };
+    }
+    return a;
+  };
+  const docEq = (a, b) => !!a && !!b && stable(norm(a)) === stable(norm(b));
+  const run = (e, doc) => {
+    if (e.type === 'and') return run(e.args[0], doc) && run(e.args[1], doc);
+    if (e.type === 'or') return run(e.args[0], doc) || run(e.args[1], doc);
+    if (e.type === 'not') return !run(e.args[0], doc);
+    const as = e.args.map(arg);
+    if (doc && e.type === '=') return docEq(as[0], as[1]);
+    if (doc && e.type === '<>') return !docEq(as[0], as[1]);
+    if (doc && e.type === 'in') return as.slice(1).some((x) => docEq(as[0], x));
+    if (doc && ['<', '<=', '>', '>=', 'between'].includes(e.type) && as.some((x) => !x)) return false;
+    return dyn.db.compare(e.type === 'function' ? e.name : e.type, as[0], as.slice(1));
+  };
+  const root = data._condition.expression;
+  const attempt = (doc) => { try { return run(root, doc); } catch (_) { return null; } }; // null: no verdict
+  const r = { dynalite: attempt(false), documented: attempt(true) };
+  return r.documented === null ? null : r;
+}
+// Does the condition of the compared write of case c (step i) pass on singletable's side
+// (doc) and fail on dynalite's, or the reverse, for this documented reason alone?
+function conditionSplit(c, i) {
+  const s = c.steps[i];
+  if (!['PutItem', 'UpdateItem', 'DeleteItem'].includes(s.op) || !s.compare) return null;
+  const before = itemBefore(c, i);
+  if (before === null) return null;
+  const r = evalCondition(s.req, before);
+  return r && r.dynalite !== null && r.dynalite !== r.documented ? r : null;
+}
+const writeStep = (c) => c.steps.findIndex((x) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(x.op) && x.compare);
+
+const reqOf = (ctx) => ctx.s.req || {};
 const REWRITES = [
   {
     name: 'dynalite adds TableThroughputModeSummary',
@@ -33,9 +110,33 @@ const REWRITES = [
     },
   },
   {
-    name: 'Backfilling false on an index that is not being backfilled',
-    doc: 'AWS API Reference, GlobalSecondaryIndexDescription.Backfilling (true only while an index added by UpdateTable is backfilled)',
-    rewrite(doc) { const t = tableDesc(doc); for (const g of (t && t.GlobalSecondaryIndexes) || []) if (g.Backfilling === false) delete g.Backfilling; },
+    name: 'dynalite reports Backfilling false on indexes that are not being backfilled',
+    doc: 'AWS API Reference, GlobalSecondaryIndexDescription.Backfilling ("for indexes that were created during a CreateTable operation, the Backfilling attribute does not appear")',
+    rewrite(doc, side) { const t = tableDesc(doc); if (side === 'dynalite') for (const g of (t && t.GlobalSecondaryIndexes) || []) if (g.Backfilling === false) delete g.Backfilling; },
+  },
+  {
+    name: 'dynalite returns an empty Attributes map; DynamoDB leaves Attributes out when nothing is left',
+    doc: 'sem §7.2 ("Attributes is absent when nothing is left")',
+    rewrite(doc, side) { if (side === 'dynalite' && doc && doc.Attributes && !Object.keys(doc.Attributes).length) delete doc.Attributes; },
+  },
+  {
+    name: 'a Query on an index: dynalite adds a Table part of 0 units',
+    doc: 'sem §3.4 ("Query or Scan on an index returns only the index part ... no Table")',
+    rewrite(doc, side, ctx) {
+      const cc = doc && doc.ConsumedCapacity;
+      if (side === 'dynalite' && ctx.s.op === 'Query' && reqOf(ctx).IndexName && cc && cc.Table && cc.Table.CapacityUnits === 0) delete cc.Table;
+    },
+  },
+  {
+    name: 'a Query that evaluates nothing costs the minimum (dynalite: 0)',
+    doc: 'sem §3.2 Query ("The minimum is 0.5/1 per partition touched, even an empty one"; DG ReadConsistency)',
+    rewrite(doc, side, ctx) {
+      const cc = doc && doc.ConsumedCapacity;
+      if (side !== 'dynalite' || ctx.s.op !== 'Query' || !cc || doc.ScannedCount !== 0 || cc.CapacityUnits !== 0) return;
+      const min = reqOf(ctx).ConsistentRead === true ? 1 : 0.5;
+      cc.CapacityUnits = min;
+      if (cc.Table && cc.Table.CapacityUnits === 0) cc.Table.CapacityUnits = min;
+    },
   },
   {
     name: 'dynalite leaves the indexes out of DeleteTable\'s TableDescription',
@@ -49,7 +150,6 @@ const REWRITES = [
   },
 ];
 
-const reqOf = (ctx) => ctx.s.req || {};
 const MATCHES = [
   {
     name: 'ReturnValues of PutItem/DeleteItem other than ALL_OLD/NONE is refused',
@@ -74,6 +174,12 @@ const MATCHES = [
     match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the ProjectionExpression when choosing to get/.test(msg(ctx.st)),
   },
   {
+    name: 'Select SPECIFIC_ATTRIBUTES without a ProjectionExpression is refused',
+    doc: 'sem §4.3 ("SPECIFIC_ATTRIBUTES: requires ProjectionExpression"; AWS API Reference, Query.Select)',
+    match: (ctx) => ['Query', 'Scan'].includes(ctx.s.op) && reqOf(ctx).Select === 'SPECIFIC_ATTRIBUTES' && !reqOf(ctx).ProjectionExpression
+      && ctx.st.error === 'ValidationException' && /Must specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES/.test(msg(ctx.st)),
+  },
+  {
     name: 'an UpdateItem of only REMOVE/DELETE actions on an absent item creates nothing (dynalite creates a key-only item)',
     doc: 'sem §6.5',
     match(ctx) {
@@ -85,6 +191,70 @@ const MATCHES = [
       const keyOnly = (i) => i && Object.keys(i).length === Object.keys(upd.req.Key).length;
       if (s === upd) return st.ok && dl.ok && !st.body.Attributes && keyOnly(dl.body.Attributes);
       return s.note === 'stored' && st.ok && dl.ok && !st.body.Item && keyOnly(dl.body.Item);
+    },
+  },
+  {
+    name: '= and <> compare maps and lists deeply, and a missing attribute is = nothing (dynalite: by reference; two missing attributes equal)',
+    doc: 'sem §6.3 ("maps compare deeply", "Two missing attributes are not =")',
+    match(ctx) {
+      if (ctx.s.note === 'stored' && ctx.s.op === 'GetItem' && ctx.i > 0 && ctx.st.ok && ctx.so && ctx.so[ctx.i - 1].ok) {
+        // the write before passed its condition on singletable alone: what it put is stored
+        const w = ctx.c.steps[ctx.i - 1], r = conditionSplit(ctx.c, ctx.i - 1);
+        return !!r && r.documented && w.op === 'PutItem' && !ctx.ao[ctx.i - 1].ok
+          && stable(norm({ M: w.req.Item })) === stable(norm({ M: ctx.st.body.Item || {} }));
+      }
+      const r = conditionSplit(ctx.c, ctx.i);
+      const out = (o, pass) => (pass ? o.ok : o.error === 'ConditionalCheckFailedException');
+      return !!r && out(ctx.st, r.documented) && out(ctx.dl, r.dynalite);
+    },
+  },
+  {
+    name: 'the condition is checked before the update is applied: a failed condition, not the update\'s invalid path',
+    doc: 'sem §7.3 ("... then the condition, then the write")',
+    match(ctx) {
+      const { c, i, st, dl, s } = ctx;
+      if (s.op !== 'UpdateItem' || st.error !== 'ConditionalCheckFailedException' || dl.error !== 'ValidationException'
+        || !/^The document path provided in the update expression is invalid for update/.test(msg(dl))) return false;
+      const before = itemBefore(c, i);
+      const r = before === null ? null : evalCondition(s.req, before);
+      return !!r && r.documented === false;
+    },
+  },
+  {
+    name: 'a WriteRequest with both PutRequest and DeleteRequest is refused (dynalite runs one)',
+    doc: 'AWS API Reference, WriteRequest ("You can only request one of these operations, not both, in a single WriteRequest")',
+    match: (ctx) => ctx.s.op === 'BatchWriteItem' && ctx.st.error === 'ValidationException' && ctx.dl.ok
+      && Object.values(reqOf(ctx).RequestItems || {}).some((l) => Array.isArray(l) && l.some((w) => w && w.PutRequest && w.DeleteRequest)),
+  },
+  {
+    name: 'after a write that singletable refused under a rule above, what is stored is what was there before',
+    doc: 'sem §7.3 (a refused request changes nothing); the rule that explained the refusal',
+    match(ctx) {
+      const { c, i, st, so, ao } = ctx;
+      if (ctx.s.note !== 'stored' || !st.ok || !so || i < 1) return false;
+      const w = i - 1, ws = c.steps[w];
+      if (so[w].ok || !ws.compare) return false;
+      const wctx = { c, s: ws, i: w, st: so[w], dl: ao[w], so, ao };
+      if (!MATCHES.some((m) => m !== this && m.match(wctx))) return false;
+      const before = (table, item) => {
+        let last;
+        for (let j = 0; j < w; j++) {
+          const x = c.steps[j];
+          if (x.op === 'PutItem' && !x.compare && x.req.TableName === table && keyOf(x.req) === keyOf({ TableName: table, Item: item })) last = x.req.Item;
+        }
+        return last;
+      };
+      const same = (a, b) => stable(norm({ M: a || {} })) === stable(norm({ M: b || {} }));
+      if (ctx.s.op === 'GetItem') {
+        const b = itemBefore(c, w);
+        return b !== null && (b === undefined ? !st.body.Item : same(b, st.body.Item));
+      }
+      if (ctx.s.op === 'BatchGetItem') {
+        return Object.entries(st.body.Responses || {}).every(([t, items]) => items.every((it) => same(before(t, it), it)))
+          && Object.entries(ctx.s.req.RequestItems || {}).every(([t, e]) => (st.body.Responses[t] || []).length
+            === e.Keys.filter((k) => before(t, k) !== undefined).length);
+      }
+      return false;
     },
   },
   {

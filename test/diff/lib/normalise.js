@@ -6,7 +6,8 @@
 //     (DescribeTable, AWS API reference TableDescription; dynamodb-semantics.md, tables);
 //   - orders DynamoDB does not define: a Scan's items across partitions and a GSI's items
 //     without a sort key (the step says sort), BatchGetItem's Responses, set members,
-//     AttributeDefinitions, the index lists of a table description, tags;
+//     AttributeDefinitions, the index lists of a table description, tags, the per-table
+//     ConsumedCapacity list of BatchGetItem/BatchWriteItem;
 //   - numbers are compared by value (canonical text), base64 re-encoded.
 // Error responses are compared by the exception's name (__type after '#'); the message is
 // compared apart, for information (see harness.js).
@@ -45,6 +46,9 @@ function normBody(body, opts = {}) {
       if (key === 'GlobalSecondaryIndexes' || key === 'LocalSecondaryIndexes' || key === 'Replicas') return a.sort(byMember('IndexName'));
       if (key === 'Tags') return a.sort(byMember('Key'));
       if (key === 'NonKeyAttributes') return a.sort();
+      // BatchGetItem/BatchWriteItem: one ConsumedCapacity per table, in no documented order
+      // (AWS API Reference, BatchGetItem/BatchWriteItem ConsumedCapacity: "Array of ConsumedCapacity objects")
+      if (key === 'ConsumedCapacity') return a.sort(byMember('TableName'));
       return a;
     }
     if (v && typeof v === 'object') {
