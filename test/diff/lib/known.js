@@ -14,6 +14,7 @@
 'use strict';
 const { SHARED } = require('./cases');
 const { norm, stable } = require('./values');
+const { normBody } = require('./normalise');
 
 const tableDesc = (doc) => doc && (doc.TableDescription || doc.Table);
 const msg = (o) => String(o && o.message);
@@ -90,6 +91,50 @@ function conditionSplit(c, i) {
   return r && r.dynalite !== null && r.dynalite !== r.documented ? r : null;
 }
 const writeStep = (c) => c.steps.findIndex((x) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(x.op) && x.compare);
+
+// ---- the legacy conditions (Expected, QueryFilter, ScanFilter; lib/legacy.js) ----
+// A map of conditions evaluated on item two ways: as dynalite does (db.matchesFilter), and as
+// the AWS API Reference documents them: ConditionalOperator OR is true when any condition is
+// ("OR - At least one of the conditions must evaluate to true, rather than all of them";
+// dynalite returns false at the first false one), EQ/NE/IN compare lists, maps and sets by
+// value (Condition: "EQ is supported for all data types, including lists and maps"; dynalite
+// compares L and M by reference), {"Exists": true, "Value": v} means the attribute is there
+// and equals v (ExpectedAttributeValue: Value "for DynamoDB to compare with an attribute";
+// dynalite only tests existence), and NOT_CONTAINS, which tests for "absence of a
+// subsequence, or absence of a value in a set" of the target attribute, is false when there
+// is no attribute (dynalite: true; DynamoDB Local, AWS's own code, agrees with singletable:
+// local.sh). Everything else is dynalite's compare in both. null: no verdict.
+function legacyEval(map, op, item) {
+  if (!dyn || !map) return null;
+  item = item || {};
+  const docEq = (a, b) => !!a && !!b && stable(norm(a)) === stable(norm(b));
+  const term = (e, v) => {
+    if (!e.ComparisonOperator) return e.Exists === false ? v === undefined : docEq(v, e.Value);
+    const list = e.AttributeValueList || (e.Value ? [e.Value] : []);
+    switch (e.ComparisonOperator) {
+      case 'EQ': return docEq(v, list[0]);
+      case 'NE': return !docEq(v, list[0]);
+      case 'IN': return list.some((x) => docEq(v, x));
+      case 'NOT_CONTAINS': return !!v && dyn.db.compare('NOT_CONTAINS', v, list);
+      default: return dyn.db.compare(e.ComparisonOperator, v, list);
+    }
+  };
+  try {
+    const terms = Object.entries(map).map(([k, e]) => term(e, item[k]));
+    return { dynalite: dyn.db.matchesFilter(item, map, op), documented: op === 'OR' ? terms.some(Boolean) : terms.every(Boolean) };
+  } catch (_) { return null; }
+}
+// The legacy condition of write step i passes on one side and fails on the other for the reasons above alone.
+function legacySplit(c, i) {
+  const s = c.steps[i];
+  if (!['PutItem', 'UpdateItem', 'DeleteItem'].includes(s.op) || !s.compare || !s.req.Expected) return null;
+  const before = itemBefore(c, i);
+  if (before === null) return null;
+  const r = legacyEval(s.req.Expected, s.req.ConditionalOperator, before);
+  return r && r.dynalite !== r.documented ? r : null;
+}
+// The items of a legacy Query/Scan case (c.items, keyed by c.keyNames) by key.
+const itemKey = (c, it) => stable(c.keyNames.map((k) => it[k] && norm(it[k])));
 
 const reqOf = (ctx) => ctx.s.req || {};
 const REWRITES = [
@@ -169,9 +214,54 @@ const MATCHES = [
       && /Incorrect operand type for operator or function; operator or function: (<|<=|>|>=|BETWEEN), operand type: (L|M|SS|NS|BS|BOOL|NULL)/.test(msg(ctx.st)),
   },
   {
-    name: 'a ProjectionExpression with Select COUNT (or any Select but SPECIFIC_ATTRIBUTES) is refused',
-    doc: 'sem §4.3 (AWS API Reference, Query.Select)',
-    match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the ProjectionExpression when choosing to get/.test(msg(ctx.st)),
+    name: 'a ProjectionExpression or AttributesToGet with Select COUNT (or any Select but SPECIFIC_ATTRIBUTES) is refused',
+    doc: 'sem §4.3 (AWS API Reference, Query.Select: "You cannot use both Select and ProjectionExpression in a single request, unless the value for Select is SPECIFIC_ATTRIBUTES"; Query.AttributesToGet is the legacy form of ProjectionExpression)',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the (ProjectionExpression|AttributesToGet) when choosing to get/.test(msg(ctx.st)),
+  },
+  {
+    name: 'Expected: OR, Exists true with a Value, NOT_CONTAINS on an absent attribute, EQ/NE/IN on lists and maps decided as documented (dynalite differs)',
+    doc: 'AWS API Reference, ExpectedAttributeValue, Condition (ComparisonOperator) and PutItem.ConditionalOperator; see legacyEval',
+    match(ctx) {
+      const r = legacySplit(ctx.c, ctx.i);
+      const out = (o, pass) => (pass ? o.ok : o.error === 'ConditionalCheckFailedException');
+      return !!r && out(ctx.st, r.documented) && out(ctx.dl, r.dynalite);
+    },
+  },
+  {
+    name: 'after a write whose Expected passed on singletable alone (rule above), what it wrote is stored',
+    doc: 'sem §7.3 (a write whose condition passes is applied); the rule above',
+    match(ctx) {
+      const { c, i, st, so } = ctx;
+      if (ctx.s.note !== 'stored' || ctx.s.op !== 'GetItem' || !st.ok || i < 1 || !so[i - 1].ok) return false;
+      const w = c.steps[i - 1], r = legacySplit(c, i - 1);
+      if (!r || !r.documented || ctx.ao[i - 1].error !== 'ConditionalCheckFailedException') return false;
+      const same = (a, b) => stable(norm({ M: a || {} })) === stable(norm({ M: b || {} }));
+      if (w.op === 'PutItem') return same(w.req.Item, st.body.Item);
+      if (w.op === 'DeleteItem') return !st.body.Item;
+      return w.req.ReturnValues === 'ALL_NEW' ? same(so[i - 1].body.Attributes, st.body.Item) : !!st.body.Item;
+    },
+  },
+  {
+    name: 'QueryFilter/ScanFilter: OR, NOT_CONTAINS on an absent attribute, EQ/NE/IN on lists and maps decided as documented (dynalite differs)',
+    doc: 'AWS API Reference, Condition (ComparisonOperator), Query.ConditionalOperator, Scan.ConditionalOperator; see legacyEval. The filter is applied after Limit ("A filter expression is applied after a Query finishes, but before the results are returned", DG Query.FilterExpression), so only the Items and Count differ',
+    match(ctx) {
+      const { c, s, st, dl } = ctx;
+      const f = reqOf(ctx).QueryFilter || reqOf(ctx).ScanFilter;
+      if (!f || !c.items || !st.ok || !dl.ok || !['Query', 'Scan'].includes(s.op)) return false;
+      const full = new Map(c.items.map((it) => [itemKey(c, it), it]));
+      const a = normBody(st.body, { sort: true }), b = normBody(dl.body, { sort: true });
+      const ka = new Set((a.Items || []).map((it) => itemKey(c, it))), kb = new Set((b.Items || []).map((it) => itemKey(c, it)));
+      if (!a.Items || !b.Items) return false;
+      for (const [mine, other, pass] of [[ka, kb, true], [kb, ka, false]]) {
+        for (const k of mine) {
+          if (other.has(k)) continue;
+          const r = legacyEval(f, reqOf(ctx).ConditionalOperator, full.get(k));
+          if (!r || r.documented !== pass || r.dynalite === pass) return false;
+        }
+      }
+      const common = (x, other) => ({ ...x, Items: x.Items.filter((it) => other.has(itemKey(c, it))), Count: undefined });
+      return stable(common(a, kb)) === stable(common(b, ka)) && a.Count === ka.size && b.Count === kb.size;
+    },
   },
   {
     name: 'Select SPECIFIC_ATTRIBUTES without a ProjectionExpression is refused',
