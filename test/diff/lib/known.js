@@ -106,7 +106,10 @@ const writeStep = (c) => c.steps.findIndex((x) => ['PutItem', 'UpdateItem', 'Del
 // local.sh). Everything else is dynalite's compare in both. null: no verdict.
 function legacyEval(map, op, item) {
   if (!dyn || !map) return null;
-  item = item || {};
+  // copies: the generator may put one object in both the item and the condition, and dynalite
+  // compares lists and maps by reference (over the wire they are never the same object)
+  map = JSON.parse(JSON.stringify(map));
+  item = JSON.parse(JSON.stringify(item || {}));
   const docEq = (a, b) => !!a && !!b && stable(norm(a)) === stable(norm(b));
   const term = (e, v) => {
     if (!e.ComparisonOperator) return e.Exists === false ? v === undefined : docEq(v, e.Value);

@@ -197,6 +197,8 @@ function queryCase(r, id) {
     if (op && (req.QueryFilter || r.chance(0.2))) req.ConditionalOperator = op;
   }
   if (r.chance(0.35)) req.AttributesToGet = attributesToGet(r, like, keys);
+  // with a filter the items returned must carry their keys (known.js finds them by key)
+  if (req.AttributesToGet && req.QueryFilter) req.AttributesToGet = [...new Set([...req.AttributesToGet, ...keys])];
   const sel = r.weighted([[null, 70], ['ALL_ATTRIBUTES', 10], ['SPECIFIC_ATTRIBUTES', 10], ['COUNT', 10]]);
   if (sel) req.Select = sel;
   if (r.chance(0.35)) req.Limit = r.range(1, 4);
@@ -224,6 +226,7 @@ function scanCase(r, id, createRequest) {
     if (op) req.ConditionalOperator = op;
   }
   if (r.chance(0.35)) req.AttributesToGet = attributesToGet(r, like, ['pk', 'sk']);
+  if (req.AttributesToGet && req.ScanFilter) req.AttributesToGet = [...new Set([...req.AttributesToGet, 'pk', 'sk'])];
   if (r.chance(0.08)) req.Select = r.pick(['COUNT', 'SPECIFIC_ATTRIBUTES', 'ALL_ATTRIBUTES']);
   if (r.chance(0.03)) req.FilterExpression = 'attribute_exists(a)'; // mixed: refused
   if (r.chance(0.4)) steps.push(step('Scan', { ...req, Limit: r.range(1, 4) }, { kind: 'scanAll' }));
