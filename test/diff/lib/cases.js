@@ -434,7 +434,7 @@ function transactWriteCase(r, id) {
     if (kind === 'Update') { a.UpdateExpression = 'SET v = :v ADD n :one'; a.ExpressionAttributeValues = { ':v': genS(r), ':one': { N: '1' } }; }
     const ce = kind === 'ConditionCheck' ? cond() || 'attribute_exists(pk)' : cond();
     if (ce) { a.ConditionExpression = ce; if (ce.includes(':z')) a.ExpressionAttributeValues = { ...(a.ExpressionAttributeValues || {}), ':z': { N: '1' } }; }
-    if (ce && r.chance(0.2)) a.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+    if (ce && r.chance(0.4)) a.ReturnValuesOnConditionCheckFailure = 'ALL_OLD'; // the failed ones' CancellationReasons carry Item
     acts.push({ [kind]: a });
   }
   const req = { TransactItems: acts };
@@ -490,7 +490,7 @@ const KINDS = [
 const LATER_KINDS = [['Legacy', 9], ['UpdateKeyOnly', 2], [null, 89]];
 
 // local.sh: what dynalite lacks, and the legacy parameters (DynamoDB Local is AWS's own code).
-const LOCAL_KINDS = [['TransactWriteItems', 45], ['TransactGetItems', 15], ['UpdateTimeToLive', 10], ['Legacy', 30]];
+const LOCAL_KINDS = [['TransactWriteItems', 45], ['TransactGetItems', 15], ['UpdateTimeToLive', 10], ['Legacy', 30], ['UpdateKeyOnly', 5]];
 
 // local: the cases of local.sh (operations dynalite lacks) instead.
 function makeCase(seed, id, local) {

@@ -355,6 +355,48 @@ const MATCHES = [
     doc: 'AWS API Reference, TagResource/UntagResource/ListTagsOfResource: ResourceArn must be a table ARN; errors of the request are ValidationException',
     match: (ctx) => reqOf(ctx).ResourceArn === 'foo' && ctx.st.error === 'ValidationException' && ctx.dl.error === 'AccessDeniedException',
   },
+  {
+    name: 'ConditionalOperator with fewer than two conditions is refused (dynalite accepts it)',
+    doc: 'DynamoDB Local, AWS\'s own code (local.sh): "ConditionalOperator can only be used when Filter or Expected has two or more elements"; AWS API Reference, Query/Scan/PutItem.ConditionalOperator ("A logical operator to apply to the conditions in a ... map")',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /^ConditionalOperator can only be used when Filter or Expected has two or more elements/.test(msg(ctx.st))
+      && reqOf(ctx).ConditionalOperator && Object.keys(reqOf(ctx).QueryFilter || reqOf(ctx).ScanFilter || reqOf(ctx).Expected || {}).length < 2,
+  },
+  {
+    name: 'Expected: a ComparisonOperator given a value of a type it does not take is refused (DynamoDB Local and dynalite evaluate it)',
+    doc: 'AWS API Reference, ExpectedAttributeValue.ComparisonOperator (e.g. "NOT_CONTAINS : ... AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary (not a set type)", likewise LT, GE, BEGINS_WITH, IN, BETWEEN, CONTAINS)',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /ComparisonOperator (\w+) is not valid for (\w+) AttributeValue type/.test(msg(ctx.st))
+      && !!reqOf(ctx).Expected && ctx.dl.error !== 'ValidationException',
+  },
+  // ---- DynamoDB Local (local.sh) ----
+  {
+    name: 'two actions of a TransactWriteItems on one item: a ValidationException for the whole request (DynamoDB Local evaluates them)',
+    doc: 'sem §8.3 ("No two actions may target the same item (ConditionCheck included): ValidationException ... for the whole request with no CancellationReasons"); AWS API Reference, TransactWriteItems ("You can\'t target the same item with multiple operations within the same transaction")',
+    match(ctx) {
+      if (ctx.s.op !== 'TransactWriteItems' || ctx.st.error !== 'ValidationException' || !/^Transaction request cannot include multiple operations on one item/.test(msg(ctx.st))) return false;
+      const seen = new Set();
+      for (const a of reqOf(ctx).TransactItems || []) {
+        const x = Object.values(a)[0] || {};
+        const k = x.TableName + ' ' + keyOf({ TableName: x.TableName, Key: x.Key || x.Item });
+        if (seen.has(k)) return true;
+        seen.add(k);
+      }
+      return false;
+    },
+  },
+  {
+    name: 'an update of a TransactWriteItems that fails on the item it finds (ADD to a non-number, a number beyond 38 digits) is a ValidationError cancellation reason (DynamoDB Local: a ValidationException)',
+    doc: 'AWS API Reference, TransactWriteItems, TransactionCanceledException: reason "ValidationError" with the messages "An operand in the update expression has an incorrect data type" and "Number overflow"; sem §8.3 (ValidationError reasons)',
+    match: (ctx) => ctx.s.op === 'TransactWriteItems' && ctx.st.error === 'TransactionCanceledException'
+      && ((ctx.st.body && ctx.st.body.CancellationReasons) || []).some((x) => x.Code === 'ValidationError')
+      && ctx.dl.error === 'ValidationException' && /^(An operand in the update expression has an incorrect data type|DynamoDB only supports precision up to 38 digits|Number overflow)/.test(msg(ctx.dl)),
+  },
+  {
+    name: 'a TransactGetItems key without its sort key is a ValidationException (DynamoDB Local cancels the transaction)',
+    doc: 'sem §1.5 ("Key map ... lacks a key attribute: The provided key element does not match the schema"), §8.3 ("wrong key ... come back as a plain ValidationException for the whole call")',
+    match: (ctx) => ctx.s.op === 'TransactGetItems' && ctx.st.error === 'ValidationException' && /^The provided key element does not match the schema/.test(msg(ctx.st))
+      && ctx.dl.error === 'TransactionCanceledException'
+      && (reqOf(ctx).TransactItems || []).some((g) => { const x = g.Get || {}, t = SHARED[x.TableName]; return t && t.sk && x.Key && !x.Key[t.sk]; }),
+  },
 ];
 
 // the control-plane operations' rules (CreateTable ... ListTagsOfResource)
