@@ -961,6 +961,24 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 		check_update_enums(&e, v);
 	st_ddb_errors_raise(&e);
 
+	/*
+	 * ConditionalOperator joins two or more conditions: with fewer (one, an
+	 * empty map or none) DynamoDB refuses it (DynamoDB Local, AWS's own code,
+	 * in the differential test's local.sh; dynalite accepts it)
+	 */
+	if (conjunction_v)
+	{
+		JsonbValue *m = member(obj, "QueryFilter");
+
+		if (m == NULL)
+			m = member(obj, "ScanFilter");
+		if (m == NULL)
+			m = member(obj, "Expected");
+		if (m == NULL || m->type != jbvBinary || JsonContainerSize(m->val.binary.data) < 2)
+			invalid("ConditionalOperator needs two or more conditions",
+					"ConditionalOperator can only be used when Filter or Expected has two or more elements");
+	}
+
 	/* the expressions */
 	gen_init(&g, obj, lop);
 	if ((v = member(obj, "AttributesToGet")))

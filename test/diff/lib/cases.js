@@ -10,6 +10,7 @@
 const {
   genCase, TABLES, Rng, hash32, genItem, genValue, genS, Ctx, keyOf, pkValue, skValue,
 } = require('./gen');
+const { legacyCase, keyOnlyUpdateCase } = require('./legacy');
 
 // The shared tables: gen.js's six, and dt_ix with two GSIs and an LSI for index queries.
 const SHARED = {
@@ -433,7 +434,7 @@ function transactWriteCase(r, id) {
     if (kind === 'Update') { a.UpdateExpression = 'SET v = :v ADD n :one'; a.ExpressionAttributeValues = { ':v': genS(r), ':one': { N: '1' } }; }
     const ce = kind === 'ConditionCheck' ? cond() || 'attribute_exists(pk)' : cond();
     if (ce) { a.ConditionExpression = ce; if (ce.includes(':z')) a.ExpressionAttributeValues = { ...(a.ExpressionAttributeValues || {}), ':z': { N: '1' } }; }
-    if (ce && r.chance(0.2)) a.ReturnValuesOnConditionCheckFailure = 'ALL_OLD';
+    if (ce && r.chance(0.4)) a.ReturnValuesOnConditionCheckFailure = 'ALL_OLD'; // the failed ones' CancellationReasons carry Item
     acts.push({ [kind]: a });
   }
   const req = { TransactItems: acts };
@@ -484,15 +485,20 @@ const KINDS = [
   ['DescribeTable', 2], ['DeleteTable', 2], ['ListTables', 2], ['UpdateTable', 2.5], ['Tags', 3],
   ['DescribeTimeToLive', 1.5], ['unknown', 1],
 ];
+// Drawn first, from a generator of their own, so that the other cases stay what they were
+// before these kinds existed: the legacy parameters (lib/legacy.js) and UpdateItem with only a Key.
+const LATER_KINDS = [['Legacy', 9], ['UpdateKeyOnly', 2], [null, 89]];
 
-const LOCAL_KINDS = [['TransactWriteItems', 60], ['TransactGetItems', 25], ['UpdateTimeToLive', 15]];
+// local.sh: what dynalite lacks, and the legacy parameters (DynamoDB Local is AWS's own code).
+const LOCAL_KINDS = [['TransactWriteItems', 45], ['TransactGetItems', 15], ['UpdateTimeToLive', 10], ['Legacy', 30], ['UpdateKeyOnly', 5]];
 
 // local: the cases of local.sh (operations dynalite lacks) instead.
 function makeCase(seed, id, local) {
   const r = new Rng(hash32('kind:' + seed + ':' + id));
+  const later = local ? null : new Rng(hash32('later:' + seed + ':' + id)).weighted(LATER_KINDS);
   const kind = r.weighted(local ? LOCAL_KINDS : KINDS);
   let c;
-  switch (kind) {
+  switch (later || kind) {
     case 'PutItem': case 'UpdateItem': case 'DeleteItem': case 'GetItem': case 'Query': c = itemCase(seed, id, kind); break;
     case 'QueryIndex': c = indexQueryCase(r, id); break;
     case 'Scan': c = scanCase(r, id); break;
@@ -508,9 +514,11 @@ function makeCase(seed, id, local) {
     case 'TransactWriteItems': c = transactWriteCase(r, id); break;
     case 'TransactGetItems': c = transactGetCase(r, id); break;
     case 'UpdateTimeToLive': c = ttlUpdateCase(r, id); break;
+    case 'Legacy': c = legacyCase(r, id, createRequest); break;
+    case 'UpdateKeyOnly': c = keyOnlyUpdateCase(r, id); break;
     default: c = unknownCase(r);
   }
-  return { id, seed, kind, ...c };
+  return { id, seed, kind: later || kind, ...c };
 }
 
 module.exports = { makeCase, SHARED, createRequest, genS };

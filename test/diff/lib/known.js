@@ -14,6 +14,7 @@
 'use strict';
 const { SHARED } = require('./cases');
 const { norm, stable } = require('./values');
+const { normBody } = require('./normalise');
 
 const tableDesc = (doc) => doc && (doc.TableDescription || doc.Table);
 const msg = (o) => String(o && o.message);
@@ -90,6 +91,53 @@ function conditionSplit(c, i) {
   return r && r.dynalite !== null && r.dynalite !== r.documented ? r : null;
 }
 const writeStep = (c) => c.steps.findIndex((x) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(x.op) && x.compare);
+
+// ---- the legacy conditions (Expected, QueryFilter, ScanFilter; lib/legacy.js) ----
+// A map of conditions evaluated on item two ways: as dynalite does (db.matchesFilter), and as
+// the AWS API Reference documents them: ConditionalOperator OR is true when any condition is
+// ("OR - At least one of the conditions must evaluate to true, rather than all of them";
+// dynalite returns false at the first false one), EQ/NE/IN compare lists, maps and sets by
+// value (Condition: "EQ is supported for all data types, including lists and maps"; dynalite
+// compares L and M by reference), {"Exists": true, "Value": v} means the attribute is there
+// and equals v (ExpectedAttributeValue: Value "for DynamoDB to compare with an attribute";
+// dynalite only tests existence), and NOT_CONTAINS, which tests for "absence of a
+// subsequence, or absence of a value in a set" of the target attribute, is false when there
+// is no attribute (dynalite: true; DynamoDB Local, AWS's own code, agrees with singletable:
+// local.sh). Everything else is dynalite's compare in both. null: no verdict.
+function legacyEval(map, op, item) {
+  if (!dyn || !map) return null;
+  // copies: the generator may put one object in both the item and the condition, and dynalite
+  // compares lists and maps by reference (over the wire they are never the same object)
+  map = JSON.parse(JSON.stringify(map));
+  item = JSON.parse(JSON.stringify(item || {}));
+  const docEq = (a, b) => !!a && !!b && stable(norm(a)) === stable(norm(b));
+  const term = (e, v) => {
+    if (!e.ComparisonOperator) return e.Exists === false ? v === undefined : docEq(v, e.Value);
+    const list = e.AttributeValueList || (e.Value ? [e.Value] : []);
+    switch (e.ComparisonOperator) {
+      case 'EQ': return docEq(v, list[0]);
+      case 'NE': return !docEq(v, list[0]);
+      case 'IN': return list.some((x) => docEq(v, x));
+      case 'NOT_CONTAINS': return !!v && dyn.db.compare('NOT_CONTAINS', v, list);
+      default: return dyn.db.compare(e.ComparisonOperator, v, list);
+    }
+  };
+  try {
+    const terms = Object.entries(map).map(([k, e]) => term(e, item[k]));
+    return { dynalite: dyn.db.matchesFilter(item, map, op), documented: op === 'OR' ? terms.some(Boolean) : terms.every(Boolean) };
+  } catch (_) { return null; }
+}
+// The legacy condition of write step i passes on one side and fails on the other for the reasons above alone.
+function legacySplit(c, i) {
+  const s = c.steps[i];
+  if (!['PutItem', 'UpdateItem', 'DeleteItem'].includes(s.op) || !s.compare || !s.req.Expected) return null;
+  const before = itemBefore(c, i);
+  if (before === null) return null;
+  const r = legacyEval(s.req.Expected, s.req.ConditionalOperator, before);
+  return r && r.dynalite !== r.documented ? r : null;
+}
+// The items of a legacy Query/Scan case (c.items, keyed by c.keyNames) by key.
+const itemKey = (c, it) => stable(c.keyNames.map((k) => it[k] && norm(it[k])));
 
 const reqOf = (ctx) => ctx.s.req || {};
 const REWRITES = [
@@ -169,9 +217,54 @@ const MATCHES = [
       && /Incorrect operand type for operator or function; operator or function: (<|<=|>|>=|BETWEEN), operand type: (L|M|SS|NS|BS|BOOL|NULL)/.test(msg(ctx.st)),
   },
   {
-    name: 'a ProjectionExpression with Select COUNT (or any Select but SPECIFIC_ATTRIBUTES) is refused',
-    doc: 'sem §4.3 (AWS API Reference, Query.Select)',
-    match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the ProjectionExpression when choosing to get/.test(msg(ctx.st)),
+    name: 'a ProjectionExpression or AttributesToGet with Select COUNT (or any Select but SPECIFIC_ATTRIBUTES) is refused',
+    doc: 'sem §4.3 (AWS API Reference, Query.Select: "You cannot use both Select and ProjectionExpression in a single request, unless the value for Select is SPECIFIC_ATTRIBUTES"; Query.AttributesToGet is the legacy form of ProjectionExpression)',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /^Cannot specify the (ProjectionExpression|AttributesToGet) when choosing to get/.test(msg(ctx.st)),
+  },
+  {
+    name: 'Expected: OR, Exists true with a Value, NOT_CONTAINS on an absent attribute, EQ/NE/IN on lists and maps decided as documented (dynalite differs)',
+    doc: 'AWS API Reference, ExpectedAttributeValue, Condition (ComparisonOperator) and PutItem.ConditionalOperator; see legacyEval',
+    match(ctx) {
+      const r = legacySplit(ctx.c, ctx.i);
+      const out = (o, pass) => (pass ? o.ok : o.error === 'ConditionalCheckFailedException');
+      return !!r && out(ctx.st, r.documented) && out(ctx.dl, r.dynalite);
+    },
+  },
+  {
+    name: 'after a write whose Expected passed on singletable alone (rule above), what it wrote is stored',
+    doc: 'sem §7.3 (a write whose condition passes is applied); the rule above',
+    match(ctx) {
+      const { c, i, st, so } = ctx;
+      if (ctx.s.note !== 'stored' || ctx.s.op !== 'GetItem' || !st.ok || i < 1 || !so[i - 1].ok) return false;
+      const w = c.steps[i - 1], r = legacySplit(c, i - 1);
+      if (!r || !r.documented || ctx.ao[i - 1].error !== 'ConditionalCheckFailedException') return false;
+      const same = (a, b) => stable(norm({ M: a || {} })) === stable(norm({ M: b || {} }));
+      if (w.op === 'PutItem') return same(w.req.Item, st.body.Item);
+      if (w.op === 'DeleteItem') return !st.body.Item;
+      return w.req.ReturnValues === 'ALL_NEW' ? same(so[i - 1].body.Attributes, st.body.Item) : !!st.body.Item;
+    },
+  },
+  {
+    name: 'QueryFilter/ScanFilter: OR, NOT_CONTAINS on an absent attribute, EQ/NE/IN on lists and maps decided as documented (dynalite differs)',
+    doc: 'AWS API Reference, Condition (ComparisonOperator), Query.ConditionalOperator, Scan.ConditionalOperator; see legacyEval. The filter is applied after Limit ("A filter expression is applied after a Query finishes, but before the results are returned", DG Query.FilterExpression), so only the Items and Count differ',
+    match(ctx) {
+      const { c, s, st, dl } = ctx;
+      const f = reqOf(ctx).QueryFilter || reqOf(ctx).ScanFilter;
+      if (!f || !c.items || !st.ok || !dl.ok || !['Query', 'Scan'].includes(s.op)) return false;
+      const full = new Map(c.items.map((it) => [itemKey(c, it), it]));
+      const a = normBody(st.body, { sort: true }), b = normBody(dl.body, { sort: true });
+      const ka = new Set((a.Items || []).map((it) => itemKey(c, it))), kb = new Set((b.Items || []).map((it) => itemKey(c, it)));
+      if (!a.Items || !b.Items) return false;
+      for (const [mine, other, pass] of [[ka, kb, true], [kb, ka, false]]) {
+        for (const k of mine) {
+          if (other.has(k)) continue;
+          const r = legacyEval(f, reqOf(ctx).ConditionalOperator, full.get(k));
+          if (!r || r.documented !== pass || r.dynalite === pass) return false;
+        }
+      }
+      const common = (x, other) => ({ ...x, Items: x.Items.filter((it) => other.has(itemKey(c, it))), Count: undefined });
+      return stable(common(a, kb)) === stable(common(b, ka)) && a.Count === ka.size && b.Count === kb.size;
+    },
   },
   {
     name: 'Select SPECIFIC_ATTRIBUTES without a ProjectionExpression is refused',
@@ -261,6 +354,48 @@ const MATCHES = [
     name: 'a malformed ResourceArn is a ValidationException (dynalite: AccessDeniedException)',
     doc: 'AWS API Reference, TagResource/UntagResource/ListTagsOfResource: ResourceArn must be a table ARN; errors of the request are ValidationException',
     match: (ctx) => reqOf(ctx).ResourceArn === 'foo' && ctx.st.error === 'ValidationException' && ctx.dl.error === 'AccessDeniedException',
+  },
+  {
+    name: 'ConditionalOperator with fewer than two conditions is refused (dynalite accepts it)',
+    doc: 'DynamoDB Local, AWS\'s own code (local.sh): "ConditionalOperator can only be used when Filter or Expected has two or more elements"; AWS API Reference, Query/Scan/PutItem.ConditionalOperator ("A logical operator to apply to the conditions in a ... map")',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /^ConditionalOperator can only be used when Filter or Expected has two or more elements/.test(msg(ctx.st))
+      && reqOf(ctx).ConditionalOperator && Object.keys(reqOf(ctx).QueryFilter || reqOf(ctx).ScanFilter || reqOf(ctx).Expected || {}).length < 2,
+  },
+  {
+    name: 'Expected: a ComparisonOperator given a value of a type it does not take is refused (DynamoDB Local and dynalite evaluate it)',
+    doc: 'AWS API Reference, ExpectedAttributeValue.ComparisonOperator (e.g. "NOT_CONTAINS : ... AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary (not a set type)", likewise LT, GE, BEGINS_WITH, IN, BETWEEN, CONTAINS)',
+    match: (ctx) => ctx.st.error === 'ValidationException' && /ComparisonOperator (\w+) is not valid for (\w+) AttributeValue type/.test(msg(ctx.st))
+      && !!reqOf(ctx).Expected && ctx.dl.error !== 'ValidationException',
+  },
+  // ---- DynamoDB Local (local.sh) ----
+  {
+    name: 'two actions of a TransactWriteItems on one item: a ValidationException for the whole request (DynamoDB Local evaluates them)',
+    doc: 'sem §8.3 ("No two actions may target the same item (ConditionCheck included): ValidationException ... for the whole request with no CancellationReasons"); AWS API Reference, TransactWriteItems ("You can\'t target the same item with multiple operations within the same transaction")',
+    match(ctx) {
+      if (ctx.s.op !== 'TransactWriteItems' || ctx.st.error !== 'ValidationException' || !/^Transaction request cannot include multiple operations on one item/.test(msg(ctx.st))) return false;
+      const seen = new Set();
+      for (const a of reqOf(ctx).TransactItems || []) {
+        const x = Object.values(a)[0] || {};
+        const k = x.TableName + ' ' + keyOf({ TableName: x.TableName, Key: x.Key || x.Item });
+        if (seen.has(k)) return true;
+        seen.add(k);
+      }
+      return false;
+    },
+  },
+  {
+    name: 'an update of a TransactWriteItems that fails on the item it finds (ADD to a non-number, a number beyond 38 digits) is a ValidationError cancellation reason (DynamoDB Local: a ValidationException)',
+    doc: 'AWS API Reference, TransactWriteItems, TransactionCanceledException: reason "ValidationError" with the messages "An operand in the update expression has an incorrect data type" and "Number overflow"; sem §8.3 (ValidationError reasons)',
+    match: (ctx) => ctx.s.op === 'TransactWriteItems' && ctx.st.error === 'TransactionCanceledException'
+      && ((ctx.st.body && ctx.st.body.CancellationReasons) || []).some((x) => x.Code === 'ValidationError')
+      && ctx.dl.error === 'ValidationException' && /^(An operand in the update expression has an incorrect data type|DynamoDB only supports precision up to 38 digits|Number overflow)/.test(msg(ctx.dl)),
+  },
+  {
+    name: 'a TransactGetItems key without its sort key is a ValidationException (DynamoDB Local cancels the transaction)',
+    doc: 'sem §1.5 ("Key map ... lacks a key attribute: The provided key element does not match the schema"), §8.3 ("wrong key ... come back as a plain ValidationException for the whole call")',
+    match: (ctx) => ctx.s.op === 'TransactGetItems' && ctx.st.error === 'ValidationException' && /^The provided key element does not match the schema/.test(msg(ctx.st))
+      && ctx.dl.error === 'TransactionCanceledException'
+      && (reqOf(ctx).TransactItems || []).some((g) => { const x = g.Get || {}, t = SHARED[x.TableName]; return t && t.sk && x.Key && !x.Key[t.sk]; }),
   },
 ];
 

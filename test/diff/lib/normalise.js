@@ -77,6 +77,10 @@ function normBody(body, opts = {}) {
 function signature(o, opts) {
   if (!o) return 'none';
   if (o.skipped) return stable({ skipped: o.skipped });
+  // a cancelled transaction: also each reason's Code and Item (ALL_OLD), not its Message text
+  if (!o.ok && o.error === 'TransactionCanceledException' && o.body && Array.isArray(o.body.CancellationReasons)) {
+    return stable({ error: o.error, reasons: o.body.CancellationReasons.map((x) => ({ Code: x.Code, Item: x.Item ? normBody(x.Item) : undefined })) });
+  }
   if (!o.ok) return stable({ error: o.error });
   return stable(normBody(o.body, opts));
 }
