@@ -654,7 +654,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 	StJbwContainer o;
 	JsonbValue	jv;
 
-	check_stack_depth();
+	/* the recursion is in the containers' case, which checks the stack */
 	switch (v->type)
 	{
 		case jbvString:
@@ -685,6 +685,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 				char	   *data = children_of(c, &nchildren);
 				uint32		off = 0;
 
+				check_stack_depth();
 				if (JsonContainerIsArray(c))
 				{
 					StJbwContainer a;

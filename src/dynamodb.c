@@ -296,9 +296,10 @@ ddb_open(const char *name, DdbTable *t)
 	StTable    *tab;
 
 	st_ddb_check_active(st_ddb_table_relid(name), name);
-	t->name = st_ddb_table_text(name);
 	/* no SPI connection: st_table_open makes one only to read a table it has not cached */
-	tab = st_table_open(t->name, AccessShareLock, ACL_SELECT);
+	tab = st_table_open_in(ddb_schema(), name, AccessShareLock, ACL_SELECT);
+	/* st_ddb_table_text(name): the same names, quoted when the entry was built */
+	t->name = cstring_to_text(tab->qualname);
 	t->tab = tab;
 	t->keys.pk_name = pstrdup(tab->pk_name);
 	t->keys.pk_type = tab->pk_type;

@@ -76,7 +76,8 @@ typedef struct RegistryRow
 /* What st_table_open's callback checks, and what it found */
 typedef struct OpenCheck
 {
-	text	   *name;			/* as the caller gave it, for messages */
+	text	   *name;			/* as the caller gave it, for messages; NULL: of rv */
+	const RangeVar *rv;			/* the name resolved */
 	AclMode		required;		/* privileges, or ST_ACL_OWNER */
 	RegistryRow row;			/* read when the cache had no valid entry */
 } OpenCheck;
@@ -317,6 +318,18 @@ valid_entry(Oid relid)
 	return (tab && tab->valid) ? tab : NULL;
 }
 
+static StTable *open_rangevar(RangeVar *rv, text *name, LOCKMODE lockmode, AclMode required);
+
+/* The table's name for a message: as the caller gave it, or quoted from the RangeVar */
+static text *
+check_name(OpenCheck *check)
+{
+	if (check->name == NULL)
+		check->name = cstring_to_text(quote_qualified_identifier(check->rv->schemaname,
+																 check->rv->relname));
+	return check->name;
+}
+
 /*
  * RangeVarGetRelidExtended callback, run before the table is locked (and
  * again if the name comes to mean another table while waiting for it):
@@ -343,7 +356,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	ReleaseSysCache(tp);
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
-		not_singletable_error(check->name, InvalidOid);
+		not_singletable_error(check_name(check), InvalidOid);
 
 	/* rights first: a role without them learns nothing more and waits for nothing */
 	if (check->required & ST_ACL_OWNER)
@@ -359,7 +372,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	if (valid_entry(relid) != NULL)
 		return;
 	if (!read_registry_row(relid, &check->row))
-		not_singletable_error(check->name, relid);
+		not_singletable_error(check_name(check), relid);
 }
 
 /* A table's qualified, quoted name as st_table_open takes it; NULL when it is gone. */
@@ -435,7 +448,25 @@ build_entry(StTable *tab, const RegistryRow *row)
 StTable *
 st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 {
-	RangeVar   *rv = st_name_to_rangevar(name);
+	return open_rangevar(st_name_to_rangevar(name), name, lockmode, required);
+}
+
+/*
+ * st_table_open of table relname in schema schemaname, the names as they
+ * are (not SQL text to parse): what st_table_open of their
+ * quote_qualified_identifier does, without building and parsing that text.
+ */
+StTable *
+st_table_open_in(const char *schemaname, const char *relname, LOCKMODE lockmode, AclMode required)
+{
+	return open_rangevar(makeRangeVar(pstrdup(schemaname), pstrdup(relname), -1), NULL,
+						 lockmode, required);
+}
+
+/* st_table_open of rv (name: its text for messages, or NULL: made from rv if needed) */
+static StTable *
+open_rangevar(RangeVar *rv, text *name, LOCKMODE lockmode, AclMode required)
+{
 	OpenCheck	check;
 	Oid			relid;
 	StTable    *tab;
@@ -444,13 +475,15 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 	Assert(required != 0);
 	memset(&check, 0, sizeof(check));
 	check.name = name;
+	check.rv = rv;
 	check.required = required;
 	relid = RangeVarGetRelidExtended(rv, lockmode, RVR_MISSING_OK, check_table_callback, &check);
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table \"%s\" does not exist", text_to_cstring(name)),
-				 st_errdetail_dynamodb("Requested resource not found: Table: %s not found", text_to_cstring(name))));
+				 errmsg("table \"%s\" does not exist", text_to_cstring(check_name(&check))),
+				 st_errdetail_dynamodb("Requested resource not found: Table: %s not found",
+									   text_to_cstring(check_name(&check)))));
 
 	/* locked: invalidations up to now have arrived */
 	tab = hash_search(get_cache(), &relid, HASH_ENTER, &found);
@@ -464,7 +497,7 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 
 	/* the callback read the row unless a valid entry then went stale since */
 	if (check.row.relid != relid && !read_registry_row(relid, &check.row))
-		not_singletable_error(name, relid);
+		not_singletable_error(check_name(&check), relid);
 	build_entry(tab, &check.row);
 	return tab;
 }
