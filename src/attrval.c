@@ -436,11 +436,64 @@ key_text(StVal *v)
 	return r;
 }
 
+/*
+ * Key attribute name of an S or N key read straight from the Key map c:
+ * {"S": "..."} of an S key, {"N": "<valid number>"} of an N key, its key
+ * text as key_text makes it. False for anything else (no such attribute,
+ * another type, a second type member, B, an invalid number), which the
+ * generic conversion then converts or refuses with its message.
+ */
+static bool
+key_direct(JsonbContainer *c, const char *name, StKeyType kt, StKeyText *out)
+{
+	JsonbValue	av;
+	JsonbValue	tv;
+	StNumber	n;
+
+	if (kt != ST_KEY_S && kt != ST_KEY_N)
+		return false;
+	if (getKeyJsonValueFromContainer(c, name, strlen(name), &av) == NULL ||
+		av.type != jbvBinary || !JsonContainerIsObject(av.val.binary.data) ||
+		JsonContainerSize(av.val.binary.data) != 1 ||
+		getKeyJsonValueFromContainer(av.val.binary.data, kt == ST_KEY_S ? "S" : "N", 1, &tv) == NULL ||
+		tv.type != jbvString)
+		return false;
+	if (kt == ST_KEY_S)
+	{
+		out->data = tv.val.string.val;
+		out->len = tv.val.string.len;
+		return true;
+	}
+	if (st_number_parse(tv.val.string.val, tv.val.string.len, &n) != ST_NUM_OK)
+		return false;
+	out->data = n.canonical;
+	out->len = strlen(n.canonical);
+	return true;
+}
+
 void
 st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText *sk)
 {
-	StVal	   *v = map_to_val(map, ST_AV_KEY);
+	StVal	   *v;
 	int			nkeys = keys->sk_name ? 2 : 1;
+
+	/*
+	 * The usual Key, exactly the key attributes as strings of their types:
+	 * the same key text as below, without the generic value structure.
+	 */
+	if (map->type == jbvBinary && JsonContainerIsObject(map->val.binary.data) &&
+		JsonContainerSize(map->val.binary.data) == nkeys &&
+		key_direct(map->val.binary.data, keys->pk_name, keys->pk_type, pk) &&
+		(keys->sk_name == NULL || key_direct(map->val.binary.data, keys->sk_name, keys->sk_type, sk)))
+	{
+		if (keys->sk_name == NULL)
+		{
+			sk->data = NULL;
+			sk->len = 0;
+		}
+		return;
+	}
+	v = map_to_val(map, ST_AV_KEY);
 
 	check_key_attr(v, keys->pk_name, keys->pk_type, ST_AV_KEY);
 	if (keys->sk_name)
@@ -654,7 +707,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 	StJbwContainer o;
 	JsonbValue	jv;
 
-	check_stack_depth();
+	/* the recursion is in the containers' case, which checks the stack */
 	switch (v->type)
 	{
 		case jbvString:
@@ -685,6 +738,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 				char	   *data = children_of(c, &nchildren);
 				uint32		off = 0;
 
+				check_stack_depth();
 				if (JsonContainerIsArray(c))
 				{
 					StJbwContainer a;

@@ -270,6 +270,7 @@ st_ddb_table_relid(const char *name)
 typedef struct DdbTable
 {
 	text	   *name;			/* qualified, for the operations layer */
+	StTable    *tab;			/* as opened, for a read (StGetRequest.tab) */
 	StAttrKeys	keys;
 	bool		has_lsi;
 	int			n_indexes;
@@ -284,21 +285,22 @@ typedef struct DdbTable
 /*
  * Resolves a table and copies its key schema and indexes: with SELECT, the
  * right every operation needs, checked before ACCESS SHARE, the lock any
- * SELECT takes. The operation then checks its own rights (INSERT, UPDATE,
- * DELETE) before its stronger lock, so a reader's write is refused without
- * queueing behind a lock that conflicts with writes.
+ * SELECT takes. A read is handed the table so opened (t->tab: the same
+ * rights and lock); a write checks its own rights (INSERT, UPDATE, DELETE)
+ * before its stronger lock, so a reader's write is refused without queueing
+ * behind a lock that conflicts with writes.
  */
 static void
 ddb_open(const char *name, DdbTable *t)
 {
-	MemoryContext outer = CurrentMemoryContext;
 	StTable    *tab;
 
 	st_ddb_check_active(st_ddb_table_relid(name), name);
-	t->name = st_ddb_table_text(name);
-	SPI_connect();
-	tab = st_table_open(t->name, AccessShareLock, ACL_SELECT);
-	MemoryContextSwitchTo(outer);
+	/* no SPI connection: st_table_open makes one only to read a table it has not cached */
+	tab = st_table_open_in(ddb_schema(), name, AccessShareLock, ACL_SELECT);
+	/* st_ddb_table_text(name): the same names, quoted when the entry was built */
+	t->name = cstring_to_text(tab->qualname);
+	t->tab = tab;
 	t->keys.pk_name = pstrdup(tab->pk_name);
 	t->keys.pk_type = tab->pk_type;
 	t->keys.sk_name = tab->sk_name ? pstrdup(tab->sk_name) : NULL;
@@ -314,8 +316,6 @@ ddb_open(const char *name, DdbTable *t)
 		if (tab->indexes[i].is_lsi)
 			t->has_lsi = true;
 	}
-	SPI_finish();
-	MemoryContextSwitchTo(outer);
 }
 
 /* ------------------------------------------------------------ JSON building */
@@ -805,6 +805,7 @@ ddb_get_item(StDdbCall *call)
 	ddb_open(table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
+	req.tab = t.tab;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
 	req.projection = projection;
 	req.names = jsonb_of(names);
@@ -1078,6 +1079,7 @@ ddb_query(StDdbCall *call)
 	check_select(&p, &t, "Querying");
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
+	req.tab = t.tab;
 	req.key_condition = keycond;
 	req.op = ST_SK_NONE;
 	req.forward = forward != 0;
@@ -1121,6 +1123,7 @@ ddb_scan(StDdbCall *call)
 	check_select(&p, &t, "Scanning");
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
+	req.tab = t.tab;
 	req.filter = p.filter;
 	req.projection = p.projection;
 	req.names = jsonb_of(p.names);

@@ -30,8 +30,12 @@ pad_to_int(StringInfo buf)
 
 	if (padlen > 0)
 	{
-		enlargeStringInfo(buf, padlen);
-		memset(buf->data + buf->len, 0, padlen);
+		static const uint32 zero = 0;
+
+		if (buf->len + (int) sizeof(uint32) >= buf->maxlen)
+			enlargeStringInfo(buf, sizeof(uint32));
+		/* four bytes of a constant length: a store, not a call of memset */
+		memcpy(buf->data + buf->len, &zero, sizeof(uint32));
 		buf->len += padlen;
 		buf->data[buf->len] = '\0';
 	}
@@ -55,7 +59,8 @@ reserve(StringInfo buf, int len)
 {
 	int			off;
 
-	enlargeStringInfo(buf, len);
+	if (buf->len + len >= buf->maxlen)
+		enlargeStringInfo(buf, len);
 	off = buf->len;
 	buf->len += len;
 	buf->data[buf->len] = '\0';
@@ -149,6 +154,7 @@ st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v)
 	char	   *p;
 	uint32		header = 1 | JB_FOBJECT;
 	JEntry		entries[2];
+	static const uint32 zero = 0;
 
 	Assert(v->type == jbvString || v->type == jbvBool || v->type == jbvNull);
 	if (total > JENTRY_OFFLENMASK)
@@ -164,7 +170,8 @@ st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v)
 	if (buf->len + total >= buf->maxlen)
 		enlargeStringInfo(buf, total);
 	p = buf->data + buf->len;
-	memset(p, 0, padlen);
+	/* the padding (0 to 3 bytes), as one store; the header overwrites the rest */
+	memcpy(p, &zero, sizeof(uint32));
 	p += padlen;
 	memcpy(p, &header, sizeof(uint32));
 	memcpy(p + sizeof(uint32), entries, sizeof(entries));

@@ -9,6 +9,14 @@
  * arguments; batches, transactions, the JSON API and the TTL worker call the
  * same functions.
  *
+ * A read (Get, Query, Scan) takes the table as its caller opened it when the
+ * request has it (tab): the caller, the JSON API, opened it with st_table_open
+ * with the read's own rights and lock (ACL_SELECT, ACCESS SHARE) to learn its
+ * keys, so the read skips a second resolution of the name. A stale entry
+ * (tab->valid false: an invalidation arrived meanwhile) is opened again.
+ * Writes always open their table themselves: their rights are checked before
+ * their stronger lock.
+ *
  * Errors follow src/errors.h. A failed condition raises 23S01; when the
  * request asked for the item on a failed condition (return_old_on_failure),
  * that item is kept in this backend and read with st_condition_failure_item()
@@ -67,6 +75,7 @@ typedef struct StGetRequest
 	Jsonb	   *names;
 	bool		include_expired;	/* also an item its TTL has expired */
 	int			consistent_read;	/* ConsistentRead: 1, 0, or -1 (not given) */
+	StTable    *tab;			/* table_name as the caller opened it, or NULL */
 } StGetRequest;
 
 typedef struct StDeleteRequest
@@ -113,6 +122,7 @@ typedef struct StQueryRequest
 	bool		page;			/* one page: stop after ST_PAGE_BYTES of evaluated items */
 	bool		fetch_item;		/* on a local secondary index: each row's whole item
 								 * from the table (DynamoDB's Select ALL_ATTRIBUTES) */
+	StTable    *tab;			/* table_name as the caller opened it, or NULL */
 } StQueryRequest;
 
 /* A Scan (DynamoDB's parallel-scan contract: segment and total_segments both or neither) */
@@ -133,6 +143,7 @@ typedef struct StScanRequest
 	bool		include_expired;	/* also items their TTL has expired */
 	int			consistent_read;	/* as in StQueryRequest */
 	bool		page;			/* one page: stop after ST_PAGE_BYTES of evaluated items */
+	StTable    *tab;			/* table_name as the caller opened it, or NULL */
 } StScanRequest;
 
 /* What a Query or Scan read, besides its rows */

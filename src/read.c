@@ -68,7 +68,7 @@ st_op_get(const StGetRequest *req)
 	StCapacity	cap;
 
 	SPI_connect();
-	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	tab = st_table_open_read(req->tab, req->table_name);
 	st_capacity_begin(&cap, tab, ST_STAT_GET_ITEM);
 	st_capacity_set_consistency(&cap, req->consistent_read != 0);
 	if (req->projection == NULL && req->names != NULL)
@@ -1034,7 +1034,7 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	int			rc;
 
 	SPI_connect();
-	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	tab = st_table_open_read(req->tab, req->table_name);
 	parse_request_keys(tab, req, &qa, &env);
 	qa.fetch_item = req->fetch_item && qa.index && qa.index->is_lsi;
 	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);

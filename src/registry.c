@@ -76,7 +76,8 @@ typedef struct RegistryRow
 /* What st_table_open's callback checks, and what it found */
 typedef struct OpenCheck
 {
-	text	   *name;			/* as the caller gave it, for messages */
+	text	   *name;			/* as the caller gave it, for messages; NULL: of rv */
+	const RangeVar *rv;			/* the name resolved */
 	AclMode		required;		/* privileges, or ST_ACL_OWNER */
 	RegistryRow row;			/* read when the cache had no valid entry */
 } OpenCheck;
@@ -268,12 +269,14 @@ not_singletable_error(text *name, Oid relid)
 
 /*
  * Reads the registry row of relid into row (strings in the current memory
- * context); false when there is none. Needs SPI; the registry is readable by
- * PUBLIC, and reading it does not lock the item table.
+ * context); false when there is none. In an SPI connection of its own, so
+ * that st_table_open needs none when the cache has the table; the registry
+ * is readable by PUBLIC, and reading it does not lock the item table.
  */
 static bool
 read_registry_row(Oid relid, RegistryRow *row)
 {
+	MemoryContext outer = CurrentMemoryContext;
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 	HeapTuple	tup;
@@ -281,23 +284,28 @@ read_registry_row(Oid relid, RegistryRow *row)
 	bool		isnull;
 	int			rc;
 
-	Assert(st_spi_connected());
+	SPI_connect();
 	rc = SPI_execute_with_args("SELECT partition_key, partition_key_type, sort_key, sort_key_type"
 							   " FROM " ST_REGISTRY " WHERE table_name OPERATOR(pg_catalog.=) $1",
 							   1, argtypes, values, NULL, true, 1);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "reading the singletable registry failed: %s", SPI_result_code_string(rc));
 	if (SPI_processed == 0)
+	{
+		SPI_finish();
 		return false;
+	}
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
+	/* the strings in the caller's memory; SPI_finish frees the tuple and returns there */
+	MemoryContextSwitchTo(outer);
 	row->relid = relid;
 	row->pk_name = TextDatumGetCString(SPI_getbinval(tup, desc, 1, &isnull));
 	row->pk_type = (StKeyType) TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull))[0];
 	SPI_getbinval(tup, desc, 3, &isnull);
 	row->sk_name = isnull ? NULL : TextDatumGetCString(SPI_getbinval(tup, desc, 3, &isnull));
 	row->sk_type = isnull ? ST_KEY_S : (StKeyType) TextDatumGetCString(SPI_getbinval(tup, desc, 4, &isnull))[0];
-	SPI_freetuptable(SPI_tuptable);
+	SPI_finish();
 	return true;
 }
 
@@ -308,6 +316,18 @@ valid_entry(Oid relid)
 	StTable    *tab = hash_search(get_cache(), &relid, HASH_FIND, NULL);
 
 	return (tab && tab->valid) ? tab : NULL;
+}
+
+static StTable *open_rangevar(RangeVar *rv, text *name, LOCKMODE lockmode, AclMode required);
+
+/* The table's name for a message: as the caller gave it, or quoted from the RangeVar */
+static text *
+check_name(OpenCheck *check)
+{
+	if (check->name == NULL)
+		check->name = cstring_to_text(quote_qualified_identifier(check->rv->schemaname,
+																 check->rv->relname));
+	return check->name;
 }
 
 /*
@@ -336,7 +356,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	ReleaseSysCache(tp);
 
 	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
-		not_singletable_error(check->name, InvalidOid);
+		not_singletable_error(check_name(check), InvalidOid);
 
 	/* rights first: a role without them learns nothing more and waits for nothing */
 	if (check->required & ST_ACL_OWNER)
@@ -352,7 +372,7 @@ check_table_callback(const RangeVar *rv, Oid relid, Oid oldrelid, void *arg)
 	if (valid_entry(relid) != NULL)
 		return;
 	if (!read_registry_row(relid, &check->row))
-		not_singletable_error(check->name, relid);
+		not_singletable_error(check_name(check), relid);
 }
 
 /* A table's qualified, quoted name as st_table_open takes it; NULL when it is gone. */
@@ -407,10 +427,13 @@ build_entry(StTable *tab, const RegistryRow *row)
 	tab->sk_name = row->sk_name ? pstrdup(row->sk_name) : NULL;
 	tab->sk_type = row->sk_type;
 	MemoryContextSwitchTo(old);
+	/* the registries' rows, read in an SPI connection of its own, kept in tab->cxt */
+	SPI_connect();
 	st_indexes_load(tab);
 	st_ttl_load(tab);
 	/* Citus invalidates the table's relcache entry when it distributes it */
 	tab->distributed = st_table_distribution(tab) != (Datum) 0;
+	SPI_finish();
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;
 	building_relid = InvalidOid;
@@ -419,29 +442,48 @@ build_entry(StTable *tab, const RegistryRow *row)
 /*
  * Finds the item-collection table named by name and its cached description,
  * after checking that the caller has the rights required (ACL_* bits, all
- * of them, or ST_ACL_OWNER), and then locks it in lockmode. Must be called
- * inside SPI_connect.
+ * of them, or ST_ACL_OWNER), and then locks it in lockmode. Needs no SPI
+ * connection: a table not cached (or stale) is read in one of its own.
  */
 StTable *
 st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 {
-	RangeVar   *rv = st_name_to_rangevar(name);
+	return open_rangevar(st_name_to_rangevar(name), name, lockmode, required);
+}
+
+/*
+ * st_table_open of table relname in schema schemaname, the names as they
+ * are (not SQL text to parse): what st_table_open of their
+ * quote_qualified_identifier does, without building and parsing that text.
+ */
+StTable *
+st_table_open_in(const char *schemaname, const char *relname, LOCKMODE lockmode, AclMode required)
+{
+	return open_rangevar(makeRangeVar(pstrdup(schemaname), pstrdup(relname), -1), NULL,
+						 lockmode, required);
+}
+
+/* st_table_open of rv (name: its text for messages, or NULL: made from rv if needed) */
+static StTable *
+open_rangevar(RangeVar *rv, text *name, LOCKMODE lockmode, AclMode required)
+{
 	OpenCheck	check;
 	Oid			relid;
 	StTable    *tab;
 	bool		found;
 
-	Assert(st_spi_connected());
 	Assert(required != 0);
 	memset(&check, 0, sizeof(check));
 	check.name = name;
+	check.rv = rv;
 	check.required = required;
 	relid = RangeVarGetRelidExtended(rv, lockmode, RVR_MISSING_OK, check_table_callback, &check);
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table \"%s\" does not exist", text_to_cstring(name)),
-				 st_errdetail_dynamodb("Requested resource not found: Table: %s not found", text_to_cstring(name))));
+				 errmsg("table \"%s\" does not exist", text_to_cstring(check_name(&check))),
+				 st_errdetail_dynamodb("Requested resource not found: Table: %s not found",
+									   text_to_cstring(check_name(&check)))));
 
 	/* locked: invalidations up to now have arrived */
 	tab = hash_search(get_cache(), &relid, HASH_ENTER, &found);
@@ -455,9 +497,23 @@ st_table_open(text *name, LOCKMODE lockmode, AclMode required)
 
 	/* the callback read the row unless a valid entry then went stale since */
 	if (check.row.relid != relid && !read_registry_row(relid, &check.row))
-		not_singletable_error(name, relid);
+		not_singletable_error(check_name(&check), relid);
 	build_entry(tab, &check.row);
 	return tab;
+}
+
+/*
+ * The table of a read (ACL_SELECT, ACCESS SHARE): opened, its entry still
+ * valid, it is what st_table_open(name, AccessShareLock, ACL_SELECT) would
+ * return (the caller opened it so in this transaction, so the rights were
+ * checked and the lock is held); else it is opened.
+ */
+StTable *
+st_table_open_read(StTable *opened, text *name)
+{
+	if (opened != NULL && opened->valid)
+		return opened;
+	return st_table_open(name, AccessShareLock, ACL_SELECT);
 }
 
 /* Invalidates the cached entry of the table a registry row names, in every backend. */

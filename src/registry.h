@@ -50,6 +50,9 @@ struct StTable
 extern void st_registry_init(void);
 extern RangeVar *st_name_to_rangevar(text *name);
 extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
+extern StTable *st_table_open_in(const char *schemaname, const char *relname,
+								 LOCKMODE lockmode, AclMode required);
+extern StTable *st_table_open_read(StTable *opened, text *name);
 extern bool st_spi_connected(void);
 extern StIndex *st_table_index(StTable *tab, const char *name);
 extern text *st_table_name_text(Oid relid);

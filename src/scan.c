@@ -684,7 +684,7 @@ st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg, StReadResult *
 
 	check_segments(req);
 	SPI_connect();
-	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
+	tab = st_table_open_read(req->tab, req->table_name);
 	parse_scan(tab, req, &sa);
 	st_query_receiver_init(&recv, tab, &sa.qa, req->max_items, req->include_expired, ST_STAT_SCAN,
 						   req->consistent_read, req->page, st_keyed_receive, row, arg);

@@ -143,6 +143,7 @@ singletable_get_item(PG_FUNCTION_ARGS)
 	req.consistent_read = consistent_read_arg(fcinfo, 6);
 	req.projection = ARG_CSTRING(3);
 	req.names = ARG_JSONB(4);
+	req.tab = NULL;
 	RETURN_JSONB_OR_NULL(st_op_get(&req));
 }
 

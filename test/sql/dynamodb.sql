@@ -291,6 +291,21 @@ SELECT s, ddb('Query', ('{"TableName": "Coll", "IndexName": "byL", "KeyCondition
   "ExpressionAttributeValues": {":p": {"S": "p"}, ":z": {"N": "7"}}' || s || '}')::jsonb) -> 'Items' AS items
   FROM unnest(ARRAY['', ', "Select": "ALL_PROJECTED_ATTRIBUTES"', ', "Select": "ALL_ATTRIBUTES"']) s;
 
+-- GetItem's Key: the usual form ({"S": ..} / {"N": ..} of exactly the key attributes) is read
+-- directly, anything else by the generic converter; both find the same item or give the same error
+SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "kd"}, "sk": {"N": "70"}, "v": {"S": "found"}}}');
+SELECT k, ddb('GetItem', ('{"TableName": "Things", "Key": ' || k || '}')::jsonb) #>> '{Item,v,S}' AS v
+  FROM unnest(ARRAY['{"pk": {"S": "kd"}, "sk": {"N": "70"}}', '{"pk": {"S": "kd"}, "sk": {"N": "7e1"}}',
+                    '{"pk": {"S": "kd"}, "sk": {"N": "+070.00"}}', '{"pk": {"S": "kd"}, "sk": {"N": "70", "S": null}}',
+                    '{"pk": {"S": "kd", "B": null}, "sk": {"N": "70"}}', '{"pk": {"S": "kd"}, "sk": {"N": "71"}}']) k;
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"N": "1"}, "sk": {"N": "70"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": {"S": "70"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": {"N": "7x"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": {"N": "70", "S": "70"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "s2": {"N": "70"}}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": "70"}}');
+SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": ""}, "sk": {"N": "70"}}}');
+
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
   FROM unnest(ARRAY['Things', 'Blobs', 'Coll', 'Nums']) n;
