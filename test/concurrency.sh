@@ -14,7 +14,11 @@
 #       random overlapping keys (each client draws from just ahead of its own position, so
 #       that the clients try the same new keys at about the same time), each success or 23S01 failure logged; the number of
 #       successes must equal the number of items, and every item must be the one its
-#       single successful put wrote.
+#       single successful put wrote;
+#   (d) ClientRequestTokens: 4 clients x 150 TransactWriteItems (ADD n :one) each with a
+#       token of its own, replayed at once (the replay returns the first response and
+#       writes nothing: every n is 1; never TransactionInProgress once the first call has
+#       ended), then the token with another request (IdempotentParameterMismatch, 22S01).
 #
 # Prints one TAP line per check ("ok N - ..." / "not ok N - ...", details as "# ..." lines)
 # and exits non-zero when a check failed. test/run.sh runs it against its test server
@@ -31,6 +35,7 @@ JOBS=2
 COUNTER_TX=250      # (a) transactions per client
 OPTIMISTIC_TX=100   # (b) transactions per client
 CREATE_TX=200       # (c) transactions per client
+TOKEN_TX=150        # (d) transactions per client
 
 # bench DESC NAME TX [PGBENCH_OPTION...]: runs the pgbench script $WORK/NAME.sql with
 # CLIENTS clients x TX transactions each; ok when pgbench succeeds and reports every
@@ -188,6 +193,45 @@ expect "$DB" "create-only put: each item is the one its single successful put wr
 if out=$(q "$DB" <<<"SELECT count(*) FILTER (WHERE created), count(*) FILTER (WHERE NOT created) FROM create_log" 2>&1); then
     diag "create-only put: created|failed with 23S01 = $out"
 fi
+
+#
+# (d) ClientRequestTokens: each transaction writes through TransactWriteItems with a token
+# of its own, then replays it at once; the replay must return the first response (no
+# TransactionInProgress once the first call has ended, no second write), and a third call
+# with the token and another request must get IdempotentParameterMismatch
+#
+cat >"$WORK/token.sql" <<'EOF'
+\set id :client_id * 1000000 + random(1, 999999)
+SELECT singletable.dynamodb('TransactWriteItems', jsonb_build_object('ClientRequestToken', 'tok-' || :id,
+  'TransactItems', jsonb_build_array(jsonb_build_object('Update', jsonb_build_object('TableName', 'tok',
+    'Key', jsonb_build_object('pk', jsonb_build_object('S', 'k' || :id), 'sk', jsonb_build_object('S', 'x')),
+    'UpdateExpression', 'ADD n :one', 'ExpressionAttributeValues', jsonb_build_object(':one', jsonb_build_object('N', '1')))))));
+SELECT singletable.dynamodb('TransactWriteItems', jsonb_build_object('ClientRequestToken', 'tok-' || :id,
+  'TransactItems', jsonb_build_array(jsonb_build_object('Update', jsonb_build_object('TableName', 'tok',
+    'Key', jsonb_build_object('pk', jsonb_build_object('S', 'k' || :id), 'sk', jsonb_build_object('S', 'x')),
+    'UpdateExpression', 'ADD n :one', 'ExpressionAttributeValues', jsonb_build_object(':one', jsonb_build_object('N', '1')))))));
+SELECT token_mismatch('tok-' || :id);
+EOF
+q "$DB" >/dev/null <<'SQL' || bail "token setup failed"
+SELECT singletable.create_table('tok');
+CREATE TABLE token_log (token text, state text);
+CREATE FUNCTION token_mismatch(t text) RETURNS void LANGUAGE plpgsql AS $fn$
+BEGIN
+  PERFORM singletable.dynamodb('TransactWriteItems', jsonb_build_object('ClientRequestToken', t,
+    'TransactItems', jsonb_build_array(jsonb_build_object('Delete', jsonb_build_object('TableName', 'tok',
+      'Key', jsonb_build_object('pk', jsonb_build_object('S', 'other'), 'sk', jsonb_build_object('S', 'x')))))));
+  INSERT INTO token_log VALUES (t, 'no error');
+EXCEPTION WHEN OTHERS THEN
+  INSERT INTO token_log VALUES (t, SQLSTATE);
+END $fn$;
+SQL
+bench "tokens: $CLIENTS clients x $TOKEN_TX TransactWriteItems, each replayed at once, no error" token "$TOKEN_TX"
+expect "$DB" "tokens: every replay returned the first call's response: each item's n is 1" \
+    "0" \
+    "SELECT count(*) FROM tok WHERE (item->>'n')::int <> 1"
+expect "$DB" "tokens: every reuse with another request was IdempotentParameterMismatch (22S01)" \
+    "$((CLIENTS * TOKEN_TX))|22S01" \
+    "SELECT count(*), string_agg(DISTINCT state, ',') FROM token_log"
 
 #
 # Done
