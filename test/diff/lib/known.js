@@ -71,6 +71,8 @@ function evalCondition(req, item) {
     if (e.type === 'and') return run(e.args[0], doc) && run(e.args[1], doc);
     if (e.type === 'or') return run(e.args[0], doc) || run(e.args[1], doc);
     if (e.type === 'not') return !run(e.args[0], doc);
+    // size() of an N, BOOL or NULL of the item: the comparison that uses it is false (sem §6.4; dynalite: <> is true)
+    if (doc && e.args.some((a) => a && a.type === 'function' && a.name === 'size' && ['N', 'BOOL', 'NULL'].includes(Object.keys(arg(a.args[0]) || {})[0]))) return false;
     const as = e.args.map(arg);
     if (doc && e.type === '=') return docEq(as[0], as[1]);
     if (doc && e.type === '<>') return !docEq(as[0], as[1]);
@@ -287,11 +289,14 @@ const MATCHES = [
   },
   {
     name: 'an UpdateItem of only REMOVE/DELETE actions on an absent item creates nothing (dynalite creates a key-only item)',
-    doc: 'sem §6.5',
+    doc: 'sem §6.5; for AttributeUpdates, AWS API Reference, AttributeValueUpdate ("If no item with the specified Key is found: ... DELETE - Nothing happens; there is no attribute to delete")',
     match(ctx) {
       const { c, s, st, dl } = ctx;
       const upd = c.steps.find((x) => x.op === 'UpdateItem' && x.compare);
-      if (!upd || !/^\s*(REMOVE|DELETE)\b/i.test(upd.req.UpdateExpression || '') || /\b(SET|ADD)\b/.test(upd.req.UpdateExpression)) return false;
+      // AttributeUpdates of DELETE actions only: "If no item with the specified Key is found: ... DELETE - Nothing happens" (AWS API Reference, AttributeValueUpdate)
+      const au = upd && upd.req.AttributeUpdates && Object.values(upd.req.AttributeUpdates);
+      const legacyDelete = !!au && au.length > 0 && au.every((x) => x && x.Action === 'DELETE') && !upd.req.UpdateExpression;
+      if (!upd || (!legacyDelete && (!/^\s*(REMOVE|DELETE)\b/i.test(upd.req.UpdateExpression || '') || /\b(SET|ADD)\b/.test(upd.req.UpdateExpression)))) return false;
       if (c.steps.some((x) => x.op === 'PutItem' && !x.compare && x.req.TableName === upd.req.TableName
         && JSON.stringify(Object.keys(upd.req.Key).sort().map((k) => x.req.Item[k])) === JSON.stringify(Object.keys(upd.req.Key).sort().map((k) => upd.req.Key[k])))) return false;
       const keyOnly = (i) => i && Object.keys(i).length === Object.keys(upd.req.Key).length;
