@@ -1434,7 +1434,7 @@ st_ddb_describe_ttl(StDdbCall *call)
 
 /* The table of a ResourceArn; the caller must own it to change its tags (own: true) */
 static Oid
-arn_table(StDdbCall *call, bool own, char **arn_out)
+arn_table(StDdbCall *call, bool own, const char *empty, char **arn_out)
 {
 	StDdbErrors e;
 	char	   *arn = st_ddb_string(call, "ResourceArn");
@@ -1456,6 +1456,12 @@ arn_table(StDdbCall *call, bool own, char **arn_out)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid DynamoDB table ARN"),
 				 st_errdetail_dynamodb("Invalid TableArn: Invalid ResourceArn provided as input %s", arn)));
+	/* an empty Tags or TagKeys list: checked after the ARN, before the table, as DynamoDB does */
+	if (empty != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a DynamoDB tag request needs at least one tag"),
+				 st_errdetail_dynamodb("%s", empty)));
 	name = slash + 7;
 	relid = st_ddb_table_relid(name);
 	SPI_connect();
@@ -1520,7 +1526,7 @@ st_ddb_tag_resource(StDdbCall *call)
 	}
 	add = end_object(&st);
 	st_ddb_errors_raise(&e);
-	relid = arn_table(call, true, &arn);
+	relid = arn_table(call, true, n == 0 ? "Atleast one Tag needs to be provided as Input." : NULL, &arn);
 	ensure_registered(relid);
 	{
 		Oid			argtypes[2] = {OIDOID, JSONBOID};
@@ -1568,7 +1574,7 @@ st_ddb_untag_resource(StDdbCall *call)
 	elems = palloc(sizeof(Datum) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 		elems[i] = text_datum(st_ddb_string_of(getIthJsonbValueFromContainer(keys->val.binary.data, i)));
-	relid = arn_table(call, true, &arn);
+	relid = arn_table(call, true, n == 0 ? "Atleast one Tag Key needs to be provided as Input." : NULL, &arn);
 	{
 		Oid			argtypes[2] = {OIDOID, TEXTARRAYOID};
 		Datum		values[2] = {ObjectIdGetDatum(relid),
@@ -1589,7 +1595,7 @@ Jsonb *
 st_ddb_list_tags(StDdbCall *call)
 {
 	char	   *arn;
-	Oid			relid = arn_table(call, false, &arn);
+	Oid			relid = arn_table(call, false, NULL, &arn);
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 	JsonbParseState *st = NULL;

@@ -179,7 +179,12 @@ SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:0000000000
 SELECT ddb('TagResource', jsonb_build_object('ResourceArn', 'arn:aws:dynamodb:ddblocal:000000000000:table/alpha',
   'Tags', (SELECT jsonb_agg(jsonb_build_object('Key', 'k' || i, 'Value', 'v')) FROM generate_series(1, 50) i)));
 SELECT ddb('TagResource', '{"ResourceArn": "not-an-arn", "Tags": []}');
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nothing", "Tags": [{"Key": "a", "Value": "b"}]}');
+-- an empty Tags or TagKeys list is refused, after the ARN's form and before the table (test/diff seed 2 cases 27, 1045)
+SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "Tags": []}');
 SELECT ddb('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nothing", "Tags": []}');
+SELECT ddb('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha", "TagKeys": []}');
+SELECT ddb('UntagResource', '{"ResourceArn": "not-an-arn", "TagKeys": []}');
 SELECT ddb('ListTagsOfResource', '{}');
 SELECT ddb('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/alpha"}');
 -- only the owner changes tags

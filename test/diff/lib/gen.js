@@ -67,6 +67,10 @@ function genBytes(r, min, max) {
   for (let i = 0; i < n; i++) a.push(r.chance(0.3) ? r.pick([0, 1, 0x7f, 0x80, 0xff]) : r.int(256));
   return Buffer.from(a).toString('base64');
 }
+// A string cut at a code unit inside a surrogate pair keeps a lone surrogate, which is no
+// Unicode text (DynamoDB's strings are UTF-8; PostgreSQL's jsonb refuses the escape): the half
+// pair is dropped, with the same random draws as before.
+const whole = (s) => s.replace(/^[\uDC00-\uDFFF]/, '').replace(/[\uD800-\uDBFF]$/, '');
 const genS = (r) => ({ S: r.chance(0.8) ? r.pick(STRINGS.slice(1)) : r.pick(STRINGS) });
 const genN = (r) => ({ N: r.pick(NUMBERS) });
 const genB = (r) => ({ B: genBytes(r, r.chance(0.9) ? 1 : 0, 5) });
@@ -178,7 +182,7 @@ class Ctx {
     const r = this.r;
     if (at && r.chance(0.5)) return at;
     if (at && at.N && r.chance(0.5)) return { N: r.pick(NUMBERS) };
-    if (at && at.S && r.chance(0.5)) return { S: at.S.slice(0, r.int(at.S.length + 1)) || 'a' };
+    if (at && at.S && r.chance(0.5)) return { S: whole(at.S.slice(0, r.int(at.S.length + 1))) || 'a' };
     return genValue(r, 1);
   }
 
@@ -214,7 +218,7 @@ class Ctx {
       }
       case 'begins': {
         const a = p();
-        const v = this.val(a.at && a.at.S && r.chance(0.6) ? { S: a.at.S.slice(0, r.int(a.at.S.length + 1)) }
+        const v = this.val(a.at && a.at.S && r.chance(0.6) ? { S: whole(a.at.S.slice(0, r.int(a.at.S.length + 1))) }
           : a.at && a.at.B && r.chance(0.5) ? a.at : r.chance(0.8) ? genS(r) : genValue(r, 0));
         return r.chance(0.06) ? `begins_with(${v}, ${a.text})` : `begins_with(${a.text}, ${v})`;
       }
@@ -224,7 +228,7 @@ class Ctx {
         if (a.at && a.at.SS && r.chance(0.5)) v = { S: r.pick(a.at.SS) };
         else if (a.at && a.at.NS && r.chance(0.5)) v = { N: r.pick(a.at.NS) };
         else if (a.at && a.at.L && a.at.L.length && r.chance(0.5)) v = r.pick(a.at.L);
-        else if (a.at && a.at.S && r.chance(0.5)) v = { S: a.at.S.slice(r.int(a.at.S.length)) || 'a' };
+        else if (a.at && a.at.S && r.chance(0.5)) v = { S: whole(a.at.S.slice(r.int(a.at.S.length))) || 'a' };
         else v = r.chance(0.2) ? genSet(r, 'SS') : genValue(r, 0);
         return `contains(${a.text}, ${this.val(v)})`;
       }
@@ -329,7 +333,7 @@ function genCase(seed, caseNo, forceOp) {
     if (kop) {
       if (skName[0] === '#') names['#ks'] = t.sk;
       let v1 = someSk();
-      if (kop === 'begins_with' && v1.S) v1 = { S: v1.S.slice(0, r.range(0, v1.S.length)) || 'A' };
+      if (kop === 'begins_with' && v1.S) v1 = { S: whole(v1.S.slice(0, r.range(0, v1.S.length))) || 'A' };
       vals[':k1'] = v1; kc.v1 = v1;
       if (kop === 'between') {
         const v2 = someSk(); vals[':k2'] = v2; kc.v2 = v2;
@@ -400,5 +404,6 @@ function genCase(seed, caseNo, forceOp) {
 }
 
 module.exports = {
+  whole,
   genCase, TABLES, Rng, hash32, genItem, genValue, genAttrs, genS, genN, genSet, Ctx, keyOf, pkValue, skValue, NUMBERS, STRINGS,
 };

@@ -47,10 +47,13 @@ function itemBefore(c, i) {
 // Everything else is dynalite's compare in both. null when dynalite cannot parse it.
 let dyn;
 try { dyn = { db: require('dynalite/db'), v: require('dynalite/validations') }; } catch (_) { dyn = null; }
+// A FilterExpression (req without a ConditionExpression) is evaluated the same way.
 function evalCondition(req, item) {
-  if (!dyn || !req.ConditionExpression) return null;
+  if (!dyn || !(req.ConditionExpression || req.FilterExpression)) return null;
   const data = JSON.parse(JSON.stringify(req));
-  if (dyn.v.validateExpressions(data) || !data._condition || !data._condition.expression) return null;
+  if (dyn.v.validateExpressions(data)) return null;
+  const parsed = req.ConditionExpression ? data._condition : data._filter;
+  if (!parsed || !parsed.expression) return null;
   const arg = (a) => {
     if (Array.isArray(a)) return dyn.db.mapPath(a, item || {});
     if (a.type === 'function' && a.name === 'size') {
@@ -68,14 +71,23 @@ function evalCondition(req, item) {
     if (e.type === 'and') return run(e.args[0], doc) && run(e.args[1], doc);
     if (e.type === 'or') return run(e.args[0], doc) || run(e.args[1], doc);
     if (e.type === 'not') return !run(e.args[0], doc);
+    // size() of an N, BOOL or NULL of the item: the comparison that uses it is false (sem §6.4; dynalite: <> is true)
+    if (doc && e.args.some((a) => a && a.type === 'function' && a.name === 'size' && ['N', 'BOOL', 'NULL'].includes(Object.keys(arg(a.args[0]) || {})[0]))) return false;
     const as = e.args.map(arg);
     if (doc && e.type === '=') return docEq(as[0], as[1]);
     if (doc && e.type === '<>') return !docEq(as[0], as[1]);
     if (doc && e.type === 'in') return as.slice(1).some((x) => docEq(as[0], x));
     if (doc && ['<', '<=', '>', '>=', 'between'].includes(e.type) && as.some((x) => !x)) return false;
+    // S orders by the bytes of its UTF-8 encoding (sem §1.4; dynalite: by UTF-16 code units)
+    if (doc && ['<', '<=', '>', '>=', 'between'].includes(e.type) && as.every((x) => x.S !== undefined)) {
+      const cmp = (a, b) => Buffer.compare(Buffer.from(a.S, 'utf8'), Buffer.from(b.S, 'utf8'));
+      if (e.type === 'between') return cmp(as[0], as[1]) >= 0 && cmp(as[0], as[2]) <= 0;
+      const k = cmp(as[0], as[1]);
+      return e.type === '<' ? k < 0 : e.type === '<=' ? k <= 0 : e.type === '>' ? k > 0 : k >= 0;
+    }
     return dyn.db.compare(e.type === 'function' ? e.name : e.type, as[0], as.slice(1));
   };
-  const root = data._condition.expression;
+  const root = parsed.expression;
   const attempt = (doc) => { try { return run(root, doc); } catch (_) { return null; } }; // null: no verdict
   const r = { dynalite: attempt(false), documented: attempt(true) };
   return r.documented === null ? null : r;
@@ -184,6 +196,9 @@ const REWRITES = [
       const min = reqOf(ctx).ConsistentRead === true ? 1 : 0.5;
       cc.CapacityUnits = min;
       if (cc.Table && cc.Table.CapacityUnits === 0) cc.Table.CapacityUnits = min;
+      // on an index the whole charge is the index's part (sem §3.4: "The total equals Table plus every index")
+      const ix = reqOf(ctx).IndexName;
+      for (const m of ['GlobalSecondaryIndexes', 'LocalSecondaryIndexes']) if (ix && cc[m] && cc[m][ix] && cc[m][ix].CapacityUnits === 0) cc[m][ix].CapacityUnits = min;
     },
   },
   {
@@ -274,11 +289,14 @@ const MATCHES = [
   },
   {
     name: 'an UpdateItem of only REMOVE/DELETE actions on an absent item creates nothing (dynalite creates a key-only item)',
-    doc: 'sem §6.5',
+    doc: 'sem §6.5; for AttributeUpdates, AWS API Reference, AttributeValueUpdate ("If no item with the specified Key is found: ... DELETE - Nothing happens; there is no attribute to delete")',
     match(ctx) {
       const { c, s, st, dl } = ctx;
       const upd = c.steps.find((x) => x.op === 'UpdateItem' && x.compare);
-      if (!upd || !/^\s*(REMOVE|DELETE)\b/i.test(upd.req.UpdateExpression || '') || /\b(SET|ADD)\b/.test(upd.req.UpdateExpression)) return false;
+      // AttributeUpdates of DELETE actions only: "If no item with the specified Key is found: ... DELETE - Nothing happens" (AWS API Reference, AttributeValueUpdate)
+      const au = upd && upd.req.AttributeUpdates && Object.values(upd.req.AttributeUpdates);
+      const legacyDelete = !!au && au.length > 0 && au.every((x) => x && x.Action === 'DELETE') && !upd.req.UpdateExpression;
+      if (!upd || (!legacyDelete && (!/^\s*(REMOVE|DELETE)\b/i.test(upd.req.UpdateExpression || '') || /\b(SET|ADD)\b/.test(upd.req.UpdateExpression)))) return false;
       if (c.steps.some((x) => x.op === 'PutItem' && !x.compare && x.req.TableName === upd.req.TableName
         && JSON.stringify(Object.keys(upd.req.Key).sort().map((k) => x.req.Item[k])) === JSON.stringify(Object.keys(upd.req.Key).sort().map((k) => upd.req.Key[k])))) return false;
       const keyOnly = (i) => i && Object.keys(i).length === Object.keys(upd.req.Key).length;
@@ -293,12 +311,71 @@ const MATCHES = [
       if (ctx.s.note === 'stored' && ctx.s.op === 'GetItem' && ctx.i > 0 && ctx.st.ok && ctx.so && ctx.so[ctx.i - 1].ok) {
         // the write before passed its condition on singletable alone: what it put is stored
         const w = ctx.c.steps[ctx.i - 1], r = conditionSplit(ctx.c, ctx.i - 1);
-        return !!r && r.documented && w.op === 'PutItem' && !ctx.ao[ctx.i - 1].ok
-          && stable(norm({ M: w.req.Item })) === stable(norm({ M: ctx.st.body.Item || {} }));
+        if (!r || !r.documented || ctx.ao[ctx.i - 1].ok) return false;
+        if (w.op === 'PutItem') return stable(norm({ M: w.req.Item })) === stable(norm({ M: ctx.st.body.Item || {} }));
+        if (w.op === 'DeleteItem') return !ctx.st.body.Item;
+        return false;
       }
       const r = conditionSplit(ctx.c, ctx.i);
-      const out = (o, pass) => (pass ? o.ok : o.error === 'ConditionalCheckFailedException');
+      // a condition that passes lets an UpdateItem fail on the types it finds in the item (sem §6.5)
+      const typeError = (o) => ctx.s.op === 'UpdateItem' && o.error === 'ValidationException'
+        && msg(o) === 'An operand in the update expression has an incorrect data type';
+      const out = (o, pass) => (pass ? o.ok || typeError(o) : o.error === 'ConditionalCheckFailedException');
       return !!r && out(ctx.st, r.documented) && out(ctx.dl, r.dynalite);
+    },
+  },
+  {
+    name: 'FilterExpression: =, <>, IN on maps and lists, missing attributes and the order of S decided as documented (dynalite differs)',
+    doc: 'sem §6.3 ("maps compare deeply", "Missing attribute: every comparison with it is false, except <>"), sem §1.4 (S in UTF-8 byte order, "not UTF-16 order"), sem §4.4/§5 (the filter is applied to the items read, so only Items and Count differ)',
+    match(ctx) {
+      const { c, s, st, dl, i } = ctx;
+      const q = reqOf(ctx);
+      if (!['Query', 'Scan'].includes(s.op) || !q.FilterExpression || !st.ok || !dl.ok) return false;
+      const a = normBody(st.body, { sort: true }), b = normBody(dl.body, { sort: true });
+      if (!a.Items || !b.Items) return false;
+      // the items of the table: its setup puts that succeeded (none of the case's compared writes before)
+      const full = [];
+      for (let j = 0; j < i; j++) {
+        const x = c.steps[j];
+        if (x.req.TableName !== q.TableName) continue;
+        if (['GetItem', 'Query', 'Scan', 'CreateTable', 'DescribeTable'].includes(x.op)) continue;
+        if (x.op !== 'PutItem') return false;
+        if (x.op === 'PutItem' && (x.compare || x.req.ConditionExpression)) return false;
+        if (x.op === 'PutItem' && ctx.so[j].ok) full.push(x.req.Item);
+      }
+      const verdicts = full.map((it) => evalCondition(q, it));
+      // x is what a projection of f can give: f's members, lists by a subsequence of their elements
+      const sub = (x, f) => {
+        const [t] = Object.keys(x || {});
+        if (!f || t !== Object.keys(f)[0]) return false;
+        if (t === 'M') return Object.keys(x.M).every((k) => sub(x.M[k], f.M[k]));
+        if (t === 'L') { let k = 0; return x.L.every((e) => { while (k < f.L.length && !sub(e, f.L[k])) k++; return k++ < f.L.length; }); }
+        return stable(norm(x)) === stable(norm(f));
+      };
+      const multiset = (items) => { const m = new Map(); for (const it of items) { const k = stable(it); m.set(k, (m.get(k) || 0) + 1); } return m; };
+      const ma = multiset(a.Items), mb = multiset(b.Items);
+      const used = new Set();
+      const explain = (x, pass) => {
+        const j = full.findIndex((f, k) => !used.has(k) && verdicts[k] && verdicts[k].dynalite !== null
+          && verdicts[k].documented === pass && verdicts[k].dynalite !== pass && sub({ M: x }, { M: f }));
+        if (j < 0) return false;
+        used.add(j);
+        return true;
+      };
+      let extraA = 0, extraB = 0;
+      for (const [mine, other, pass, items] of [[ma, mb, true, a.Items], [mb, ma, false, b.Items]]) {
+        const seen = new Map();
+        for (const it of items) {
+          const k = stable(it);
+          seen.set(k, (seen.get(k) || 0) + 1);
+          if (seen.get(k) <= (other.get(k) || 0)) continue;
+          if (!explain(it, pass)) return false;
+          if (pass) extraA++; else extraB++;
+        }
+      }
+      if (!extraA && !extraB) return false;
+      const rest = (x) => ({ ...x, Items: undefined, Count: undefined });
+      return stable(rest(a)) === stable(rest(b)) && a.Count - b.Count === extraA - extraB;
     },
   },
   {
@@ -349,6 +426,30 @@ const MATCHES = [
       }
       return false;
     },
+  },
+  {
+    name: 'an arithmetic result of more than 38 significant digits is refused (dynalite stores it)',
+    doc: 'sem §2.3 ("Up to 38 significant digits"; "A result over 38 digits (e.g. 1e50 + 1) is an error, not a rounded value, and AWS reports it with the overflow text"); DG Naming rules and data types, Number ("Numbers can have up to 38 digits of precision")',
+    match(ctx) {
+      const { s, st, dl, i, ao } = ctx;
+      if (s.op !== 'UpdateItem' || !dl.ok || st.error !== 'ValidationException'
+        || msg(st) !== 'Number overflow. Attempting to store a number with magnitude larger than supported range') return false;
+      if (!/[+-]|\bADD\b/i.test(reqOf(ctx).UpdateExpression || '')) return false;
+      // dynalite's result, in what it returned or in what it stored (the GetItem after)
+      const next = ctx.c.steps[i + 1];
+      const doc = (dl.body && dl.body.Attributes) || (next && next.note === 'stored' && ao[i + 1].ok && ao[i + 1].body.Item);
+      const digits = (n) => String(n).replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
+      const long = (v) => !!v && typeof v === 'object' && (v.N !== undefined ? digits(v.N) > 38
+        : Object.values(v.M || {}).some(long) || (v.L || []).some(long));
+      return !!doc && Object.values(doc).some(long);
+    },
+  },
+  {
+    name: 'NOT NOT condition is a condition (dynalite: a syntax error)',
+    doc: 'sem §6.2 (condition ::= ... | NOT condition); DG Expressions.OperatorsAndFunctions, Syntax for condition expressions ("NOT condition")',
+    match: (ctx) => /\bNOT\s+NOT\b/i.test(reqOf(ctx).ConditionExpression || reqOf(ctx).FilterExpression || '')
+      && ctx.dl.error === 'ValidationException' && /Syntax error; Expected "\(" but "N" found/.test(msg(ctx.dl))
+      && (ctx.st.ok || ctx.st.error === 'ConditionalCheckFailedException'),
   },
   {
     name: 'a malformed ResourceArn is a ValidationException (dynalite: AccessDeniedException)',
@@ -403,4 +504,4 @@ const MATCHES = [
 REWRITES.push(...require('./known_tables').REWRITES);
 MATCHES.push(...require('./known_tables').MATCHES);
 
-module.exports = { REWRITES, MATCHES };
+module.exports = { REWRITES, MATCHES, evalCondition };

@@ -105,6 +105,35 @@ const MATCHES = [
     },
   },
   {
+    name: 'an AttributeDefinition no key of the table or its indexes uses is refused, with indexes too (dynalite checks this only for a table without indexes)',
+    doc: 'sem §1.1 ("AttributeDefinitions may list only attributes used in a table or index key"); AWS API Reference, CreateTable.AttributeDefinitions ("An array of attributes that describe the key schema for the table and indexes")',
+    match(ctx) {
+      const q = reqOf(ctx);
+      if (ctx.s.op !== 'CreateTable' || !ctx.dl.ok || ctx.st.error !== 'ValidationException'
+        || String(ctx.st.message) !== 'One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions') return false;
+      const idx = [...(q.GlobalSecondaryIndexes || []), ...(q.LocalSecondaryIndexes || [])];
+      const used = new Set([...(q.KeySchema || []), ...idx.flatMap((g) => g.KeySchema || [])].map((k) => k.AttributeName));
+      return idx.length > 0 && (q.AttributeDefinitions || []).some((d) => !used.has(d.AttributeName));
+    },
+  },
+  {
+    name: 'Scan with TotalSegments over 1,000,000 is refused (dynalite accepts it)',
+    doc: 'sem §5 ("TotalSegments 1..1,000,000"); AWS API Reference, Scan.TotalSegments ("Valid Range: Minimum value of 1. Maximum value of 1000000")',
+    match: (ctx) => ctx.s.op === 'Scan' && reqOf(ctx).TotalSegments > 1000000 && ctx.dl.ok && ctx.st.error === 'ValidationException'
+      && String(ctx.st.message) === `1 validation error detected: Value '${reqOf(ctx).TotalSegments}' at 'totalSegments' failed to satisfy constraint: Member must have value less than or equal to 1000000`,
+  },
+  {
+    name: 'Scan of a GSI with ConsistentRead true is refused (dynalite scans it)',
+    doc: 'sem §5 ("ConsistentRead is allowed except on a GSI (same message as Query)"); AWS API Reference, Scan.ConsistentRead ("The ConsistentRead parameter is not supported on global secondary indexes. If you scan a global secondary index with ConsistentRead set to true, you will receive a ValidationException")',
+    match(ctx) {
+      const q = reqOf(ctx);
+      const create = ctx.c.steps.find((x) => x.op === 'CreateTable' && x.req.TableName === q.TableName);
+      const gsi = create && (create.req.GlobalSecondaryIndexes || []).some((g) => g.IndexName === q.IndexName);
+      return ctx.s.op === 'Scan' && q.ConsistentRead === true && gsi && ctx.dl.ok && ctx.st.error === 'ValidationException'
+        && String(ctx.st.message) === 'Consistent reads are not supported on global secondary indexes';
+    },
+  },
+  {
     name: 'Scan with Segment 0 and no TotalSegments is refused (dynalite tests Segment for truth, so 0 passes)',
     doc: 'sem §5 ("Both must be given or neither"); AWS API Reference, Scan.Segment ("If you provide Segment, you must also provide TotalSegments")',
     match: (ctx) => ctx.s.op === 'Scan' && reqOf(ctx).Segment === 0 && reqOf(ctx).TotalSegments === undefined && ctx.dl.ok

@@ -9,7 +9,7 @@
 // Conditions name top-level attributes only (the legacy forms have no paths); their values are
 // taken from the item they will meet, so that they are true about as often as false.
 'use strict';
-const { TABLES, genItem, genValue, genSet, genS, keyOf, pkValue, skValue, NUMBERS } = require('./gen');
+const { TABLES, genItem, genValue, genSet, genS, keyOf, pkValue, skValue, NUMBERS, whole } = require('./gen');
 
 const NAMES = ['a', 'b', 'c', 'n', 's', 'l', 'm', 'ss', 'ns', 'flag', 'status', 'name', 'a.b', 'two words', 'nope'];
 const step = (op, req, extra = {}) => ({ op, req, compare: true, ...extra });
@@ -27,7 +27,7 @@ function attrName(r, item, keys) {
 function scalarNear(r, v) {
   if (scalar(v) && r.chance(0.5)) return v;
   if (v && v.N !== undefined && r.chance(0.5)) return { N: r.pick(NUMBERS) };
-  if (v && v.S !== undefined && r.chance(0.5)) return { S: v.S.slice(0, r.int(v.S.length + 1)) || 'a' };
+  if (v && v.S !== undefined && r.chance(0.5)) return { S: whole(v.S.slice(0, r.int(v.S.length + 1))) || 'a' };
   if (v && (v.SS || v.NS) && r.chance(0.6)) return v.SS ? { S: r.pick(v.SS) } : { N: r.pick(v.NS) };
   return r.weighted([[genS(r), 45], [{ N: r.pick(NUMBERS) }, 45], [{ B: 'AQI=' }, 10]]);
 }
@@ -44,7 +44,7 @@ function condition(r, v, { key = false } = {}) {
   else if (op === 'EQ' || op === 'NE') vals = [v && r.chance(0.4) && (scalar(v) || v.SS || v.NS || v.BS) ? v : scalarNear(r, v)];
   else if (op === 'BEGINS_WITH') {
     const s = v && v.S !== undefined ? v : { S: r.pick(['a', 'A', 'A#', 'POST', 'x']) };
-    vals = [{ S: s.S.slice(0, r.range(0, s.S.length)) || 'A' }];
+    vals = [{ S: whole(s.S.slice(0, r.range(0, s.S.length))) || 'A' }];
   } else if (op === 'IN') {
     const first = scalarNear(r, v);
     const t = Object.keys(first)[0];
