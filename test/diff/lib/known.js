@@ -9,6 +9,9 @@
 //     both normalised response documents of a differing step before they are compared again;
 //   match(ctx): a whole outcome of singletable that the documentation prescribes where
 //     dynalite answers otherwise.
+// A rewrite marked member: true only drops or moves a member dynalite adds (a member no
+// TableDescription has, an empty map DynamoDB leaves out): a case whose only rules are such
+// rewrites is counted as agreeing, and the summary says how many did so.
 // ctx = {c: the case, s: the step, i: its index, st: singletable's outcome, dl: dynalite's outcome,
 //        so, ao: every step's outcome on singletable and on dynalite}.
 'use strict';
@@ -155,11 +158,13 @@ const reqOf = (ctx) => ctx.s.req || {};
 const REWRITES = [
   {
     name: 'dynalite adds TableThroughputModeSummary',
+    member: true, // a member dynalite adds or places otherwise: the documents agree without it
     doc: 'AWS API Reference, TableDescription: no such member',
     rewrite(doc, side) { const t = tableDesc(doc); if (side === 'dynalite' && t) delete t.TableThroughputModeSummary; },
   },
   {
     name: 'BillingMode: dynalite writes it as a top-level member; PROVISIONED is the default',
+    member: true, // a member dynalite adds or places otherwise: the documents agree without it
     doc: 'AWS API Reference, TableDescription.BillingModeSummary and BillingModeSummary ("PROVISIONED ... the default")',
     rewrite(doc) {
       const t = tableDesc(doc);
@@ -171,16 +176,19 @@ const REWRITES = [
   },
   {
     name: 'dynalite reports Backfilling false on indexes that are not being backfilled',
+    member: true, // a member dynalite adds or places otherwise: the documents agree without it
     doc: 'AWS API Reference, GlobalSecondaryIndexDescription.Backfilling ("for indexes that were created during a CreateTable operation, the Backfilling attribute does not appear")',
     rewrite(doc, side) { const t = tableDesc(doc); if (side === 'dynalite') for (const g of (t && t.GlobalSecondaryIndexes) || []) if (g.Backfilling === false) delete g.Backfilling; },
   },
   {
     name: 'dynalite returns an empty Attributes map; DynamoDB leaves Attributes out when nothing is left',
+    member: true, // a member dynalite adds or places otherwise: the documents agree without it
     doc: 'sem §7.2 ("Attributes is absent when nothing is left")',
     rewrite(doc, side) { if (side === 'dynalite' && doc && doc.Attributes && !Object.keys(doc.Attributes).length) delete doc.Attributes; },
   },
   {
     name: 'a Query on an index: dynalite adds a Table part of 0 units',
+    member: true, // a member dynalite adds or places otherwise: the documents agree without it
     doc: 'sem §3.4 ("Query or Scan on an index returns only the index part ... no Table")',
     rewrite(doc, side, ctx) {
       const cc = doc && doc.ConsumedCapacity;
