@@ -448,6 +448,7 @@ typedef struct WriteParams
 	char	   *ricm;			/* ReturnItemCollectionMetrics */
 	char	   *rv;				/* ReturnValues */
 	char	   *rvoccf;			/* ReturnValuesOnConditionCheckFailure */
+	bool		old_on_failure; /* it is ALL_OLD */
 	StExprText	expr;
 	JsonbValue *vals;			/* wire ExpressionAttributeValues */
 } WriteParams;
@@ -469,6 +470,7 @@ write_params(StDdbCall *call, StDdbErrors *e, WriteParams *p)
 	p->ricm = st_ddb_string(call, "ReturnItemCollectionMetrics");
 	p->rv = st_ddb_string(call, "ReturnValues");
 	p->rvoccf = st_ddb_string(call, "ReturnValuesOnConditionCheckFailure");
+	p->old_on_failure = p->rvoccf && strcmp(p->rvoccf, "ALL_OLD") == 0;
 	p->expr.condition = st_ddb_string(call, "ConditionExpression");
 	p->expr.names = jsonb_of(names);
 	p->vals = st_ddb_object(call, "ExpressionAttributeValues");
@@ -675,12 +677,28 @@ item_pk(Jsonb *item, DdbTable *t)
 	return r;
 }
 
-/* The request asks for the item of a failed condition */
-static void
-arm_failure_item(StDdbCall *call, WriteParams *p, DdbTable *t)
+/*
+ * The start of PutItem, DeleteItem and UpdateItem: reads and checks the
+ * shared parameters and the required map member (Item or Key; param names
+ * it in DynamoDB's message), raising every error found at once, then opens
+ * the table and arms the failed condition's item for dynamodb_error.
+ * Returns the member.
+ */
+static JsonbValue *
+write_begin(StDdbCall *call, WriteParams *p, const char *member, const char *param, DdbTable *t)
 {
-	call->want_failure_item = p->rvoccf && strcmp(p->rvoccf, "ALL_OLD") == 0;
+	StDdbErrors e;
+	JsonbValue *v = st_ddb_object(call, member);
+
+	st_ddb_errors_init(&e);
+	write_params(call, &e, p);
+	if (v == NULL)
+		st_ddb_error(&e, "null", param, "Member must not be null");
+	st_ddb_errors_raise(&e);
+	ddb_open(p->table, t);
+	call->want_failure_item = p->old_on_failure;
 	call->keys = t->keys;
+	return v;
 }
 
 /* ------------------------------------------------------------ items */
@@ -688,29 +706,20 @@ arm_failure_item(StDdbCall *call, WriteParams *p, DdbTable *t)
 static Jsonb *
 ddb_put_item(StDdbCall *call)
 {
-	StDdbErrors e;
 	WriteParams p;
-	JsonbValue *item = st_ddb_object(call, "Item");
 	DdbTable	t;
+	JsonbValue *item = write_begin(call, &p, "Item", "item", &t);
 	StPutRequest req;
 	Jsonb	   *res;
 	StKeyText	pk;
 
-	st_ddb_errors_init(&e);
-	write_params(call, &e, &p);
-	if (item == NULL)
-		st_ddb_error(&e, "null", "item", "Member must not be null");
-	st_ddb_errors_raise(&e);
-
-	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	req.item = st_attrval_map_to_stored(item, ST_AV_ITEM, &t.keys);
 	req.expr = p.expr;
 	req.expr.vals = values_stored(p.vals);
 	req.return_values = p.rv ? st_parse_return_values(p.rv, "PutItem", true) : ST_RV_NONE;
-	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
-	arm_failure_item(call, &p, &t);
+	req.return_old_on_failure = p.old_on_failure;
 	res = st_op_put(&req);
 	pk = item_pk(req.item, &t);
 	return write_response(res, &p, &t, &pk);
@@ -719,28 +728,19 @@ ddb_put_item(StDdbCall *call)
 static Jsonb *
 ddb_delete_item(StDdbCall *call)
 {
-	StDdbErrors e;
 	WriteParams p;
-	JsonbValue *key = st_ddb_object(call, "Key");
 	DdbTable	t;
+	JsonbValue *key = write_begin(call, &p, "Key", "key", &t);
 	StDeleteRequest req;
 	Jsonb	   *res;
 
-	st_ddb_errors_init(&e);
-	write_params(call, &e, &p);
-	if (key == NULL)
-		st_ddb_error(&e, "null", "key", "Member must not be null");
-	st_ddb_errors_raise(&e);
-
-	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
 	req.expr = p.expr;
 	req.expr.vals = values_stored(p.vals);
 	req.return_values = p.rv ? st_parse_return_values(p.rv, "DeleteItem", true) : ST_RV_NONE;
-	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
-	arm_failure_item(call, &p, &t);
+	req.return_old_on_failure = p.old_on_failure;
 	res = st_op_delete(&req);
 	return write_response(res, &p, &t, &req.pk);
 }
@@ -748,30 +748,20 @@ ddb_delete_item(StDdbCall *call)
 static Jsonb *
 ddb_update_item(StDdbCall *call)
 {
-	StDdbErrors e;
 	WriteParams p;
-	JsonbValue *key = st_ddb_object(call, "Key");
-	char	   *update = st_ddb_string(call, "UpdateExpression");
 	DdbTable	t;
+	JsonbValue *key = write_begin(call, &p, "Key", "key", &t);
 	StUpdateRequest req;
 	Jsonb	   *res;
 
-	st_ddb_errors_init(&e);
-	write_params(call, &e, &p);
-	if (key == NULL)
-		st_ddb_error(&e, "null", "key", "Member must not be null");
-	st_ddb_errors_raise(&e);
-
-	ddb_open(p.table, &t);
 	memset(&req, 0, sizeof(req));
 	req.table_name = t.name;
 	st_attrval_key(key, &t.keys, &req.pk, &req.sk);
-	req.update = update;
+	req.update = st_ddb_string(call, "UpdateExpression");
 	req.expr = p.expr;
 	req.expr.vals = values_stored(p.vals);
 	req.return_values = p.rv ? st_parse_return_values(p.rv, "UpdateItem", false) : ST_RV_NONE;
-	req.return_old_on_failure = p.rvoccf && strcmp(p.rvoccf, "ALL_OLD") == 0;
-	arm_failure_item(call, &p, &t);
+	req.return_old_on_failure = p.old_on_failure;
 	res = st_op_update(&req);
 	return write_response(res, &p, &t, &req.pk);
 }

@@ -9,15 +9,9 @@ PGPORT; CREATE EXTENSION singletable done; the role gw_sdk_reader with SELECT on
 of schema public). Starts its own gateway with a credentials file, creates the table
 posting_py and deletes it at the end. TAP-style lines as test_gateway.py and test_sdk.py."""
 
-import atexit
 import base64
 import os
-import re
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from decimal import Decimal
 
@@ -27,43 +21,13 @@ import botocore.exceptions
 from boto3.dynamodb.conditions import Attr, Key
 from boto3.dynamodb.types import Binary
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sdk_harness import SdkRun  # noqa: E402
+
 TABLE = "posting_py"
-work = tempfile.mkdtemp(prefix="gateway-resource.")
-creds = os.path.join(work, "credentials")
-with open(creds, "w") as f:
-    f.write("AKIDPYADMIN py-admin-secret -\nAKIDPYREADER py-reader-secret gw_sdk_reader\n")
-os.chmod(creds, 0o600)
-log_path = os.path.join(work, "gateway.log")
-log = open(log_path, "w")
-proc = subprocess.Popen([os.environ["GATEWAY"], "--listen", "127.0.0.1:0", "--dsn", "user=postgres",
-                         "--credentials", creds, "--pool", "2"], stdout=log, stderr=log)
-atexit.register(lambda: proc.poll() is None and proc.kill())  # whatever ends this script
-port = None
-for _ in range(100):
-    m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", open(log_path).read())
-    if m:
-        port = int(m.group(1))
-        break
-    time.sleep(0.05)
-
-passed = failed = 0
-
-
-def step(name, fn, expect):
-    global passed, failed
-    try:
-        got = fn()
-        ok = got == expect
-        detail = f"got {got!r}, expected {expect!r}"
-    except Exception as e:  # noqa: BLE001 - any exception is a failed step
-        ok, detail = False, f"{type(e).__name__}: {e}"
-    n = passed + failed + 1
-    if ok:
-        passed += 1
-        print(f"ok {n} - resource: {name}", flush=True)
-    else:
-        failed += 1
-        print(f"not ok {n} - resource: {name}\n# {detail}", flush=True)
+run = SdkRun("resource", "AKIDPYADMIN py-admin-secret -\nAKIDPYREADER py-reader-secret gw_sdk_reader\n")
+port = run.port
+step = run.step
 
 
 def error(fn):
@@ -77,11 +41,6 @@ def error(fn):
 
 def code(fn):
     return error(fn)[:2]
-
-
-if port is None:
-    print("not ok 1 - resource: the gateway did not start\n# " + open(log_path).read().replace("\n", "\n# "))
-    sys.exit(1)
 
 
 def resource(key, secret):
@@ -368,12 +327,4 @@ def drop():
 step("Table.delete, wait_until_not_exists, then ResourceNotFoundException", drop,
      (False, ("ResourceNotFoundException", 400)))
 
-proc.send_signal(signal.SIGTERM)
-step("SIGTERM: exit 0", lambda: proc.wait(10), 0)
-log.close()
-print(f"{passed} passed, {failed} failed")
-if failed:
-    print(f"# gateway log: {log_path}")
-else:
-    shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+run.finish()

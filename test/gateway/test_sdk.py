@@ -6,60 +6,24 @@ PGPORT set; the database has CREATE EXTENSION singletable and the role gw_sdk_re
 with SELECT on the tables of schema public). TAP-style lines as test_gateway.py."""
 
 import os
-import re
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import time
 
 import boto3
 import botocore.config
 import botocore.exceptions
 
-work = tempfile.mkdtemp(prefix="gateway-sdk.")
-creds = os.path.join(work, "credentials")
-with open(creds, "w") as f:
-    f.write("AKIDADMIN admin-secret -\nAKIDREADER reader-secret gw_sdk_reader\n")
-os.chmod(creds, 0o600)
-log_path = os.path.join(work, "gateway.log")
-log = open(log_path, "w")
-proc = subprocess.Popen([os.environ["GATEWAY"], "--listen", "127.0.0.1:0", "--dsn", "user=postgres",
-                         "--credentials", creds, "--pool", "2"], stdout=log, stderr=log)
-port = None
-for _ in range(100):
-    m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", open(log_path).read())
-    if m:
-        port = int(m.group(1))
-        break
-    time.sleep(0.05)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sdk_harness import SdkRun  # noqa: E402
+
+run = SdkRun("sdk", "AKIDADMIN admin-secret -\nAKIDREADER reader-secret gw_sdk_reader\n")
+port = run.port
+step = run.step
 
 
 def client(key, secret):
     return boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
                         aws_access_key_id=key, aws_secret_access_key=secret,
                         config=botocore.config.Config(retries={"total_max_attempts": 1}))
-
-
-passed = failed = 0
-
-
-def step(name, fn, expect):
-    global passed, failed
-    try:
-        got = fn()
-        ok = got == expect
-        detail = f"got {got!r}, expected {expect!r}"
-    except Exception as e:  # noqa: BLE001 - any exception is a failed step
-        ok, detail = False, f"{type(e).__name__}: {e}"
-    n = passed + failed + 1
-    if ok:
-        passed += 1
-        print(f"ok {n} - sdk: {name}", flush=True)
-    else:
-        failed += 1
-        print(f"not ok {n} - sdk: {name}\n# {detail}", flush=True)
 
 
 def code(fn):
@@ -69,10 +33,6 @@ def code(fn):
         return e.response["Error"]["Code"], e.response["ResponseMetadata"]["HTTPStatusCode"]
     return None
 
-
-if port is None:
-    print("not ok 1 - sdk: the gateway did not start\n# " + open(log_path).read().replace("\n", "\n# "))
-    sys.exit(1)
 
 ddb = client("AKIDADMIN", "admin-secret")
 key = {"pk": {"S": "U#1"}, "sk": {"S": "P#1"}}
@@ -146,12 +106,4 @@ step("TransactGetItems", lambda: [r.get("Item", {}).get("sk") for r in ddb.trans
     {"Get": {"TableName": "app", "Key": key}}, {"Get": {"TableName": "app", "Key": {"pk": {"S": "U#9"}, "sk": {"S": "x"}}}}])
     ["Responses"]], [{"S": "P#1"}, None])
 
-proc.send_signal(signal.SIGTERM)
-step("SIGTERM: exit 0", lambda: proc.wait(10), 0)
-log.close()
-print(f"{passed} passed, {failed} failed")
-if failed:
-    print(f"# gateway log: {log_path}")
-else:
-    shutil.rmtree(work, ignore_errors=True)
-sys.exit(1 if failed else 0)
+run.finish()
