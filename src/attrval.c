@@ -36,6 +36,7 @@
 #include "errors.h"
 #include "jsonbw.h"
 #include "jsonval.h"
+#include "numtext.h"
 
 /* The prefix of DynamoDB's value messages */
 #define INVALID "One or more parameter values were invalid: "
@@ -574,14 +575,39 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
 	}
 }
 
+/*
+ * A stored number's text as a jbvString: written into tmp
+ * (ST_NUMTEXT_BUFSIZE bytes) when it fits, else numeric_out's (the caller
+ * frees it when not tmp).
+ */
+static void
+number_string(Numeric num, char *tmp, JsonbValue *jv)
+{
+	int			len = st_numeric_text(num, tmp, ST_NUMTEXT_BUFSIZE);
+
+	jv->type = jbvString;
+	if (len >= 0)
+	{
+		jv->val.string.val = tmp;
+		jv->val.string.len = len;
+		return;
+	}
+	jv->val.string.val = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	jv->val.string.len = strlen(jv->val.string.val);
+}
+
 /* A stored number as the string of an N */
 static JEntry
 write_number(StringInfo buf, Numeric num)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
-	JEntry		e = st_jbw_string(buf, s, strlen(s));
+	char		tmp[ST_NUMTEXT_BUFSIZE];
+	JsonbValue	jv;
+	JEntry		e;
 
-	pfree(s);
+	number_string(num, tmp, &jv);
+	e = st_jbw_string(buf, jv.val.string.val, jv.val.string.len);
+	if (jv.val.string.val != tmp)
+		pfree(jv.val.string.val);
 	return e;
 }
 
@@ -658,18 +684,24 @@ write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
 	Assert(JsonContainerIsObject(c));
 	check_stack_depth();
 	st_jbw_begin(buf, &o, true, n);
-	for (int i = 0; i < n; i++)
+	/* the keys as stored: the wire map has the same keys, so the same order */
+	off = st_jbw_copy_children(buf, &o, c, n);
+	if (pk_b || sk_b)
 	{
-		JsonbValue	k;
+		uint32		koff = 0;
 
-		CHECK_FOR_INTERRUPTS();
-		value_at(c, data, i, &off, &k);
-		Assert(k.type == jbvString);
-		if (is_name(&k, pk_b))
-			b_keys[0] = i;
-		if (is_name(&k, sk_b))
-			b_keys[1] = i;
-		st_jbw_child(buf, &o, st_jbw_string(buf, k.val.string.val, k.val.string.len));
+		for (int i = 0; i < n; i++)
+		{
+			JsonbValue	k;
+
+			CHECK_FOR_INTERRUPTS();
+			value_at(c, data, i, &koff, &k);
+			Assert(k.type == jbvString);
+			if (is_name(&k, pk_b))
+				b_keys[0] = i;
+			if (is_name(&k, sk_b))
+				b_keys[1] = i;
+		}
 	}
 	for (int i = 0; i < n; i++)
 	{
@@ -714,15 +746,13 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 			return write_typed(buf, plain_b ? "B" : "S", v);
 		case jbvNumeric:
 			{
-				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
-																	NumericGetDatum(v->val.numeric)));
+				char		tmp[ST_NUMTEXT_BUFSIZE];
 				JEntry		e;
 
-				jv.type = jbvString;
-				jv.val.string.val = s;
-				jv.val.string.len = strlen(s);
+				number_string(v->val.numeric, tmp, &jv);
 				e = write_typed(buf, "N", &jv);
-				pfree(s);
+				if (jv.val.string.val != tmp)
+					pfree(jv.val.string.val);
 				return e;
 			}
 		case jbvBool:

@@ -986,6 +986,8 @@ items_array(WirePage *page)
 	StJbwContainer a;
 
 	st_jbw_init(&buf);
+	/* its whole size at once: growing it would copy the page again and again */
+	enlargeStringInfo(&buf, sizeof(uint32) * 2 + sizeof(JEntry) * page->n + page->items.len);
 	st_jbw_begin(&buf, &a, false, page->n);
 	/* at an aligned offset, as the items were written at offset 0 of their buffer */
 	Assert(buf.len % sizeof(uint32) == 0);
@@ -1038,6 +1040,9 @@ page_init(WirePage *page, ReadParams *p, DdbTable *t)
 	page->count_only = p->select && strcmp(p->select, "COUNT") == 0;
 	old = MemoryContextSwitchTo(page->cxt);
 	initStringInfo(&page->items);
+	/* a page of the usual few dozen items without growing (and copying) it on the way */
+	if (!page->count_only)
+		enlargeStringInfo(&page->items, 16 * 1024);
 	page->n = 0;
 	page->size = 32;
 	page->entries = palloc(sizeof(JEntry) * page->size);

@@ -20,6 +20,8 @@
  */
 #include "postgres.h"
 
+#include "utils/memutils.h"
+
 #include "jsonbw.h"
 
 /* Pads buf to a multiple of 4 bytes with zeros; returns the padding's length */
@@ -40,17 +42,6 @@ pad_to_int(StringInfo buf)
 		buf->data[buf->len] = '\0';
 	}
 	return padlen;
-}
-
-/* Appends len bytes (appendBinaryStringInfo without its call when they fit) */
-static inline void
-append(StringInfo buf, const void *data, int len)
-{
-	if (buf->len + len >= buf->maxlen)
-		enlargeStringInfo(buf, len);
-	memcpy(buf->data + buf->len, data, len);
-	buf->len += len;
-	buf->data[buf->len] = '\0';
 }
 
 /* Reserves len bytes at the end of buf; returns their offset */
@@ -99,7 +90,7 @@ st_jbw_begin(StringInfo buf, StJbwContainer *c, bool object, int n)
 	c->base = buf->len;
 	pad_to_int(buf);
 	header = (uint32) n | (object ? JB_FOBJECT : JB_FARRAY);
-	append(buf, &header, sizeof(uint32));
+	st_jbw_append(buf, &header, sizeof(uint32));
 	c->nchildren = object ? 2 * n : n;
 	c->jentries = reserve(buf, sizeof(JEntry) * c->nchildren);
 	c->i = 0;
@@ -107,20 +98,37 @@ st_jbw_begin(StringInfo buf, StJbwContainer *c, bool object, int n)
 }
 
 void
-st_jbw_child(StringInfo buf, StJbwContainer *c, JEntry child)
+st_jbw_size_error(void)
 {
-	Assert(c->i < c->nchildren);
-	c->totallen += JBE_OFFLENFLD(child);
-	if (c->totallen > JENTRY_OFFLENMASK)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
-						JENTRY_OFFLENMASK)));
-	/* every JB_OFFSET_STRIDE'th child stores its end offset (jsonb_util.c) */
-	if ((c->i % JB_OFFSET_STRIDE) == 0)
-		child = (child & JENTRY_TYPEMASK) | c->totallen | JENTRY_HAS_OFF;
-	memcpy(buf->data + c->jentries + sizeof(JEntry) * c->i, &child, sizeof(JEntry));
-	c->i++;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
+					JENTRY_OFFLENMASK)));
+}
+
+/*
+ * Both containers' data start 4-byte aligned (st_jbw_begin pads before the
+ * header, and the header and JEntries are 4-byte words), so every copied
+ * child keeps its padding; and the offsets that every JB_OFFSET_STRIDE'th
+ * JEntry stores count from the same start, so the JEntries hold unchanged.
+ */
+int
+st_jbw_copy_children(StringInfo buf, StJbwContainer *c, const JsonbContainer *src, int n)
+{
+	int			len;
+
+	Assert(c->i == 0 && n <= c->nchildren);
+	if (n == 0)
+		return 0;
+	len = (int) getJsonbOffset(src, n - 1) + (int) getJsonbLength(src, n - 1);
+	memcpy(buf->data + c->jentries, src->children, sizeof(JEntry) * n);
+	st_jbw_append(buf, (const char *) &src->children[JsonContainerIsObject(src) ?
+													   2 * JsonContainerSize(src) :
+													   JsonContainerSize(src)],
+				  len);
+	c->i = n;
+	c->totallen = len;
+	return len;
 }
 
 JEntry
@@ -135,13 +143,6 @@ st_jbw_end(StringInfo buf, StJbwContainer *c)
 				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
 						JENTRY_OFFLENMASK)));
 	return JENTRY_ISCONTAINER | totallen;
-}
-
-JEntry
-st_jbw_string(StringInfo buf, const char *s, int len)
-{
-	append(buf, s, len);
-	return JENTRY_ISSTRING | len;
 }
 
 JEntry
@@ -195,7 +196,7 @@ st_jbw_value(StringInfo buf, const JsonbValue *v)
 				int			numlen = VARSIZE_ANY(v->val.numeric);
 				int			padlen = pad_to_int(buf);
 
-				append(buf, v->val.numeric, numlen);
+				st_jbw_append(buf, v->val.numeric, numlen);
 				return JENTRY_ISNUMERIC | (padlen + numlen);
 			}
 		case jbvBool:
@@ -215,7 +216,7 @@ st_jbw_value(StringInfo buf, const JsonbValue *v)
 					return st_jbw_value(buf, &scalar);
 				}
 				pad_to_int(buf);
-				append(buf, v->val.binary.data, v->val.binary.len);
+				st_jbw_append(buf, v->val.binary.data, v->val.binary.len);
 				return JENTRY_ISCONTAINER | (buf->len - start);
 			}
 		default:
@@ -252,6 +253,18 @@ st_jbw_object(int n, const JsonbValue *k, const JsonbValue *values)
 			order[j - 1] = t;
 		}
 	st_jbw_init(&buf);
+	/* the whole size at once (a page's Items would otherwise be copied while the buffer grows) */
+	{
+		Size		total = sizeof(uint32) * 2 + sizeof(JEntry) * 2 * n;
+
+		for (int i = 0; i < n; i++)
+			total += k[i].val.string.len + sizeof(uint32) +
+				(values[i].type == jbvBinary ? values[i].val.binary.len :
+				 values[i].type == jbvNumeric ? VARSIZE_ANY(values[i].val.numeric) :
+				 values[i].type == jbvString ? values[i].val.string.len : 0);
+		if (total < MaxAllocSize)
+			enlargeStringInfo(&buf, (int) total);
+	}
 	st_jbw_begin(&buf, &o, true, n);
 	for (int i = 0; i < n; i++)
 	{

@@ -33,18 +33,61 @@ extern Jsonb *st_jbw_finish(StringInfo buf);
  * no duplicates), then its n values.
  */
 extern void st_jbw_begin(StringInfo buf, StJbwContainer *c, bool object, int n);
-/* Records the JEntry of the child just written into buf */
-extern void st_jbw_child(StringInfo buf, StJbwContainer *c, JEntry child);
 /* Ends a container with all its children written; returns its JEntry in its parent */
 extern JEntry st_jbw_end(StringInfo buf, StJbwContainer *c);
 
-/* Scalars (a string's bytes as given) and copies of containers; each returns its JEntry */
-extern JEntry st_jbw_string(StringInfo buf, const char *s, int len);
+/*
+ * The first n children of the stored container src, copied unchanged as the
+ * first children of c (none written yet); returns their data's length.
+ */
+extern int	st_jbw_copy_children(StringInfo buf, StJbwContainer *c, const JsonbContainer *src, int n);
+
+/* Scalars and copies of containers; each returns its JEntry */
 extern JEntry st_jbw_value(StringInfo buf, const JsonbValue *v);	/* scalar or jbvBinary */
 /* The object {key: v} of one pair whose value is a string, bool or null, in one step */
 extern JEntry st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v);
 
 /* A jsonb object of n members in any order (keys: distinct jbvStrings; values: scalars or jbvBinary) */
 extern Jsonb *st_jbw_object(int n, const JsonbValue *keys, const JsonbValue *values);
+
+/*
+ * The calls made for every value of a page, inline: appending bytes, a
+ * string, and recording a child's JEntry.
+ */
+extern void st_jbw_size_error(void) pg_attribute_noreturn();
+
+/* Appends len bytes (appendBinaryStringInfo without its call when they fit) */
+static inline void
+st_jbw_append(StringInfo buf, const void *data, int len)
+{
+	if (buf->len + len >= buf->maxlen)
+		enlargeStringInfo(buf, len);
+	memcpy(buf->data + buf->len, data, len);
+	buf->len += len;
+	buf->data[buf->len] = '\0';
+}
+
+/* A string's bytes as given */
+static inline JEntry
+st_jbw_string(StringInfo buf, const char *s, int len)
+{
+	st_jbw_append(buf, s, len);
+	return JENTRY_ISSTRING | len;
+}
+
+/* Records the JEntry of the child just written into buf */
+static inline void
+st_jbw_child(StringInfo buf, StJbwContainer *c, JEntry child)
+{
+	Assert(c->i < c->nchildren);
+	c->totallen += JBE_OFFLENFLD(child);
+	if (c->totallen > JENTRY_OFFLENMASK)
+		st_jbw_size_error();
+	/* every JB_OFFSET_STRIDE'th child stores its end offset (jsonb_util.c) */
+	if ((c->i % JB_OFFSET_STRIDE) == 0)
+		child = (child & JENTRY_TYPEMASK) | c->totallen | JENTRY_HAS_OFF;
+	memcpy(buf->data + c->jentries + sizeof(JEntry) * c->i, &child, sizeof(JEntry));
+	c->i++;
+}
 
 #endif

@@ -306,6 +306,39 @@ SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "s2": 
 SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": "70"}}');
 SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": ""}, "sk": {"N": "70"}}}');
 
+-- an N on the wire is numeric_out's text of the stored number (src/numtext.c reads the stored
+-- numeric itself): integers across the base-10000 digits, fractions, trailing zeros of items
+-- written in SQL, negative numbers and DynamoDB's extremes, in items, lists, maps and NS sets
+SELECT singletable.create_table('numtext') IS NOT NULL AS created;
+CREATE TEMP TABLE numtext_in AS
+SELECT row_number() OVER () AS i, n FROM (
+  SELECT unnest(ARRAY[0, 1, 9, 10, 99, 999, 1000, 9999, 10000, 10001, 99999999, 100000000, 12345678, -1, -10000,
+                      9223372036854775808, 99999999999999999999999999999999999999, -99999999999999999999999999999999999999,
+                      0.5, 0.05, 0.0001, 0.00001, 1.5, 1.50, 1.500, 1.0, 0.0, -0.0, -0.5, 123.456, 0.000100, 1000.0001,
+                      1e-130, -1e-130, 1.5e-129, 9.9999999999999999999999999999999999999e125, -9.9999999999999999999999999999999999999e125,
+                      1e125, 123456789.123456789e100, -1234567890123456789012345678901234567.8]::numeric[])
+  UNION ALL
+  -- 2,000 more, every display scale from 0 to 19 and magnitudes from 10^-19 to 10^5
+  SELECT round(((g * 7919) % 100003)::numeric / 10::numeric ^ (g % 20), g % 20) * CASE WHEN g % 3 = 0 THEN -1 ELSE 1 END
+    FROM generate_series(1, 2000) g) v(n);
+INSERT INTO numtext (pk, sk, item)
+SELECT 'n', lpad(i::text, 5, '0'),
+       jsonb_build_object('pk', 'n', 'sk', lpad(i::text, 5, '0'), 'v', n, 'l', jsonb_build_array(n), 'm', jsonb_build_object('x', n))
+  FROM numtext_in;
+SELECT count(*) AS numbers,
+       count(*) FILTER (WHERE e #>> '{v,N}' IS DISTINCT FROM n::text OR e #>> '{l,L,0,N}' IS DISTINCT FROM n::text
+                           OR e #>> '{m,M,x,N}' IS DISTINCT FROM n::text) AS different
+  FROM numtext_in, jsonb_array_elements(singletable.dynamodb('Query', '{"TableName": "numtext",
+         "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "n"}}}') -> 'Items') e
+ WHERE e #>> '{sk,S}' = lpad(i::text, 5, '0');
+SELECT n::text AS sql, singletable.dynamodb('GetItem', jsonb_build_object('TableName', 'numtext',
+         'Key', jsonb_build_object('pk', '{"S": "n"}'::jsonb, 'sk', jsonb_build_object('S', lpad(i::text, 5, '0'))))) #>> '{Item,v,N}' AS wire
+  FROM numtext_in WHERE i IN (1, 12, 18, 20, 22, 26, 28, 33, 36, 39, 41) ORDER BY i;
+SELECT ddb('PutItem', '{"TableName": "numtext", "Item": {"pk": {"S": "n"}, "sk": {"S": "ns"},
+  "s": {"NS": ["-0.000100", "1e-130", "10000", "1.50", "-9.9999999999999999999999999999999999999E+125", "0"]}}}');
+SELECT ddb('GetItem', '{"TableName": "numtext", "Key": {"pk": {"S": "n"}, "sk": {"S": "ns"}}}');
+SELECT singletable.drop_table('numtext');
+
 -- clean up
 SELECT ddb('DeleteTable', jsonb_build_object('TableName', n)) #>> '{TableDescription,TableStatus}'
   FROM unnest(ARRAY['Things', 'Blobs', 'Coll', 'Nums']) n;

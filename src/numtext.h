@@ -1,0 +1,21 @@
+/*
+ * numtext.h — a stored number's text as numeric_out prints it (numtext.c).
+ *
+ * Include after postgres.h.
+ */
+#ifndef SINGLETABLE_NUMTEXT_H
+#define SINGLETABLE_NUMTEXT_H
+
+#include "utils/numeric.h"
+
+/* A buffer size that holds every number of DynamoDB's 38 digits within its exponent range */
+#define ST_NUMTEXT_BUFSIZE 192
+
+/*
+ * Writes num's text (numeric_out's exactly) and a NUL into out[size];
+ * returns its length, or -1 when it is a special value or would not fit:
+ * then the caller asks numeric_out.
+ */
+extern int	st_numeric_text(Numeric num, char *out, int size);
+
+#endif
