@@ -709,8 +709,11 @@ write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
 
 		CHECK_FOR_INTERRUPTS();
 		value_at(c, data, n + i, &off, &v);
-		st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString &&
-										 (b_keys[0] == i || b_keys[1] == i)));
+		/* the most common value, an S, without the call */
+		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
+			st_jbw_child(buf, &o, st_jbw_typed_string(buf, 'S', v.val.string.val, v.val.string.len));
+		else
+			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString));
 	}
 	return st_jbw_end(buf, &o);
 }
@@ -743,14 +746,14 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 	switch (v->type)
 	{
 		case jbvString:
-			return write_typed(buf, plain_b ? "B" : "S", v);
+			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
 		case jbvNumeric:
 			{
 				char		tmp[ST_NUMTEXT_BUFSIZE];
 				JEntry		e;
 
 				number_string(v->val.numeric, tmp, &jv);
-				e = write_typed(buf, "N", &jv);
+				e = st_jbw_typed_string(buf, 'N', jv.val.string.val, jv.val.string.len);
 				if (jv.val.string.val != tmp)
 					pfree(jv.val.string.val);
 				return e;
