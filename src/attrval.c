@@ -576,46 +576,34 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
 }
 
 /*
- * A stored number's text as a jbvString: written into tmp
- * (ST_NUMTEXT_BUFSIZE bytes) when it fits, else numeric_out's (the caller
- * frees it when not tmp).
+ * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
+ * of an NS member. Its text is written into a buffer on the stack when it
+ * fits (every DynamoDB number does), else numeric_out's is used.
  */
-static void
-number_string(Numeric num, char *tmp, JsonbValue *jv)
-{
-	int			len = st_numeric_text(num, tmp, ST_NUMTEXT_BUFSIZE);
-
-	jv->type = jbvString;
-	if (len >= 0)
-	{
-		jv->val.string.val = tmp;
-		jv->val.string.len = len;
-		return;
-	}
-	jv->val.string.val = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
-	jv->val.string.len = strlen(jv->val.string.val);
-}
-
-/* A stored number as the string of an N */
 static JEntry
-write_number(StringInfo buf, Numeric num)
+write_number(StringInfo buf, Numeric num, char type)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
-	JsonbValue	jv;
+	char	   *s = tmp;
+	int			len = st_numeric_text(num, tmp, sizeof(tmp));
 	JEntry		e;
 
-	number_string(num, tmp, &jv);
-	e = st_jbw_string(buf, jv.val.string.val, jv.val.string.len);
-	if (jv.val.string.val != tmp)
-		pfree(jv.val.string.val);
+	if (len < 0)
+	{
+		s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+		len = strlen(s);
+	}
+	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
+	if (s != tmp)
+		pfree(s);
 	return e;
 }
 
-/* {"<type>": v} of a string, bool or null v, in one step */
+/* {"BOOL": b} or {"NULL": true}, in one step */
 static JEntry
-write_typed(StringInfo buf, const char *type, JsonbValue *v)
+write_typed_bool(StringInfo buf, const char *type, bool value)
 {
-	return st_jbw_pair(buf, type, strlen(type), v);
+	return st_jbw_bool_pair(buf, type, strlen(type), value);
 }
 
 /* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
@@ -653,7 +641,7 @@ write_set_members(StringInfo buf, JsonbValue *arr)
 		CHECK_FOR_INTERRUPTS();
 		value_at(c, data, i, &off, &v);
 		if (v.type == jbvNumeric)
-			st_jbw_child(buf, &a, write_number(buf, v.val.numeric));
+			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0));
 		else
 			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
 	}
@@ -740,7 +728,6 @@ static JEntry
 write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 {
 	StJbwContainer o;
-	JsonbValue	jv;
 
 	/* the recursion is in the containers' case, which checks the stack */
 	switch (v->type)
@@ -748,22 +735,11 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 		case jbvString:
 			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
 		case jbvNumeric:
-			{
-				char		tmp[ST_NUMTEXT_BUFSIZE];
-				JEntry		e;
-
-				number_string(v->val.numeric, tmp, &jv);
-				e = st_jbw_typed_string(buf, 'N', jv.val.string.val, jv.val.string.len);
-				if (jv.val.string.val != tmp)
-					pfree(jv.val.string.val);
-				return e;
-			}
+			return write_number(buf, v->val.numeric, 'N');
 		case jbvBool:
-			return write_typed(buf, "BOOL", v);
+			return write_typed_bool(buf, "BOOL", v->val.boolean);
 		case jbvNull:
-			jv.type = jbvBool;
-			jv.val.boolean = true;
-			return write_typed(buf, "NULL", &jv);
+			return write_typed_bool(buf, "NULL", true);
 		case jbvBinary:
 			{
 				JsonbContainer *c = v->val.binary.data;
@@ -799,7 +775,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 					value_at(c, data, 1, &off, &tv);
 					wire = tag_type(&k);
 					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
-						return write_typed(buf, "B", &tv);
+						return st_jbw_typed_string(buf, 'B', tv.val.string.val, tv.val.string.len);
 					if (wire && strcmp(wire, "B") == 0)
 					{
 						begin_typed(buf, &o, "B");

@@ -128,14 +128,23 @@ st_ddb_bool(StDdbCall *call, const char *name)
 bool
 st_ddb_int(StDdbCall *call, const char *name, int64 *out)
 {
-	JsonbValue *v = st_ddb_member(call, name);
+	return st_ddb_value_int(st_ddb_member(call, name), name, "Integer", out);
+}
+
+/*
+ * A request member v (NULL: absent) as an integer; type is the Java type
+ * DynamoDB names in its SerializationException ("Integer", "Long").
+ */
+bool
+st_ddb_value_int(JsonbValue *v, const char *name, const char *type, int64 *out)
+{
 	char	   *s;
 	char	   *end;
 
 	if (v == NULL)
 		return false;
 	if (v->type != jbvNumeric)
-		st_attrval_serialization_error(v, "Integer");
+		st_attrval_serialization_error(v, type);
 	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
 	errno = 0;
 	*out = strtoll(s, &end, 10);
@@ -143,7 +152,7 @@ st_ddb_int(StDdbCall *call, const char *name, int64 *out)
 		ereport(ERROR,
 				(errcode(ERRCODE_ST_SERIALIZATION),
 				 errmsg("%s of a DynamoDB request is not an integer", name),
-				 st_errdetail_dynamodb("NUMBER_VALUE cannot be converted to Integer")));
+				 st_errdetail_dynamodb("NUMBER_VALUE cannot be converted to %s", type)));
 	return true;
 }
 

@@ -52,6 +52,7 @@ extern JsonbValue *st_ddb_object(StDdbCall *call, const char *name);
 extern JsonbValue *st_ddb_array(StDdbCall *call, const char *name);
 extern int	st_ddb_bool(StDdbCall *call, const char *name);	/* 1, 0, -1: absent */
 extern bool st_ddb_int(StDdbCall *call, const char *name, int64 *out);
+extern bool st_ddb_value_int(JsonbValue *v, const char *name, const char *type, int64 *out);
 extern char *st_ddb_string_of(JsonbValue *v);
 
 extern void st_ddb_errors_init(StDdbErrors *e);

@@ -167,23 +167,7 @@ obj_object(JsonbContainer *c, const char *name)
 static bool
 obj_int(JsonbContainer *c, const char *name, int64 *out)
 {
-	JsonbValue *v = obj_member(c, name);
-	char	   *s;
-	char	   *end;
-
-	if (v == NULL)
-		return false;
-	if (v->type != jbvNumeric)
-		st_attrval_serialization_error(v, "Long");
-	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v->val.numeric)));
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	if (*end != '\0' || errno != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_ST_SERIALIZATION),
-				 errmsg("%s of a DynamoDB request is not an integer", name),
-				 st_errdetail_dynamodb("NUMBER_VALUE cannot be converted to Long")));
-	return true;
+	return st_ddb_value_int(obj_member(c, name), name, "Long", out);
 }
 
 static void

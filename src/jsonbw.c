@@ -138,47 +138,33 @@ st_jbw_end(StringInfo buf, StJbwContainer *c)
 
 	Assert(c->i == c->nchildren);
 	if (totallen > JENTRY_OFFLENMASK)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
-						JENTRY_OFFLENMASK)));
+		st_jbw_size_error();
 	return JENTRY_ISCONTAINER | totallen;
 }
 
 JEntry
-st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v)
+st_jbw_bool_pair(StringInfo buf, const char *key, int keylen, bool value)
 {
-	int			start = buf->len;
-	int			padlen = INTALIGN(start) - start;
-	int			len = v->type == jbvString ? v->val.string.len : 0;
-	int			total = padlen + sizeof(uint32) + 2 * sizeof(JEntry) + keylen + len;
+	int			padlen = INTALIGN(buf->len) - buf->len;
+	int			total = padlen + sizeof(uint32) + 2 * sizeof(JEntry) + keylen;
 	char	   *p;
-	uint32		header = 1 | JB_FOBJECT;
-	JEntry		entries[2];
+	uint32		head[3];
 	static const uint32 zero = 0;
 
-	Assert(v->type == jbvString || v->type == jbvBool || v->type == jbvNull);
 	if (total > JENTRY_OFFLENMASK)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("total size of jsonb array elements exceeds the maximum of %d bytes",
-						JENTRY_OFFLENMASK)));
-	/* child 0 (the key) stores its end offset, child 1 its length (st_jbw_child) */
-	entries[0] = JENTRY_ISSTRING | JENTRY_HAS_OFF | keylen;
-	entries[1] = v->type == jbvString ? (JENTRY_ISSTRING | len) :
-		v->type == jbvNull ? JENTRY_ISNULL :
-		v->val.boolean ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
+		st_jbw_size_error();
+	/* child 0 (the key) stores its end offset (st_jbw_child), child 1 is a bool: no data */
+	head[0] = 1 | JB_FOBJECT;
+	head[1] = JENTRY_ISSTRING | JENTRY_HAS_OFF | keylen;
+	head[2] = value ? JENTRY_ISBOOL_TRUE : JENTRY_ISBOOL_FALSE;
 	if (buf->len + total >= buf->maxlen)
 		enlargeStringInfo(buf, total);
 	p = buf->data + buf->len;
 	/* the padding (0 to 3 bytes), as one store; the header overwrites the rest */
 	memcpy(p, &zero, sizeof(uint32));
 	p += padlen;
-	memcpy(p, &header, sizeof(uint32));
-	memcpy(p + sizeof(uint32), entries, sizeof(entries));
-	memcpy(p + sizeof(uint32) + sizeof(entries), key, keylen);
-	if (len > 0)
-		memcpy(p + sizeof(uint32) + sizeof(entries) + keylen, v->val.string.val, len);
+	memcpy(p, head, sizeof(head));
+	memcpy(p + sizeof(head), key, keylen);
 	buf->len += total;
 	buf->data[buf->len] = '\0';
 	return JENTRY_ISCONTAINER | total;

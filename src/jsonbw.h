@@ -44,8 +44,8 @@ extern int	st_jbw_copy_children(StringInfo buf, StJbwContainer *c, const JsonbCo
 
 /* Scalars and copies of containers; each returns its JEntry */
 extern JEntry st_jbw_value(StringInfo buf, const JsonbValue *v);	/* scalar or jbvBinary */
-/* The object {key: v} of one pair whose value is a string, bool or null, in one step */
-extern JEntry st_jbw_pair(StringInfo buf, const char *key, int keylen, const JsonbValue *v);
+/* The object {key: true|false} of one pair, in one step (strings: st_jbw_typed_string) */
+extern JEntry st_jbw_bool_pair(StringInfo buf, const char *key, int keylen, bool value);
 
 /* A jsonb object of n members in any order (keys: distinct jbvStrings; values: scalars or jbvBinary) */
 extern Jsonb *st_jbw_object(int n, const JsonbValue *keys, const JsonbValue *values);
