@@ -452,6 +452,16 @@ AS 'MODULE_PATHNAME', 'singletable_stored_size';
 COMMENT ON FUNCTION singletable._stored_size(pg_catalog.jsonb, pg_catalog.text[]) IS
   'Internal, for the size index (create_size_index) and tests: DynamoDB''s size of an item in the stored form (as read from a table), b_keys naming its B key attributes stored as plain base64 strings; use item_size';
 
+-- Internal: the same size as the wire writer counts it while it writes an item in wire
+-- form (src/attrval.c), as singletable.dynamodb's Query and Scan do for every item they
+-- read; compared with _stored_size by test/sql/stored_size.sql. Not part of the API.
+CREATE FUNCTION singletable._wire_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
+RETURNS pg_catalog.int8
+LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_wire_size';
+COMMENT ON FUNCTION singletable._wire_size(pg_catalog.jsonb, pg_catalog.text[]) IS
+  'Internal, for tests: _stored_size as counted by the wire writer of singletable.dynamodb''s Query and Scan, which sizes each item while it converts it; use item_size';
+
 ------------------------------------------------------------------------------
 -- Query
 ------------------------------------------------------------------------------

@@ -37,6 +37,7 @@
 #include "jsonbw.h"
 #include "jsonval.h"
 #include "numtext.h"
+#include "size.h"
 
 /* The prefix of DynamoDB's value messages */
 #define INVALID "One or more parameter values were invalid: "
@@ -576,12 +577,24 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
 }
 
 /*
+ * Sizing on the way: where a walk is given size (not NULL), it adds
+ * DynamoDB's size of what it writes, by the rules src/size.c applies to the
+ * stored form, and refuses what is not in the stored form as it does
+ * (st_size_*): a Query or Scan sizes every item it reads (its 1 MB page and
+ * its capacity), and its wire writer sees every byte that needs, so an item
+ * is walked once, not twice. The leaves: an S is its bytes, an N its text's
+ * size, a B its decoded length, BOOL and NULL 1; an L is 3 + 1 per element,
+ * an M 3 + (name + 1) per member, an item (name) per attribute; a set the
+ * sum of its members'. test/sql/stored_size.sql compares the two sizes.
+ */
+
+/*
  * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
  * of an NS member. Its text is written into a buffer on the stack when it
  * fits (every DynamoDB number does), else numeric_out's is used.
  */
 static JEntry
-write_number(StringInfo buf, Numeric num, char type)
+write_number(StringInfo buf, Numeric num, char type, int64 *size)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
 	char	   *s = tmp;
@@ -594,6 +607,8 @@ write_number(StringInfo buf, Numeric num, char type)
 		len = strlen(s);
 	}
 	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
+	if (size)
+		*size += st_size_number_text(s, len);
 	if (s != tmp)
 		pfree(s);
 	return e;
@@ -614,11 +629,14 @@ begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
 	st_jbw_child(buf, o, st_jbw_string(buf, type, strlen(type)));
 }
 
-static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b);
+static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size);
 
-/* The members of a stored set, as strings (not an array: none) */
+/*
+ * The members of a stored set of wire type wire (SS, NS or BS), as strings
+ * (not an array: none)
+ */
 static JEntry
-write_set_members(StringInfo buf, JsonbValue *arr)
+write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size)
 {
 	StJbwContainer a;
 	JsonbContainer *c = NULL;
@@ -633,6 +651,10 @@ write_set_members(StringInfo buf, JsonbValue *arr)
 		n = JsonContainerSize(c);
 		data = children_of(c, &nchildren);
 	}
+	else if (size)
+		st_size_not_stored("a set is not a JSON array");
+	if (size && n == 0)
+		st_size_not_stored("a set is empty");
 	st_jbw_begin(buf, &a, false, n);
 	for (int i = 0; i < n; i++)
 	{
@@ -640,8 +662,20 @@ write_set_members(StringInfo buf, JsonbValue *arr)
 
 		CHECK_FOR_INTERRUPTS();
 		value_at(c, data, i, &off, &v);
+		if (size)
+		{
+			if (wire[0] == 'N' && v.type != jbvNumeric)
+				st_size_not_stored("an $NS member is not a number");
+			if (wire[0] != 'N' && v.type != jbvString)
+				st_size_not_stored(wire[0] == 'S' ? "an $SS member is not a string" :
+								   "a $BS member is not a base64 string");
+			if (wire[0] == 'S')
+				*size += v.val.string.len;
+			else if (wire[0] == 'B')
+				*size += st_size_base64(v.val.string.val, v.val.string.len);
+		}
 		if (v.type == jbvNumeric)
-			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0));
+			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0, size));
 		else
 			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
 	}
@@ -656,9 +690,14 @@ is_name(const JsonbValue *k, const char *name)
 		memcmp(name, k->val.string.val, k->val.string.len) == 0;
 }
 
-/* The entries of a stored map container as a wire map (keys: an item's, its B keys plain) */
+/*
+ * The entries of a stored map container as a wire map: of an item (top:
+ * keys its key schema, its B keys plain) or of an M (keys NULL). Sizing
+ * adds the members' names and values, and 1 per member of an M: its
+ * container's 3 bytes are its caller's.
+ */
 static JEntry
-write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
+write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
 {
 	StJbwContainer o;
 	int			n = JsonContainerSize(c);
@@ -674,6 +713,9 @@ write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
 	st_jbw_begin(buf, &o, true, n);
 	/* the keys as stored: the wire map has the same keys, so the same order */
 	off = st_jbw_copy_children(buf, &o, c, n);
+	/* the names' bytes are their data's length */
+	if (size)
+		*size += off + (top ? 0 : n);
 	if (pk_b || sk_b)
 	{
 		uint32		koff = 0;
@@ -699,9 +741,15 @@ write_map_entries(StringInfo buf, JsonbContainer *c, const StAttrKeys *keys)
 		value_at(c, data, n + i, &off, &v);
 		/* the most common value, an S, without the call */
 		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
+		{
 			st_jbw_child(buf, &o, st_jbw_typed_string(buf, 'S', v.val.string.val, v.val.string.len));
+			if (size)
+				*size += v.val.string.len;
+		}
+		else if (v.type != jbvString && (b_keys[0] == i || b_keys[1] == i) && size)
+			st_size_not_stored("a B key attribute is not a base64 string");
 		else
-			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString));
+			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString, size));
 	}
 	return st_jbw_end(buf, &o);
 }
@@ -725,7 +773,7 @@ tag_type(const JsonbValue *k)
 
 /* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
 static JEntry
-write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
+write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
 {
 	StJbwContainer o;
 
@@ -733,12 +781,19 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 	switch (v->type)
 	{
 		case jbvString:
+			if (size)
+				*size += plain_b ? st_size_base64(v->val.string.val, v->val.string.len)
+					: v->val.string.len;
 			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
 		case jbvNumeric:
-			return write_number(buf, v->val.numeric, 'N');
+			return write_number(buf, v->val.numeric, 'N', size);
 		case jbvBool:
+			if (size)
+				*size += 1;
 			return write_typed_bool(buf, "BOOL", v->val.boolean);
 		case jbvNull:
+			if (size)
+				*size += 1;
 			return write_typed_bool(buf, "NULL", true);
 		case jbvBinary:
 			{
@@ -752,6 +807,8 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 				{
 					StJbwContainer a;
 
+					if (size)
+						*size += 3 + nchildren;
 					begin_typed(buf, &o, "L");
 					st_jbw_begin(buf, &a, false, nchildren);
 					for (int i = 0; i < nchildren; i++)
@@ -760,7 +817,7 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 
 						CHECK_FOR_INTERRUPTS();
 						value_at(c, data, i, &off, &e);
-						st_jbw_child(buf, &a, write_wire(buf, &e, false));
+						st_jbw_child(buf, &a, write_wire(buf, &e, false, size));
 					}
 					st_jbw_child(buf, &o, st_jbw_end(buf, &a));
 					break;
@@ -775,9 +832,15 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 					value_at(c, data, 1, &off, &tv);
 					wire = tag_type(&k);
 					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
+					{
+						if (size)
+							*size += st_size_base64(tv.val.string.val, tv.val.string.len);
 						return st_jbw_typed_string(buf, 'B', tv.val.string.val, tv.val.string.len);
+					}
 					if (wire && strcmp(wire, "B") == 0)
 					{
+						if (size)
+							st_size_not_stored("a $B value is not a base64 string");
 						begin_typed(buf, &o, "B");
 						st_jbw_child(buf, &o, st_jbw_value(buf, &tv));
 						break;
@@ -785,19 +848,25 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
 						JsonContainerIsObject(tv.val.binary.data))
 					{
+						if (size)
+							*size += 3;
 						begin_typed(buf, &o, "M");
-						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, NULL));
+						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, false, NULL, size));
 						break;
 					}
+					if (wire && strcmp(wire, "M") == 0 && size)
+						st_size_not_stored("an $M value is not a JSON object");
 					if (wire && strcmp(wire, "M") != 0)
 					{
 						begin_typed(buf, &o, wire);
-						st_jbw_child(buf, &o, write_set_members(buf, &tv));
+						st_jbw_child(buf, &o, write_set_members(buf, &tv, wire, size));
 						break;
 					}
 				}
+				if (size)
+					*size += 3;
 				begin_typed(buf, &o, "M");
-				st_jbw_child(buf, &o, write_map_entries(buf, c, NULL));
+				st_jbw_child(buf, &o, write_map_entries(buf, c, false, NULL, size));
 				break;
 			}
 		default:
@@ -807,11 +876,13 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b)
 }
 
 JEntry
-st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys)
+st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
 {
+	if (!JsonContainerIsObject(stored) && size)
+		st_size_not_stored("it is not a JSON object");
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
-	return write_map_entries(buf, stored, keys);
+	return write_map_entries(buf, stored, true, keys, size);
 }
 
 Jsonb *
@@ -822,7 +893,7 @@ st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
 	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, &stored->root, keys);
+	(void) write_map_entries(&buf, &stored->root, true, keys, NULL);
 	return st_jbw_finish(&buf);
 }
 
@@ -839,7 +910,7 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, stored, keys);
+	(void) write_map_entries(&buf, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
 	v.type = jbvBinary;

@@ -845,22 +845,26 @@ typedef struct WirePage
 	bool		count_only;		/* Select COUNT: no Items */
 } WirePage;
 
-static void
-wire_row(void *arg, text *pk, text *sk, Jsonb *item)
+/* The item's size is counted as it is written, when asked for (StQueryRowFn) */
+static bool
+wire_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 {
 	WirePage   *p = (WirePage *) arg;
 	JEntry		e;
 
 	if (p->count_only || item == NULL)
-		return;
+		return false;
+	if (size)
+		*size = 0;
 	/* the buffers grow in their own context (repalloc); garbage stays in the row's */
-	e = st_attrval_write_stored(&p->items, &item->root, p->keys);
+	e = st_attrval_write_stored(&p->items, &item->root, p->keys, size);
 	if (p->n == p->size)
 	{
 		p->size *= 2;
 		p->entries = repalloc(p->entries, sizeof(JEntry) * p->size);
 	}
 	p->entries[p->n++] = e;
+	return size != NULL;
 }
 
 /* The parameters Query and Scan share */

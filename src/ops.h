@@ -158,8 +158,14 @@ typedef struct StReadResult
  * Receives one row of a Query or Scan: the keys as text (sk NULL on a table
  * without sort key; on a secondary index the base keys of each row) and the
  * item, projected. Called in a short-lived memory context.
+ *
+ * size is not NULL when the item is the one the read sizes (no projection)
+ * and the read needs its size: a row function that walks the item anyway
+ * may store DynamoDB's size of it there (st_stored_item_size's, with the
+ * table's B keys) and return true; otherwise it returns false and the read
+ * sizes the item itself.
  */
-typedef void (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item);
+typedef bool (*StQueryRowFn) (void *arg, text *pk, text *sk, Jsonb *item, int64 *size);
 
 /* Results: the attributes return_values asked for (or the item), or NULL */
 extern Jsonb *st_op_put(const StPutRequest *req);

@@ -791,21 +791,32 @@ multi_shard(StTable *tab, StIndex *idx)
 }
 
 
+/* Whether the read needs the size of every item it evaluates */
+static inline bool
+sizes_items(StQueryReceiver *r)
+{
+	/* sized when counted, and always for a page (it stops at 1 MB) */
+	return r->cap.enabled || r->page;
+}
+
 /*
  * Counts one evaluated item (stored, as the read sees it: on an index its
- * projected entry) and decides whether the read goes on: false when a page
- * is full, or max_items items were evaluated, after leaving the item's key
- * as the LastEvaluatedKey.
+ * projected entry), of DynamoDB size size (-1: not known yet), and decides
+ * whether the read goes on: false when a page is full, or max_items items
+ * were evaluated, after leaving the item's key as the LastEvaluatedKey.
  */
 static bool
-evaluated(StQueryReceiver *r, Jsonb *stored)
+evaluated(StQueryReceiver *r, Jsonb *stored, int64 size)
 {
-	bool		full;
+	bool		full = false;
 
 	r->evaluated++;
-	/* sized when counted, and always for a page (it stops at 1 MB) */
-	full = (r->cap.enabled || r->page) &&
-		st_capacity_evaluated(&r->cap, r->part, st_capacity_item_size(r->tab, stored)) && r->page;
+	if (sizes_items(r))
+	{
+		if (size < 0)
+			size = st_capacity_item_size(r->tab, stored);
+		full = st_capacity_evaluated(&r->cap, r->part, size) && r->page;
+	}
 	if (full || (r->max_items > 0 && r->evaluated == (uint64) r->max_items))
 	{
 		MemoryContext old = MemoryContextSwitchTo(r->callcxt);
@@ -815,6 +826,37 @@ evaluated(StQueryReceiver *r, Jsonb *stored)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Counts the evaluated item (stored, as the read sees it: on an index its
+ * projected entry) and, when returned (not expired, the filter holds),
+ * passes it on, projected. The row function sizes an item it is handed
+ * unprojected if it can (StQueryRowFn): one walk of the item, not two.
+ * Whether the read goes on.
+ */
+static bool
+pass_on(StQueryReceiver *r, text *pk, text *sk, Jsonb *item, bool returned)
+{
+	StQueryArgs *qa = r->qa;
+	int64		size = -1;
+	bool		more;
+
+	if (returned && qa->projection == NULL)
+	{
+		r->returned++;
+		if (!r->row(r->row_arg, pk, sk, item, sizes_items(r) ? &size : NULL))
+			size = -1;
+		return evaluated(r, item, size);
+	}
+	more = evaluated(r, item, -1);
+	if (returned)
+	{
+		item = DatumGetJsonbP(st_project_item(r->tab, qa->projection, qa->projection_attrs, item));
+		r->returned++;
+		(void) r->row(r->row_arg, pk, sk, item, NULL);
+	}
+	return more;
 }
 
 /*
@@ -847,17 +889,10 @@ st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
 		: st_key_datum_to_text(tab->sk_type, slot->tts_values[1]);
 	stored = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[2]);
 	item = index_project(qa, stored);
-	more = evaluated(r, item);
 	returned = !(r->hide_expired && st_ttl_item_expired(tab, stored, &r->clock)) &&
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
-	if (returned && qa->projection)
-		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
-	if (returned)
-	{
-		r->returned++;
-		r->row(r->row_arg, pk, sk, item);
-	}
+	more = pass_on(r, pk, sk, item, returned);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(r->rowcxt);
 	return more;
@@ -892,17 +927,10 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
 	/* detoasted: a stored row must not point into the table's TOAST */
 	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
-	more = evaluated(r, item);
 	returned = !(r->hide_expired && st_ttl_item_expired(tab, item, &r->clock)) &&
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
-	if (returned && qa->projection)
-		item = DatumGetJsonbP(st_project_item(tab, qa->projection, qa->projection_attrs, item));
-	if (returned)
-	{
-		r->returned++;
-		r->row(r->row_arg, r->pk_text, sk, item);
-	}
+	more = pass_on(r, r->pk_text, sk, item, returned);
 	MemoryContextSwitchTo(old);
 	if (r->rowcxt)
 		MemoryContextReset(r->rowcxt);
@@ -1075,9 +1103,10 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 }
 
 /* Passes nothing on: an estimate only sizes the rows */
-static void
-discard_row(void *arg, text *pk, text *sk, Jsonb *item)
+static bool
+discard_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 {
+	return false;
 }
 
 /*

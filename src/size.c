@@ -46,11 +46,14 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "attrval.h"
 #include "expr/expr.h"
+#include "jsonbw.h"
 #include "jsonval.h"
 #include "size.h"
 
 PG_FUNCTION_INFO_V1(singletable_stored_size);
+PG_FUNCTION_INFO_V1(singletable_wire_size);
 
 /* The top-level attributes holding B keys as plain base64 strings */
 typedef struct BKeys
@@ -70,11 +73,10 @@ typedef enum Tag
 } Tag;
 
 static int64 container_size(JsonbContainer *c);
-static void not_stored(const char *what) pg_attribute_noreturn();
 
-/* Refuses an item that is not in the stored form; what says how. */
-static void
-not_stored(const char *what)
+/* Refuses an item that is not in the stored form; what says how. See size.h. */
+void
+st_size_not_stored(const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -104,25 +106,24 @@ tag_of(const char *key, uint32 len)
 }
 
 /* The decoded length of base64 text in the stored form (padded, no line breaks). */
-static int64
-base64_size(const char *s, uint32 len)
+int64
+st_size_base64(const char *s, uint32 len)
 {
 	int			pad = 0;
 
 	if (len % 4 != 0)
-		not_stored("base64 text whose length is not a multiple of 4");
+		st_size_not_stored("base64 text whose length is not a multiple of 4");
 	if (len > 0 && s[len - 1] == '=')
 		pad = s[len - 2] == '=' ? 2 : 1;
 	return (int64) len / 4 * 3 - pad;
 }
 
-/* DynamoDB's size of a jsonb number. */
-static int64
-number_size(Numeric num)
+/* DynamoDB's size of a number from its text, as numeric_out writes it. See size.h. */
+int64
+st_size_number_text(const char *s, int len)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
 	int			size = 0;
-	StNumberError err = st_number_size(s, strlen(s), &size);
+	StNumberError err = st_number_size(s, len, &size);
 
 	/* no number's text in the message: errors never carry item content */
 	if (err != ST_NUM_OK)
@@ -130,6 +131,16 @@ number_size(Numeric num)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("item is not in the stored form: a number is not a DynamoDB number"),
 				 errdetail("%s", st_number_error_text(err))));
+	return size;
+}
+
+/* DynamoDB's size of a jsonb number. */
+static int64
+number_size(Numeric num)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	int64		size = st_size_number_text(s, strlen(s));
+
 	pfree(s);
 	return size;
 }
@@ -191,8 +202,8 @@ members_size(JsonbContainer *c, int extra, const BKeys *bkeys)
 		if (bkeys && is_b_key(bkeys, base + koff, knext - koff))
 		{
 			if (!JBE_ISSTRING(vje))
-				not_stored("a B key attribute is not a base64 string");
-			size += base64_size(base + voff, vnext - voff);
+				st_size_not_stored("a B key attribute is not a base64 string");
+			size += st_size_base64(base + voff, vnext - voff);
 		}
 		else
 			size += value_size(vje, base, voff, vnext - voff);
@@ -213,13 +224,13 @@ set_size(JEntry je, const char *base, uint32 off, Tag tag)
 	int64		size = 0;
 
 	if (!JBE_ISCONTAINER(je))
-		not_stored("a set is not a JSON array");
+		st_size_not_stored("a set is not a JSON array");
 	arr = (JsonbContainer *) (base + INTALIGN(off));
 	if (!JsonContainerIsArray(arr))
-		not_stored("a set is not a JSON array");
+		st_size_not_stored("a set is not a JSON array");
 	n = JsonContainerSize(arr);
 	if (n == 0)
-		not_stored("a set is empty");
+		st_size_not_stored("a set is empty");
 	data = (const char *) &arr->children[n];
 	for (uint32 i = 0; i < n; i++)
 	{
@@ -231,14 +242,14 @@ set_size(JEntry je, const char *base, uint32 off, Tag tag)
 		if (tag == TAG_NS)
 		{
 			if (!JBE_ISNUMERIC(mje))
-				not_stored("an $NS member is not a number");
+				st_size_not_stored("an $NS member is not a number");
 			size += number_size((Numeric) (data + INTALIGN(moff)));
 		}
 		else if (!JBE_ISSTRING(mje))
-			not_stored(tag == TAG_SS ? "an $SS member is not a string" :
+			st_size_not_stored(tag == TAG_SS ? "an $SS member is not a string" :
 					   "a $BS member is not a base64 string");
 		else if (tag == TAG_BS)
-			size += base64_size(data + moff, mnext - moff);
+			size += st_size_base64(data + moff, mnext - moff);
 		else
 			size += mnext - moff;
 		moff = mnext;
@@ -293,8 +304,8 @@ container_size(JsonbContainer *c)
 				break;
 			case TAG_B:
 				if (!JBE_ISSTRING(vje))
-					not_stored("a $B value is not a base64 string");
-				return base64_size(base + voff, vnext - voff);
+					st_size_not_stored("a $B value is not a base64 string");
+				return st_size_base64(base + voff, vnext - voff);
 			case TAG_SS:
 			case TAG_NS:
 			case TAG_BS:
@@ -304,10 +315,10 @@ container_size(JsonbContainer *c)
 					JsonbContainer *map;
 
 					if (!JBE_ISCONTAINER(vje))
-						not_stored("an $M value is not a JSON object");
+						st_size_not_stored("an $M value is not a JSON object");
 					map = (JsonbContainer *) (base + INTALIGN(voff));
 					if (!JsonContainerIsObject(map))
-						not_stored("an $M value is not a JSON object");
+						st_size_not_stored("an $M value is not a JSON object");
 					/* its own keys are not tags */
 					return 3 + members_size(map, 1, NULL);
 				}
@@ -326,12 +337,38 @@ st_stored_item_size(Jsonb *item, const char *b_key1, const char *b_key2)
 	BKeys		bkeys;
 
 	if (!JB_ROOT_IS_OBJECT(item))
-		not_stored("it is not a JSON object");
+		st_size_not_stored("it is not a JSON object");
 	bkeys.name[0] = b_key1;
 	bkeys.len[0] = b_key1 ? strlen(b_key1) : 0;
 	bkeys.name[1] = b_key2;
 	bkeys.len[1] = b_key2 ? strlen(b_key2) : 0;
 	return members_size(&item->root, 0, (b_key1 || b_key2) ? &bkeys : NULL);
+}
+
+/* The b_keys argument of the internal size functions: at most two attribute names */
+static void
+b_keys_arg(FunctionCallInfo fcinfo, int argno, const char *b_keys[2])
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	int			k = 0;
+
+	b_keys[0] = b_keys[1] = NULL;
+	if (PG_ARGISNULL(argno))
+		return;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			continue;
+		if (k == 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("b_keys names at most two attributes, the partition and sort key")));
+		b_keys[k++] = TextDatumGetCString(elems[i]);
+	}
 }
 
 /*
@@ -344,29 +381,39 @@ st_stored_item_size(Jsonb *item, const char *b_key1, const char *b_key2)
 Datum
 singletable_stored_size(PG_FUNCTION_ARGS)
 {
-	const char *b_keys[2] = {NULL, NULL};
+	const char *b_keys[2];
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	if (!PG_ARGISNULL(1))
-	{
-		Datum	   *elems;
-		bool	   *nulls;
-		int			n;
-		int			k = 0;
-
-		deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false, TYPALIGN_INT,
-						  &elems, &nulls, &n);
-		for (int i = 0; i < n; i++)
-		{
-			if (nulls[i])
-				continue;
-			if (k == 2)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("b_keys names at most two attributes, the partition and sort key")));
-			b_keys[k++] = TextDatumGetCString(elems[i]);
-		}
-	}
+	b_keys_arg(fcinfo, 1, b_keys);
 	PG_RETURN_INT64(st_stored_item_size(PG_GETARG_JSONB_P(0), b_keys[0], b_keys[1]));
+}
+
+/*
+ * singletable._wire_size(item jsonb, b_keys text[] DEFAULT NULL) -> bigint:
+ * the size the wire writer counts while it writes the item in wire form, as
+ * a Query or Scan of singletable.dynamodb does for every item it reads
+ * (st_attrval_write_stored, src/attrval.c); b_keys as for _stored_size.
+ * Internal, for the tests: it must equal _stored_size, errors included.
+ */
+Datum
+singletable_wire_size(PG_FUNCTION_ARGS)
+{
+	const char *b_keys[2];
+	StAttrKeys	keys;
+	StringInfoData buf;
+	int64		size = 0;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	b_keys_arg(fcinfo, 1, b_keys);
+	/* the B key attributes as a key schema (the others' types do not matter) */
+	keys.pk_name = b_keys[0] ? b_keys[0] : "";
+	keys.pk_type = b_keys[0] ? ST_KEY_B : ST_KEY_S;
+	keys.sk_name = b_keys[1];
+	keys.sk_type = ST_KEY_B;
+	st_jbw_init(&buf);
+	(void) st_attrval_write_stored(&buf, &PG_GETARG_JSONB_P(0)->root, &keys, &size);
+	pfree(buf.data);
+	PG_RETURN_INT64(size);
 }

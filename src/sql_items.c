@@ -218,14 +218,15 @@ query_request(FunctionCallInfo fcinfo, StQueryRequest *req)
 }
 
 /* Stores one row of a Query in the function's result. */
-static void
-store_row(void *arg, text *pk, text *sk, Jsonb *item)
+static bool
+store_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
 	Datum		values[3] = {PointerGetDatum(pk), PointerGetDatum(sk), PointerGetDatum(item)};
 	bool		nulls[3] = {pk == NULL, sk == NULL, item == NULL};
 
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	return false;
 }
 
 /* The arguments of query and query_page (0..16) */
@@ -282,8 +283,8 @@ typedef struct PageItems
 } PageItems;
 
 /* Adds one item of a page to its Items array. */
-static void
-page_row(void *arg, text *pk, text *sk, Jsonb *item)
+static bool
+page_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 {
 	PageItems  *p = (PageItems *) arg;
 	MemoryContext old = MemoryContextSwitchTo(p->cxt);
@@ -298,6 +299,7 @@ page_row(void *arg, text *pk, text *sk, Jsonb *item)
 	v.val.binary.len = VARSIZE(copy) - VARHDRSZ;
 	(void) pushJsonbValue(&p->state, WJB_ELEM, &v);
 	MemoryContextSwitchTo(old);
+	return false;
 }
 
 /* Adds "key": value to an object being built. */

@@ -70,6 +70,34 @@ SELECT sum(p.n) AS items, sum(p.units) AS units,
        bool_and(p.last_sk = p.lek ->> 'sk') FILTER (WHERE p.lek IS NOT NULL) AS page_ends_at_its_key,
        bool_and(nx.first_sk > p.lek ->> 'sk') FILTER (WHERE p.lek IS NOT NULL) AS next_page_starts_after
   FROM cap_pages p LEFT JOIN cap_pages nx ON nx.page = p.page + 1;
+-- the same pages through the JSON API, whose Query sizes each item while it writes it in
+-- wire form (not by the walk query_page uses): the same ends, counts and units, page by page
+CREATE TEMP TABLE ddb_pages (page int, n int, scanned int, units numeric, lek jsonb);
+DO $$
+DECLARE
+  k jsonb;
+  p int := 0;
+  r jsonb;
+BEGIN
+  LOOP
+    p := p + 1;
+    r := singletable.dynamodb('Query', jsonb_build_object('TableName', 'cap', 'KeyConditionExpression', 'pk = :p',
+           'ExpressionAttributeValues', '{":p": {"S": "TENANT#acme"}}'::jsonb, 'ReturnConsumedCapacity', 'TOTAL',
+           'ConsistentRead', true) || coalesce(jsonb_build_object('ExclusiveStartKey', k), '{}'));
+    INSERT INTO ddb_pages
+    VALUES (p, (r ->> 'Count')::int, (r ->> 'ScannedCount')::int, (r #>> '{ConsumedCapacity,CapacityUnits}')::numeric,
+            r -> 'LastEvaluatedKey');
+    k := r -> 'LastEvaluatedKey';
+    EXIT WHEN k IS NULL OR p > 20;
+  END LOOP;
+END $$;
+SELECT count(*) AS pages, count(*) FILTER (WHERE d.n = c.n AND d.scanned = c.scanned AND d.units = c.units
+                                             AND d.lek IS NOT DISTINCT FROM
+                                                 CASE WHEN c.lek IS NOT NULL
+                                                      THEN jsonb_build_object('pk', jsonb_build_object('S', c.lek ->> 'pk'),
+                                                                              'sk', jsonb_build_object('S', c.lek ->> 'sk')) END)
+         AS same_as_query_page
+  FROM ddb_pages d FULL JOIN cap_pages c USING (page);
 -- the set-returning query streams every page and is charged as reading them all
 SELECT count(*) FROM singletable.query('cap', 'TENANT#acme');
 SELECT singletable.last_consumed_capacity() -> 'CapacityUnits' AS all_pages, singletable.last_evaluated_key() AS lek;

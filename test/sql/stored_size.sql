@@ -204,6 +204,31 @@ SELECT pg_temp.try($$SELECT singletable._stored_size('{"pk": 1}', ARRAY['pk'])$$
 SELECT pg_temp.try($$SELECT singletable._stored_size('{"pk": "AA=="}', ARRAY['pk', 'sk', 'x'])$$);
 -- it is internal: documented as such
 SELECT obj_description('singletable._stored_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, %' AS internal;
+-- the wire writer's count (singletable.dynamodb's Query and Scan size each item as they
+-- write it in wire form, src/attrval.c): the same size as the walk above on every item
+SELECT count(*) AS items, count(*) FILTER (WHERE singletable._wire_size(item) <> singletable._stored_size(item)) AS mismatches,
+       sum(singletable._wire_size(item)) = sum(singletable._stored_size(item)) AS same_total
+FROM sz;
+SELECT count(*) AS items,
+       count(*) FILTER (WHERE singletable._wire_size(item, ARRAY['pk', 'sk']) <> singletable._stored_size(item, ARRAY['pk', 'sk']))
+         AS b_key_mismatches,
+       count(*) FILTER (WHERE singletable._wire_size(item, ARRAY['sk']) <> singletable._stored_size(item, ARRAY['sk']))
+         AS sk_only_mismatches,
+       count(*) FILTER (WHERE singletable._wire_size(item) <> singletable._stored_size(item)) AS as_string_mismatches
+FROM sz_b;
+SELECT singletable._wire_size(item) AS wire_23 FROM shirts;
+SELECT singletable._wire_size(NULL) IS NULL AS null_is_null, singletable._wire_size('{"pk": "AAEC"}', ARRAY['pk']) AS b_key_5;
+-- and the same refusals of what is not in the stored form, with the same messages
+SELECT v, b, pg_temp.try(format('SELECT singletable._wire_size(%L, %L)', v, b)) AS wire_size,
+       pg_temp.try(format('SELECT singletable._wire_size(%L, %L)', v, b)) =
+       pg_temp.try(format('SELECT singletable._stored_size(%L, %L)', v, b)) AS same
+FROM (VALUES ('[1]', NULL), ('"pk"', NULL), ('{"b": {"$B": 5}}', NULL), ('{"b": {"$B": "AAE"}}', NULL),
+             ('{"s": {"$SS": []}}', NULL), ('{"s": {"$NS": "1"}}', NULL), ('{"s": {"$NS": ["1"]}}', NULL),
+             ('{"s": {"$SS": [1]}}', NULL), ('{"s": {"$BS": [true]}}', NULL), ('{"s": {"$BS": ["AAE"]}}', NULL),
+             ('{"m": {"$M": [1]}}', NULL), ('{"l": [{"m": {"$M": "x"}}]}', NULL), ('{"n": 1e200}', NULL),
+             ('{"n": 123456789012345678901234567890123456789}', NULL), ('{"s": {"$NS": [1e-200]}}', NULL),
+             ('{"pk": 1}', '{pk}'), ('{"pk": "AAE"}', '{pk}'), ('{"pk": "AA=="}', '{pk,sk,x}')) AS t(v, b);
+SELECT obj_description('singletable._wire_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, %' AS internal;
 
 -- cleanup
 SELECT singletable.drop_table('sz');
