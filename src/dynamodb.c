@@ -991,26 +991,6 @@ start_key_stored(JsonbValue *start, DdbTable *t)
 	return j;
 }
 
-/* The Items array of a page: its header and JEntries, then the items as written */
-static Jsonb *
-items_array(WirePage *page)
-{
-	StringInfoData buf;
-	StJbwContainer a;
-
-	st_jbw_init(&buf);
-	/* its whole size at once: growing it would copy the page again and again */
-	enlargeStringInfo(&buf, sizeof(uint32) * 2 + sizeof(JEntry) * page->n + page->items.len);
-	st_jbw_begin(&buf, &a, false, page->n);
-	/* at an aligned offset, as the items were written at offset 0 of their buffer */
-	Assert(buf.len % sizeof(uint32) == 0);
-	appendBinaryStringInfo(&buf, page->items.data, page->items.len);
-	for (int i = 0; i < page->n; i++)
-		st_jbw_child(&buf, &a, page->entries[i]);
-	(void) st_jbw_end(&buf, &a);
-	return st_jbw_finish(&buf);
-}
-
 /* The response of a Query or Scan page: Items, Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity */
 static Jsonb *
 read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
@@ -1019,12 +999,17 @@ read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 	JsonbValue	keys[5];
 	JsonbValue	values[5];
 	int			n = 0;
+	int			items_at = -1;
+	StJbwChildren items = {page->items.data, page->items.len, page->entries, page->n};
 	Jsonb	   *r;
 
 	if (!page->count_only)
 	{
-		member(&keys[n], &values[n], "Items", items_array(page));
-		n++;
+		/* the items as written, copied once: into the response */
+		keys[n].type = jbvString;
+		keys[n].val.string.val = "Items";
+		keys[n].val.string.len = strlen("Items");
+		items_at = n++;
 	}
 	if (res->last_key)
 	{
@@ -1037,7 +1022,7 @@ read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 	n++;
 	if (capacity_member(p->rcc, &keys[n], &values[n]))
 		n++;
-	r = st_jbw_object(n, keys, values);
+	r = st_jbw_object_array(n, keys, values, items_at, &items);
 	MemoryContextSwitchTo(old);
 	return r;
 }

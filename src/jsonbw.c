@@ -223,10 +223,32 @@ key_cmp(const JsonbValue *a, const JsonbValue *b)
 Jsonb *
 st_jbw_object(int n, const JsonbValue *k, const JsonbValue *values)
 {
+	return st_jbw_object_array(n, k, values, -1, NULL);
+}
+
+JEntry
+st_jbw_array(StringInfo buf, const StJbwChildren *children)
+{
+	StJbwContainer a;
+
+	st_jbw_begin(buf, &a, false, children->n);
+	/* the children's data at an aligned offset, as they were written at one */
+	Assert(buf->len % sizeof(uint32) == 0);
+	st_jbw_append(buf, children->data, children->len);
+	for (int i = 0; i < children->n; i++)
+		st_jbw_child(buf, &a, children->entries[i]);
+	return st_jbw_end(buf, &a);
+}
+
+Jsonb *
+st_jbw_object_array(int n, const JsonbValue *k, const JsonbValue *values, int array_at,
+					const StJbwChildren *array)
+{
 	StringInfoData buf;
 	StJbwContainer o;
 	int		   *order = palloc(sizeof(int) * Max(n, 1));
 
+	Assert(array_at < n && (array_at < 0 || array != NULL));
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	/* insertion sort: the members of a response are a handful, not user input */
@@ -245,7 +267,8 @@ st_jbw_object(int n, const JsonbValue *k, const JsonbValue *values)
 
 		for (int i = 0; i < n; i++)
 			total += k[i].val.string.len + sizeof(uint32) +
-				(values[i].type == jbvBinary ? values[i].val.binary.len :
+				(i == array_at ? sizeof(uint32) + sizeof(JEntry) * (Size) array->n + array->len :
+				 values[i].type == jbvBinary ? values[i].val.binary.len :
 				 values[i].type == jbvNumeric ? VARSIZE_ANY(values[i].val.numeric) :
 				 values[i].type == jbvString ? values[i].val.string.len : 0);
 		if (total < MaxAllocSize)
@@ -259,7 +282,8 @@ st_jbw_object(int n, const JsonbValue *k, const JsonbValue *values)
 											 k[order[i]].val.string.len));
 	}
 	for (int i = 0; i < n; i++)
-		st_jbw_child(&buf, &o, st_jbw_value(&buf, &values[order[i]]));
+		st_jbw_child(&buf, &o, order[i] == array_at ? st_jbw_array(&buf, array)
+					 : st_jbw_value(&buf, &values[order[i]]));
 	(void) st_jbw_end(&buf, &o);
 	return st_jbw_finish(&buf);
 }

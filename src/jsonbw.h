@@ -51,6 +51,29 @@ extern JEntry st_jbw_bool_pair(StringInfo buf, const char *key, int keylen, bool
 extern Jsonb *st_jbw_object(int n, const JsonbValue *keys, const JsonbValue *values);
 
 /*
+ * Children written elsewhere, one after the other from a 4-byte aligned
+ * offset of their buffer: their data and their JEntries
+ */
+typedef struct StJbwChildren
+{
+	const char *data;
+	int			len;
+	const JEntry *entries;
+	int			n;
+} StJbwChildren;
+
+/* The array of those children, their data copied in one step; returns its JEntry */
+extern JEntry st_jbw_array(StringInfo buf, const StJbwChildren *children);
+
+/*
+ * st_jbw_object whose member array_at (when not -1) has the array of array
+ * as its value (values[array_at] is not read): a page's items are copied
+ * once, into the response, not into an array first.
+ */
+extern Jsonb *st_jbw_object_array(int n, const JsonbValue *keys, const JsonbValue *values, int array_at,
+								  const StJbwChildren *array);
+
+/*
  * The calls made for every value of a page, inline: appending bytes, a
  * string, and recording a child's JEntry.
  */
