@@ -597,15 +597,10 @@ static JEntry
 write_number(StringInfo buf, Numeric num, char type, int64 *size)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
-	char	   *s = tmp;
-	int			len = st_numeric_text(num, tmp, sizeof(tmp));
+	int			len;
+	char	   *s = st_numeric_print(num, tmp, &len);
 	JEntry		e;
 
-	if (len < 0)
-	{
-		s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
-		len = strlen(s);
-	}
 	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
 	if (size)
 		*size += st_size_number_text(s, len);

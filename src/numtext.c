@@ -25,6 +25,9 @@
  */
 #include "postgres.h"
 
+#include "fmgr.h"
+#include "utils/builtins.h"
+
 #include "numtext.h"
 
 #define NT_SIGN_MASK		0xC000
@@ -148,4 +151,17 @@ st_numeric_text(Numeric num, char *out, int size)
 	}
 	*cp = '\0';
 	return (int) (cp - out);
+}
+
+char *
+st_numeric_print(Numeric num, char buf[ST_NUMTEXT_BUFSIZE], int *len)
+{
+	char	   *s;
+
+	*len = st_numeric_text(num, buf, ST_NUMTEXT_BUFSIZE);
+	if (*len >= 0)
+		return buf;
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	*len = strlen(s);
+	return s;
 }

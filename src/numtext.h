@@ -18,4 +18,11 @@
  */
 extern int	st_numeric_text(Numeric num, char *out, int size);
 
+/*
+ * num's text: written into buf when it fits (st_numeric_text), else
+ * numeric_out's, palloc'd (the caller pfrees it when it is not buf); its
+ * length in *len.
+ */
+extern char *st_numeric_print(Numeric num, char buf[ST_NUMTEXT_BUFSIZE], int *len);
+
 #endif

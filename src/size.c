@@ -18,11 +18,12 @@
  *     and no JsonbValue per container or entry;
  *   - S is the length of its jsonb string (UTF-8 bytes); B is the decoded
  *     length, computed from the base64 text's length and padding;
- *   - N is the one type whose size needs its digits: numeric_out gives them
- *     (the Numeric format is private to PostgreSQL's numeric.c), and
- *     st_number_size applies st_number_parse's base-100 rule to them without
- *     building the canonical text. That text is the only allocation, freed
- *     at once.
+ *   - N is the one type whose size needs its digits: st_numeric_text
+ *     (src/numtext.c) prints them on the stack exactly as numeric_out does,
+ *     and st_number_size applies st_number_parse's base-100 rule to them
+ *     without building the canonical text. Nothing is allocated (a number
+ *     too long for the stack buffer, never a DynamoDB one, is printed by
+ *     numeric_out).
  *
  * The item is used as given (callers detoast it once); the walk is linear in
  * the jsonb, calls CHECK_FOR_INTERRUPTS() per entry and check_stack_depth()
@@ -50,6 +51,7 @@
 #include "expr/expr.h"
 #include "jsonbw.h"
 #include "jsonval.h"
+#include "numtext.h"
 #include "size.h"
 
 PG_FUNCTION_INFO_V1(singletable_stored_size);
@@ -134,14 +136,21 @@ st_size_number_text(const char *s, int len)
 	return size;
 }
 
-/* DynamoDB's size of a jsonb number. */
+/*
+ * DynamoDB's size of a jsonb number: of its text, printed on the stack as
+ * numeric_out prints it (src/numtext.c; every DynamoDB number fits), else
+ * numeric_out's.
+ */
 static int64
 number_size(Numeric num)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
-	int64		size = st_size_number_text(s, strlen(s));
+	char		tmp[ST_NUMTEXT_BUFSIZE];
+	int			len;
+	char	   *s = st_numeric_print(num, tmp, &len);
+	int64		size = st_size_number_text(s, len);
 
-	pfree(s);
+	if (s != tmp)
+		pfree(s);
 	return size;
 }
 
