@@ -120,7 +120,9 @@ awk -v gd="$(per get_ddb)" -v ge="$(per get_ext)" -v qd="$(per query_ddb)" -v qe
 if ((NTOP > 0)); then
     for kind in get_ext get_ddb query_ext query_ddb; do
         echo "--- $kind: top $NTOP functions by inclusive instructions (whole run of $CALLS statements)"
+        # awk reads to the end (head would stop callgrind_annotate with SIGPIPE, which
+        # pipefail and set -e turn into the script's exit after the first list)
         callgrind_annotate --inclusive=yes "$OUTDIR/$kind.$CALLS.out" 2>/dev/null |
-            grep -E '^ *[0-9,]+ ' | head -n "$NTOP"
+            grep -E '^ *[0-9,]+ ' | awk -v n="$NTOP" 'NR <= n'
     done
 fi
