@@ -141,6 +141,12 @@ EXPLAIN (COSTS OFF) SELECT count(*), sum(singletable._stored_size(item)) FROM ca
 -- Scan pages: the same 1 MB rule over the whole table
 SELECT p ->> 'Count' AS count, p #>> '{LastEvaluatedKey,sk}' AS lek_sk, p #> '{ConsumedCapacity,CapacityUnits}' AS units
   FROM singletable.scan_page('cap') p;
+-- the JSON API's Scan (which sizes each item while writing it in wire form) ends its first
+-- page at the same item, with the same units
+SELECT (d ->> 'Count') = (p ->> 'Count') AS same_count, d #>> '{LastEvaluatedKey,sk,S}' = p #>> '{LastEvaluatedKey,sk}' AS same_end,
+       (d #>> '{ConsumedCapacity,CapacityUnits}')::numeric = (p #>> '{ConsumedCapacity,CapacityUnits}')::numeric AS same_units
+  FROM singletable.scan_page('cap') p,
+       singletable.dynamodb('Scan', '{"TableName": "cap", "ReturnConsumedCapacity": "TOTAL", "ConsistentRead": true}') d;
 SELECT p ->> 'Count' AS count, p #> '{ConsumedCapacity,CapacityUnits}' AS units
   FROM singletable.scan_page('cap', consistent_read => false, max_items => 4) p;
 SELECT count(*) FROM singletable.scan('cap');
