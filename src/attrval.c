@@ -221,11 +221,8 @@ st_attrval_to_val(JsonbValue *av, StAttrParam param, int depth)
 		st_attrval_serialization_error(av, "AttributeValue");
 	/* the one member that is not null is the type */
 	it = JsonbIteratorInit(av->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
-		if (tok != WJB_KEY)
-			continue;
-		tok = JsonbIteratorNext(&it, &v, true);
 		if (v.type == jbvNull)
 			continue;
 		if (++ntypes == 1)
@@ -308,12 +305,8 @@ st_attrval_to_val(JsonbValue *av, StAttrParam param, int depth)
 			too_deep();
 		r = st_val_make_map(JsonContainerSize(typev.val.binary.data));
 		it = JsonbIteratorInit(typev.val.binary.data);
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&it, &k, &v))
 		{
-			CHECK_FOR_INTERRUPTS();
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&it, &v, true);
 			/* jsonb's keys are unique and sorted */
 			st_val_map_append(r, k.val.string.val, k.val.string.len,
 							  st_attrval_to_val(&v, param, depth + 1));
@@ -333,7 +326,6 @@ map_to_val(JsonbValue *map, StAttrParam param)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	StVal	   *r;
 
 	if (map->type != jbvBinary || !JsonContainerIsObject(map->val.binary.data))
@@ -342,12 +334,8 @@ map_to_val(JsonbValue *map, StAttrParam param)
 	it = JsonbIteratorInit(map->val.binary.data);
 	PG_TRY();
 	{
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&it, &k, &v))
 		{
-			CHECK_FOR_INTERRUPTS();
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&it, &v, true);
 			if (param == ST_AV_VALUES)
 				values_key = pnstrdup(k.val.string.val, k.val.string.len);
 			st_val_map_append(r, k.val.string.val, k.val.string.len,

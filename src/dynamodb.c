@@ -508,18 +508,14 @@ push_total(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *obj)
 	JsonbIterator *it = JsonbIteratorInit(obj);
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken t;
 	JsonbValue *res;
 	JsonbParseState *sub = NULL;
 	Jsonb	   *j;
 	JsonbValue	jv;
 
 	pushJsonbValue(&sub, WJB_BEGIN_OBJECT, NULL);
-	while ((t = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
-		if (t != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
 		if (v.type == jbvBinary)
 			continue;			/* Table, GlobalSecondaryIndexes, LocalSecondaryIndexes */
 		pushJsonbValue(&sub, WJB_KEY, &k);
@@ -1186,20 +1182,15 @@ batch_over_limit(JsonbValue *ri, bool write, int limit)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	int64		n = 0;
 
 	if (!st_jbv_is_object(ri))
 		return false;
 	it = JsonbIteratorInit(ri->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		JsonbValue *list;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		list = write ? &v : member_of(&v, "Keys");
 		if (st_jbv_is_array(list))
 			n += JsonContainerSize(list->val.binary.data);
@@ -1276,14 +1267,10 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 	JsonbIteratorToken tok;
 
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		char	   *key;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		key = pnstrdup(k.val.string.val, k.val.string.len);
 		if (strcmp(key, "TableName") == 0 && qualified)
 			st_ddb_push_string(st, key, qualified);
@@ -1346,7 +1333,6 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 		JsonbIterator *ai;
 		JsonbValue	k,
 					v;
-		JsonbIteratorToken atok;
 
 		if (tok != WJB_ELEM)
 			continue;
@@ -1366,13 +1352,10 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 		/* {"Put": {...}}: the action's one member, rewritten for its table */
 		ai = JsonbIteratorInit(e.val.binary.data);
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		while ((atok = JsonbIteratorNext(&ai, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&ai, &k, &v))
 		{
 			JsonbValue *tn;
 
-			if (atok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&ai, &v, true);
 			pushJsonbValue(&st, WJB_KEY, &k);
 			tn = member_of(&v, "TableName");
 			if (is_object(&v) && tn && tn->type == jbvString)
@@ -1507,16 +1490,12 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 		return ri ? JsonbValueToJsonb(ri) : NULL;
 	it = JsonbIteratorInit(ri->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		char	   *name;
 		DdbTable   *t;
 		char	   *qualified;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		name = pnstrdup(k.val.string.val, k.val.string.len);
 		t = multi_table(m, name);
 		qualified = text_to_cstring(t->name);
@@ -1534,7 +1513,6 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 				JsonbIterator *ei;
 				JsonbValue	rk,
 							rv;
-				JsonbIteratorToken etok;
 
 				if (tok != WJB_ELEM)
 					continue;
@@ -1545,11 +1523,8 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 				}
 				ei = JsonbIteratorInit(e.val.binary.data);
 				pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-				while ((etok = JsonbIteratorNext(&ei, &rk, true)) != WJB_DONE)
+				while (st_jbv_next_member(&ei, &rk, &rv))
 				{
-					if (etok != WJB_KEY)
-						continue;
-					JsonbIteratorNext(&ei, &rv, true);
 					pushJsonbValue(&st, WJB_KEY, &rk);
 					if (is_object(&rv))
 						push_rewritten(&st, &rv, t, NULL);
@@ -1587,14 +1562,11 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 	}
 	it = JsonbIteratorInit(obj->val.binary.data);
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		DdbTable   *t;
 		const char *wire;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
 		wire = multi_wire_name(m, pnstrdup(k.val.string.val, k.val.string.len), &t);
 		st_ddb_push_key(st, wire);
 		if (t == NULL)
@@ -1620,11 +1592,8 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 			JsonbIteratorToken etok;
 
 			pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-			while ((etok = JsonbIteratorNext(&ei, &ek, true)) != WJB_DONE)
+			while (st_jbv_next_member(&ei, &ek, &ev))
 			{
-				if (etok != WJB_KEY)
-					continue;
-				JsonbIteratorNext(&ei, &ev, true);
 				pushJsonbValue(st, WJB_KEY, &ek);
 				if (ek.val.string.len == 4 && memcmp(ek.val.string.val, "Keys", 4) == 0 && is_array(&ev))
 				{
@@ -1654,19 +1623,15 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 				JsonbIterator *ei;
 				JsonbValue	rk,
 							rv;
-				JsonbIteratorToken etok;
 
 				if (tok != WJB_ELEM || !is_object(&e))
 					continue;
 				ei = JsonbIteratorInit(e.val.binary.data);
 				pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-				while ((etok = JsonbIteratorNext(&ei, &rk, true)) != WJB_DONE)
+				while (st_jbv_next_member(&ei, &rk, &rv))
 				{
 					JsonbValue *inner;
 
-					if (etok != WJB_KEY)
-						continue;
-					JsonbIteratorNext(&ei, &rv, true);
 					pushJsonbValue(st, WJB_KEY, &rk);
 					inner = member_of(&rv, "Item");
 					if (inner == NULL)
@@ -1811,11 +1776,8 @@ cancellation_body(const char *detail, StDdbCall *call)
 		CHECK_FOR_INTERRUPTS();
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		ri = JsonbIteratorInit(e.val.binary.data);
-		while ((tok = JsonbIteratorNext(&ri, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&ri, &k, &v))
 		{
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&ri, &v, true);
 			pushJsonbValue(&st, WJB_KEY, &k);
 			if (k.val.string.len == 4 && memcmp(k.val.string.val, "Item", 4) == 0 &&
 				is_object(&v) && i < call->n_actions && call->action_keys[i])

@@ -319,19 +319,14 @@ check_condition_enums(StDdbErrors *e, JsonbValue *map, const char *path, CondPla
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 
 	require_object(map);
 	it = JsonbIteratorInit(map->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		JsonbValue *op;
 		char	   *where;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		require_object(&v);
 		op = member(&v, "ComparisonOperator");
 		where = psprintf("%s.%.*s.member.comparisonOperator", path, k.val.string.len, k.val.string.val);
@@ -353,18 +348,13 @@ check_update_enums(StDdbErrors *e, JsonbValue *map)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 
 	require_object(map);
 	it = JsonbIteratorInit(map->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		JsonbValue *action;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		require_object(&v);
 		action = member(&v, "Action");
 		if (action)
@@ -680,20 +670,15 @@ conditions_of(Gen *g, JsonbValue *map, CondPlace place, const char *conjunction)
 	JsonbIterator *it = JsonbIteratorInit(map->val.binary.data);
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	StringInfoData out;
 	int			nterms = 0;
 	bool		unindexable = false;
 
 	initStringInfo(&out);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		char	   *term;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		if (place == PLACE_EXPECTED)
 			term = expected_term(g, k.val.string.val, k.val.string.len, &v);
 		else
@@ -733,14 +718,13 @@ updates_of(Gen *g, JsonbValue *map)
 	JsonbIterator *it = JsonbIteratorInit(map->val.binary.data);
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	StringInfoData clause[4];	/* SET, REMOVE, ADD, DELETE */
 	static const char *const verbs[] = {"SET ", "REMOVE ", "ADD ", "DELETE "};
 	StringInfoData out;
 
 	for (int i = 0; i < 4; i++)
 		initStringInfo(&clause[i]);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		JsonbValue *action;
 		JsonbValue *value;
@@ -749,10 +733,6 @@ updates_of(Gen *g, JsonbValue *map)
 		StValType	type = SV_NULL;
 		int			c;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		action = member(&v, "Action");
 		value = member(&v, "Value");
 		act = action ? st_ddb_string_of(action) : "PUT";
@@ -838,14 +818,9 @@ push_merged(JsonbParseState **st, JsonbValue *obj, const char *name, char **keys
 		JsonbIterator *it = JsonbIteratorInit(given->val.binary.data);
 		JsonbValue	k,
 					v;
-		JsonbIteratorToken tok;
 
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&it, &k, &v))
 		{
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&it, &v, true);
-			CHECK_FOR_INTERRUPTS();
 			pushJsonbValue(st, WJB_KEY, &k);
 			pushJsonbValue(st, WJB_VALUE, &v);
 		}
@@ -902,7 +877,6 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 	JsonbIterator *it;
 	JsonbValue	k,
 				mv;
-	JsonbIteratorToken tok;
 
 	for (int i = 0; lop->legacy[i]; i++)
 		if (member(obj, lop->legacy[i]))
@@ -1021,15 +995,11 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 	/* the request without its legacy members, with the expressions and the merged maps */
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	it = JsonbIteratorInit(obj->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &mv))
 	{
 		char	   *key;
 		bool		skip = false;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &mv, true);
-		CHECK_FOR_INTERRUPTS();
 		key = pnstrdup(k.val.string.val, k.val.string.len);
 		for (int i = 0; lop->legacy[i]; i++)
 			if (strcmp(key, lop->legacy[i]) == 0)
@@ -1061,7 +1031,6 @@ rewrite_batch_get(JsonbValue *top)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	bool		any = false;
 	int64		nkeys = 0;
 	JsonbParseState *st = NULL;
@@ -1070,14 +1039,10 @@ rewrite_batch_get(JsonbValue *top)
 	if (!st_jbv_is_object(ri))
 		return NULL;
 	it = JsonbIteratorInit(ri->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
 		JsonbValue *keys;
 
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
-		CHECK_FOR_INTERRUPTS();
 		if (!st_jbv_is_object(&v))
 			continue;
 		if (member(&v, "AttributesToGet"))
@@ -1091,11 +1056,8 @@ rewrite_batch_get(JsonbValue *top)
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	it = JsonbIteratorInit(top->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
 		pushJsonbValue(&st, WJB_KEY, &k);
 		if (k.val.string.len != 12 || memcmp(k.val.string.val, "RequestItems", 12) != 0)
 		{
@@ -1108,14 +1070,10 @@ rewrite_batch_get(JsonbValue *top)
 			JsonbValue	tk,
 						tv;
 
-			while ((tok = JsonbIteratorNext(&ti, &tk, true)) != WJB_DONE)
+			while (st_jbv_next_member(&ti, &tk, &tv))
 			{
 				Jsonb	   *entry = NULL;
 
-				if (tok != WJB_KEY)
-					continue;
-				JsonbIteratorNext(&ti, &tv, true);
-				CHECK_FOR_INTERRUPTS();
 				pushJsonbValue(&st, WJB_KEY, &tk);
 				if (st_jbv_is_object(&tv))
 					entry = rewrite_object(&tv, BATCH_GET_OP,

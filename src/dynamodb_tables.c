@@ -42,6 +42,7 @@
 #include "distribute.h"
 #include "dynamodb.h"
 #include "errors.h"
+#include "jsonval.h"
 #include "registry.h"
 #include "tables.h"
 
@@ -467,7 +468,6 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 		JsonbIterator *mit;
 		JsonbValue	mk,
 					mv;
-		JsonbIteratorToken mtok;
 		char	   *index_name = NULL;
 		char	   *status = NULL;
 
@@ -481,11 +481,8 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 		}
 		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 		mit = JsonbIteratorInit(e.val.binary.data);
-		while ((mtok = JsonbIteratorNext(&mit, &mk, true)) != WJB_DONE)
+		while (st_jbv_next_member(&mit, &mk, &mv))
 		{
-			if (mtok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&mit, &mv, true);
 #define KEY_IS(s) (mk.val.string.len == (int) strlen(s) && memcmp(mk.val.string.val, s, mk.val.string.len) == 0)
 			if (local && (KEY_IS("IndexStatus") || KEY_IS("Backfilling")))
 				continue;
@@ -545,7 +542,6 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 	Oid			relid = st_ddb_table_relid(name);
 	double		created = 0;
 	char	   *billing = "PAY_PER_REQUEST";
@@ -593,11 +589,8 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	it = JsonbIteratorInit(&desc->root);
-	while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+	while (st_jbv_next_member(&it, &k, &v))
 	{
-		if (tok != WJB_KEY)
-			continue;
-		JsonbIteratorNext(&it, &v, true);
 #define KEY_IS(s) (k.val.string.len == (int) strlen(s) && memcmp(k.val.string.val, s, k.val.string.len) == 0)
 		/* not DynamoDB's: the schema, the distribution; the status is set below */
 		if (KEY_IS("Schema") || KEY_IS("TableDistribution") || KEY_IS("TableStatus") ||

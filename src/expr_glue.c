@@ -97,7 +97,6 @@ st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
 	JsonbIterator *it;
 	JsonbValue	k,
 				v;
-	JsonbIteratorToken tok;
 
 	env->key_names[0] = tab->pk_name;
 	env->key_names[1] = tab->sk_name;
@@ -111,11 +110,8 @@ st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
 		env->name_lens = palloc(sizeof(int) * JB_ROOT_COUNT(names));
 		env->name_used = palloc0(sizeof(bool) * JB_ROOT_COUNT(names));
 		it = JsonbIteratorInit(&names->root);
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&it, &k, &v))
 		{
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&it, &v, true);
 			if (!valid_placeholder(k.val.string.val, k.val.string.len, '#'))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -145,14 +141,11 @@ st_env_build(StTable *tab, Jsonb *names, Jsonb *vals)
 		env->values = palloc(sizeof(StVal *) * JB_ROOT_COUNT(vals));
 		env->value_used = palloc0(sizeof(bool) * JB_ROOT_COUNT(vals));
 		it = JsonbIteratorInit(&vals->root);
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
+		while (st_jbv_next_member(&it, &k, &v))
 		{
 			bool		canonical;
 			char	   *what;
 
-			if (tok != WJB_KEY)
-				continue;
-			JsonbIteratorNext(&it, &v, true);
 			if (!valid_placeholder(k.val.string.val, k.val.string.len, ':'))
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -237,17 +230,12 @@ st_item_attrs(StTable *tab, Jsonb *item, const StAttrNames *names)
 		JsonbIterator *it = JsonbIteratorInit(&item->root);
 		JsonbValue	k,
 					v;
-		JsonbIteratorToken tok;
 
 		r = st_val_make_map(JB_ROOT_COUNT(item));
-		while ((tok = JsonbIteratorNext(&it, &k, true)) != WJB_DONE)
-			if (tok == WJB_KEY)
-			{
-				JsonbIteratorNext(&it, &v, true);
-				/* a stored item's keys are unique and in jsonb's order */
-				st_val_map_append(r, k.val.string.val, k.val.string.len,
-								  attr_val(tab, k.val.string.val, k.val.string.len, &v));
-			}
+		while (st_jbv_next_member(&it, &k, &v))
+			/* a stored item's keys are unique and in jsonb's order */
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  attr_val(tab, k.val.string.val, k.val.string.len, &v));
 		return r;
 	}
 	r = st_val_make_map(names->n);

@@ -5,6 +5,7 @@
 #ifndef SINGLETABLE_JSONVAL_H
 #define SINGLETABLE_JSONVAL_H
 
+#include "miscadmin.h"
 #include "utils/jsonb.h"
 
 #include "expr/expr.h"
@@ -32,6 +33,27 @@ st_jbv_is_array(const JsonbValue *v)
 {
 	return v != NULL && v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data) &&
 		!JsonContainerIsScalar(v->val.binary.data);
+}
+
+/*
+ * The next member of the object *it iterates (JsonbIteratorInit of an
+ * object container): its key and its value (a container as jbvBinary);
+ * false after the last. Calls CHECK_FOR_INTERRUPTS: the objects of a request
+ * are user input.
+ */
+static inline bool
+st_jbv_next_member(JsonbIterator **it, JsonbValue *k, JsonbValue *v)
+{
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(it, k, true)) != WJB_DONE)
+		if (tok == WJB_KEY)
+		{
+			(void) JsonbIteratorNext(it, v, true);
+			CHECK_FOR_INTERRUPTS();
+			return true;
+		}
+	return false;
 }
 
 #endif
