@@ -45,19 +45,34 @@ demo:
 bench:
 	test/bench/run.sh
 
-# singletable-gateway, the DynamoDB HTTP endpoint (gateway/): built by `make`, installed
-# into $(pg_config --bindir) by `make install`, with its own makefile (a PGXS PROGRAM
-# cannot share the extension's OBJS). COPT (CI's -Werror) applies to it too.
-.PHONY: gateway install-gateway uninstall-gateway clean-gateway
-all: gateway
+# singletable-gateway, the DynamoDB HTTP endpoint (gateway/), a program with its own
+# makefile (a PGXS PROGRAM cannot share the extension's OBJS). It needs libraries the
+# extension does not (Debian: libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev pkg-config),
+# so `make` / `make install` build and install it only when pkg-config finds all of them,
+# and otherwise say so in one line and go on: the extension never depends on them.
+#   make gateway / make install-gateway   build / install it, failing when a library is missing
+#   GATEWAY=no                            never build it with `make` / `make install`
+# It installs into $(pg_config --bindir); COPT (CI's -Werror) applies to it too.
+GATEWAY ?= auto
+GATEWAY_MAKE = $(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' COPT='$(COPT)'
+.PHONY: gateway install-gateway uninstall-gateway clean-gateway gateway-if-found install-gateway-if-found
+ifneq ($(GATEWAY),no)
+all: gateway-if-found
+install: install-gateway-if-found
+endif
+GATEWAY_MISSING = $$($(GATEWAY_MAKE) -s --no-print-directory print-missing)
+gateway-if-found:
+	+@m="$(GATEWAY_MISSING)"; if [ -z "$$m" ]; then $(GATEWAY_MAKE); else \
+		echo "note: singletable-gateway not built, it needs: apt-get install $$m (the extension is complete without it)"; fi
+install-gateway-if-found: gateway-if-found
+	+@m="$(GATEWAY_MISSING)"; if [ -z "$$m" ]; then $(GATEWAY_MAKE) install; fi
 gateway:
-	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' COPT='$(COPT)'
-install: install-gateway
+	$(GATEWAY_MAKE)
 install-gateway: gateway
-	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' COPT='$(COPT)' install
+	$(GATEWAY_MAKE) install
 uninstall: uninstall-gateway
 uninstall-gateway:
-	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' uninstall
+	$(GATEWAY_MAKE) uninstall
 clean: clean-gateway
 clean-gateway:
-	$(MAKE) -C gateway PG_CONFIG='$(PG_CONFIG)' clean
+	$(GATEWAY_MAKE) clean

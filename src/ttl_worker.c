@@ -651,7 +651,8 @@ singletable_ttl_status(PG_FUNCTION_ARGS)
 
 		values[0] = ObjectIdGetDatum(relid);
 		values[1] = CStringGetTextDatum(SPI_getvalue(tt->vals[i], tt->tupdesc, 2));
-		values[2] = CStringGetTextDatum(SPI_getvalue(tt->vals[i], tt->tupdesc, 3));
+		/* ttl_index is a name column: a text datum there would be read as garbage */
+		values[2] = SPI_getbinval(tt->vals[i], tt->tupdesc, 3, &isnull);
 		if (ttl_shared != NULL)
 		{
 			TtlStat    *p;

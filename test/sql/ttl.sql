@@ -38,6 +38,11 @@ SELECT sk FROM singletable.query('ttl_app', 'POST#p_17', max_items => 8);
 -- the items that never expire are all visible
 SELECT sk FROM singletable.query('ttl_app', 'POST#p_17', 'begins_with', 'SOURCE#');
 SELECT backlog FROM singletable.ttl_status;
+-- ttl_status names the TTL index as the registry does, an index that exists
+SELECT table_name, attribute_name, ttl_index, pg_typeof(ttl_index) AS type,
+       ttl_index = (SELECT ttl_index FROM singletable.ttl WHERE table_name = 'ttl_app'::regclass) AS as_registered,
+       (SELECT relkind FROM pg_class WHERE relname = ttl_index) AS relkind
+  FROM singletable.ttl_status;
 
 -- the sweep's batch (the statement of src/ttl.c): its candidates are the first items of one
 -- range of the TTL index, in expiry order
