@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
@@ -38,14 +40,23 @@
 #include "nodes/makefuncs.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "pgstat.h"
 #include "utils/inval.h"
+#include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "distribute.h"
+#include "indexes.h"
 #include "registry.h"
 #include "tables.h"
+
+/*
+ * A sparse index's share of the items is measured on at most this many
+ * items (ANALYZE's default sample is 30,000 rows as well).
+ */
+#define ST_COUNT_SAMPLE_ITEMS 30000
 
 PG_FUNCTION_INFO_V1(singletable_create_table);
 PG_FUNCTION_INFO_V1(singletable_drop_table);
@@ -290,18 +301,121 @@ singletable_drop_table(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/* pg_class.reltuples of a relation (-1: never vacuumed or analysed). */
+static float4
+rel_reltuples(Oid relid)
+{
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	float4		reltuples;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	reltuples = ((Form_pg_class) GETSTRUCT(tp))->reltuples;
+	ReleaseSysCache(tp);
+	return reltuples;
+}
+
+/*
+ * The items in a table now: the cumulative statistics' live tuples, which
+ * every commit updates (visible within a second, without ANALYZE); when the
+ * statistics hold no entry for the table (after a crash or pg_stat_reset),
+ * reltuples as of the last VACUUM or ANALYZE.
+ */
+static int64
+table_item_count(Oid relid, float4 reltuples)
+{
+	PgStat_StatTabEntry *e = pgstat_fetch_stat_tabentry(relid);
+
+	if (e != NULL)
+		return Max(e->n_live_tuples, 0);
+	return reltuples > 0 ? (int64) reltuples : 0;
+}
+
+/*
+ * The items in a secondary index now, for a table of `items` items. An index
+ * without predicate holds every item. A sparse one holds the share of the
+ * items that its predicate admits: as of the last VACUUM or ANALYZE (which
+ * set both relations' reltuples), or, on a table never analysed, measured
+ * now: exactly up to ST_COUNT_SAMPLE_ITEMS items, else on a sample of the
+ * table's pages of about that many items, so that the work stays bounded.
+ */
+static int64
+index_item_count(StTable *tab, StIndex *idx, int64 items, float4 table_reltuples)
+{
+	float4		index_reltuples;
+	Oid			argtypes[1] = {FLOAT8OID};
+	Datum		args[1];
+	bool		isnull;
+	double		matched,
+				sampled;
+
+	if (items <= 0 || !idx->active || !OidIsValid(idx->indexrelid))
+		return 0;
+	if (idx->predicate == NULL)
+		return items;
+	index_reltuples = rel_reltuples(idx->indexrelid);
+	if (table_reltuples > 0 && index_reltuples >= 0)
+		return (int64) rint((double) items * Min(1.0, index_reltuples / table_reltuples));
+
+	if (items <= ST_COUNT_SAMPLE_ITEMS)
+	{
+		if (SPI_execute(psprintf("SELECT pg_catalog.count(*) FROM %s WHERE %s",
+								 tab->qualname, idx->predicate), true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "counting the items of index \"%s\" failed", idx->name);
+		return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	args[0] = Float8GetDatum(100.0 * ST_COUNT_SAMPLE_ITEMS / (double) items);
+	if (SPI_execute_with_args(psprintf("SELECT pg_catalog.count(*) FILTER (WHERE %s)::pg_catalog.float8,"
+									   " pg_catalog.count(*)::pg_catalog.float8"
+									   " FROM %s TABLESAMPLE SYSTEM ($1)",
+									   idx->predicate, tab->qualname),
+							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "sampling the items of index \"%s\" failed", idx->name);
+	matched = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	sampled = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	return sampled > 0 ? (int64) rint((double) items * matched / sampled) : 0;
+}
+
+/*
+ * The ItemCount of each index of tab, as a jsonb object {index name: count}
+ * for describe_table's index query.
+ */
+static Datum
+index_item_counts(StTable *tab, int64 items, float4 table_reltuples)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int i = 0; i < tab->n_indexes; i++)
+	{
+		StIndex    *idx = &tab->indexes[i];
+
+		if (i > 0)
+			appendStringInfoString(&buf, ", ");
+		escape_json(&buf, idx->name);
+		appendStringInfo(&buf, ": " INT64_FORMAT, index_item_count(tab, idx, items, table_reltuples));
+	}
+	appendStringInfoChar(&buf, '}');
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+}
+
 /*
  * singletable.describe_table(table_name) -> jsonb, in the shape of
- * DynamoDB's DescribeTable: key schema, attribute types, item count
- * estimate (pg_class.reltuples) and total size on disk.
+ * DynamoDB's DescribeTable: key schema, attribute types, the item counts
+ * of the table and of each index (current within a second of a commit; see
+ * table_item_count) and sizes on disk.
  */
 Datum
 singletable_describe_table(PG_FUNCTION_ARGS)
 {
 	StTable    *tab;
-	Oid			argtypes[6] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
-	Datum		values[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			argtypes[7] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	float4		reltuples;
+	int64		items;
+	Datum		index_counts = (Datum) 0;
 	char		pkt[2] = {0, 0},
 				skt[2] = {0, 0};
 	Datum		result;
@@ -323,6 +437,11 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 	}
 	else
 		nulls[4] = nulls[5] = 'n';
+	reltuples = rel_reltuples(tab->relid);
+	items = table_item_count(tab->relid, reltuples);
+	values[6] = Int64GetDatum(items);
+	if (tab->n_indexes > 0)
+		index_counts = index_item_counts(tab, items, reltuples);
 
 	if (SPI_execute_with_args(
 							  "SELECT pg_catalog.jsonb_build_object("
@@ -336,19 +455,19 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 							  "    pg_catalog.jsonb_build_object('AttributeName', $3, 'AttributeType', $4))"
 							  "  OPERATOR(pg_catalog.||) CASE WHEN $5 IS NULL THEN '[]'::pg_catalog.jsonb ELSE"
 							  "    pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object('AttributeName', $5, 'AttributeType', $6)) END,"
-							  " 'ItemCount', GREATEST(c.reltuples, 0)::pg_catalog.int8,"
+							  " 'ItemCount', $7,"
 							  " 'TableSizeBytes', pg_catalog.pg_total_relation_size(c.oid),"
 							  " 'Schema', n.nspname)"
 							  " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
 							  " WHERE c.oid OPERATOR(pg_catalog.=) $1",
-							  6, argtypes, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+							  7, argtypes, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "describing table \"%s\" failed", tab->relname);
 	result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	if (tab->n_indexes > 0)
 	{
 		/* only an installation with an index registry has indexes to show */
-		Oid			gargtypes[2] = {OIDOID, JSONBOID};
-		Datum		gvalues[2] = {ObjectIdGetDatum(tab->relid), result};
+		Oid			gargtypes[3] = {OIDOID, JSONBOID, JSONBOID};
+		Datum		gvalues[3] = {ObjectIdGetDatum(tab->relid), result, index_counts};
 
 		/*
 		 * Each index in DynamoDB's shape (a multi-attribute key lists its
@@ -367,7 +486,7 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 								  "   OPERATOR(pg_catalog.||) CASE WHEN i.non_key_attributes IS NULL THEN '{}'::pg_catalog.jsonb ELSE"
 								  "     pg_catalog.jsonb_build_object('NonKeyAttributes', pg_catalog.to_jsonb(i.non_key_attributes)) END,"
 								  "  'IndexStatus', i.status,"
-								  "  'ItemCount', GREATEST(COALESCE(ic.reltuples, 0), 0)::pg_catalog.int8,"
+								  "  'ItemCount', ($3 OPERATOR(pg_catalog.->) i.index_name),"
 								  "  'IndexSizeBytes', COALESCE(pg_catalog.pg_relation_size(ic.oid), 0))"
 								  "  OPERATOR(pg_catalog.||) CASE WHEN i.index_type OPERATOR(pg_catalog.=) 'GSI'"
 								  "   THEN pg_catalog.jsonb_build_object('Backfilling', i.status OPERATOR(pg_catalog.=) 'CREATING') ELSE '{}' END"
@@ -395,7 +514,7 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 								  "  OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.jsonb_build_object('LocalSecondaryIndexes',"
 								  "     pg_catalog.jsonb_agg(d ORDER BY index_name COLLATE pg_catalog.\"C\")) FROM i"
 								  "     WHERE index_type OPERATOR(pg_catalog.=) 'LSI' HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')",
-								  2, gargtypes, gvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+								  3, gargtypes, gvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (isnull)

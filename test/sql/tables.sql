@@ -33,12 +33,46 @@ SELECT singletable.describe_table('app.orders') - 'TableSizeBytes';
 SELECT (singletable.describe_table('t_default') ->> 'TableSizeBytes')::bigint > 0 AS has_size;
 SELECT singletable.describe_table('blobs') -> 'KeySchema';
 
--- the item count is the planner's estimate, current after ANALYZE
+-- ItemCount is current without ANALYZE: PostgreSQL's cumulative statistics count the live
+-- items at each commit (pg_stat_force_next_flush makes this session report them at once,
+-- instead of within a second)
 SELECT count(*) FROM (
   SELECT singletable.put_item('t_default', jsonb_build_object('pk', 'P', 'sk', 'S' || i))
     FROM generate_series(1, 50) i) s;
+SELECT pg_stat_force_next_flush();
+SELECT singletable.describe_table('t_default') -> 'ItemCount' AS item_count;
+DELETE FROM t_default WHERE sk < 'S2';
+SELECT pg_stat_force_next_flush();
+SELECT singletable.describe_table('t_default') -> 'ItemCount' AS item_count;
 ANALYZE t_default;
 SELECT singletable.describe_table('t_default') -> 'ItemCount' AS item_count;
+-- and each index's: a sparse GSI and an LSI hold the items with their key attributes,
+-- counted on a table never analysed, then scaled by the share ANALYZE measured
+SELECT singletable.create_table('t_counted');
+ALTER TABLE t_counted SET (autovacuum_enabled = off);
+SELECT singletable.create_gsi('t_counted', 'by-status', 'status', 'due');
+SELECT singletable.create_lsi('t_counted', 'by-due', 'due');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('t_counted', jsonb_build_object('pk', 'P' || i % 7, 'sk', 'S' || i)
+           || CASE WHEN i % 3 = 0 THEN jsonb_build_object('status', 'open', 'due', 'D' || i) ELSE '{}' END
+           || CASE WHEN i % 5 = 0 THEN jsonb_build_object('due', 'D' || i) ELSE '{}' END)
+    FROM generate_series(1, 300) i) s;
+SELECT pg_stat_force_next_flush();
+SELECT (SELECT reltuples FROM pg_class WHERE oid = 't_counted'::regclass) AS reltuples,
+       d -> 'ItemCount' AS items,
+       d #> '{GlobalSecondaryIndexes,0,ItemCount}' AS gsi_items,
+       d #> '{LocalSecondaryIndexes,0,ItemCount}' AS lsi_items
+  FROM singletable.describe_table('t_counted') d;
+ANALYZE t_counted;
+SELECT count(*) FROM (
+  SELECT singletable.put_item('t_counted', jsonb_build_object('pk', 'Q', 'sk', 'S' || i, 'status', 'open', 'due', 'D' || i))
+    FROM generate_series(1, 100) i) s;
+SELECT pg_stat_force_next_flush();
+SELECT d -> 'ItemCount' AS items,
+       d #> '{GlobalSecondaryIndexes,0,ItemCount}' AS gsi_items,
+       d #> '{LocalSecondaryIndexes,0,ItemCount}' AS lsi_items
+  FROM singletable.describe_table('t_counted') d;
+SELECT singletable.drop_table('t_counted');
 
 -- renaming by plain SQL keeps the table registered (the registry stores the OID)
 ALTER TABLE app.orders RENAME TO orders2;
