@@ -64,6 +64,7 @@ typedef struct gw_request
 	size_t		received;
 	gw_buf		body;
 	struct timeval start;
+	const char *operation;		/* from X-Amz-Target once read; NULL before */
 } gw_request;
 
 static const char *opt_credentials;
@@ -116,7 +117,41 @@ request_id(char out[53])
 	out[52] = '\0';
 }
 
-/* Queues body (taking ownership) with the DynamoDB headers. */
+static double elapsed_ms(const struct timeval *start);
+
+/*
+ * Logs an error response by operation, status and exception name (the part
+ * of its "__type" after '#'): 4xx at info, 5xx at warning. Never its message,
+ * which can echo what the client sent.
+ */
+static void
+log_error_response(const gw_request *req, int status, const char *body, size_t len)
+{
+	gw_log_level level = status >= 500 ? GW_LOG_WARNING : GW_LOG_INFO;
+	char		type[128];
+	const char *exception = "(no exception name)";
+
+	if (!gw_log_enabled(level))
+		return;
+	if (body != NULL && len > 1 && body[0] == '<')
+	{
+		/* the XML answer to a request that is not DynamoDB JSON: <Name/> */
+		size_t		n = strcspn(body + 1, "/> ");
+
+		snprintf(type, sizeof(type), "%.*s", (int) (n < sizeof(type) - 1 ? n : sizeof(type) - 1), body + 1);
+		exception = type;
+	}
+	else if (body != NULL && gw_json_top_string(body, len, "__type", type, sizeof(type)))
+	{
+		char	   *hash = strrchr(type, '#');
+
+		exception = hash ? hash + 1 : type;
+	}
+	gw_log(level, "%s: %d %s in %.1f ms", req && req->operation ? req->operation : "(no operation)",
+		   status, exception, req ? elapsed_ms(&req->start) : 0.0);
+}
+
+/* Queues body (taking ownership) with the DynamoDB headers; logs an error response. */
 static enum MHD_Result
 send_response(struct MHD_Connection *conn, gw_request *req, int status, char *body, size_t len,
 			  const char *content_type)
@@ -133,6 +168,8 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 		if (body == NULL)
 			return MHD_NO;
 	}
+	if (status >= 400)
+		log_error_response(req, status, body, len);
 	snprintf(crc, sizeof(crc), "%lu", crc32_z(crc32_z(0L, Z_NULL, 0), (const Bytef *) body, len));
 	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL)
@@ -221,21 +258,7 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 		return send_error(conn, req, 413, GW_EXC_VALIDATION, msg);
 	}
 
-	/* who: SigV4 against the credentials file, or the configured role */
-	if (gw_creds_configured())
-	{
-		gw_sig_input in = {"POST", url, req->body.data, req->body.len, conn, (long long) time(NULL)};
-
-		if (!gw_sigv4_verify(&in, &role, &r))
-		{
-			gw_log(GW_LOG_INFO, "request refused: %s", r.body ? r.body : "(no memory)");
-			return send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
-		}
-	}
-	else if (opt_role != NULL && (role = strdup(opt_role)) == NULL)
-		return send_error(conn, req, 500, GW_EXC_INTERNAL, "Internal server error");
-
-	/* what: DynamoDB_20120810.<Operation> */
+	/* what: DynamoDB_20120810.<Operation>, read first for the log, refused after who */
 	target = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Amz-Target");
 	operation = target && strncmp(target, TARGET_PREFIX, strlen(TARGET_PREFIX)) == 0
 		? target + strlen(TARGET_PREFIX) : NULL;
@@ -247,6 +270,19 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 												  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != n)
 			operation = NULL;
 	}
+	req->operation = operation;
+
+	/* who: SigV4 against the credentials file, or the configured role */
+	if (gw_creds_configured())
+	{
+		gw_sig_input in = {"POST", url, req->body.data, req->body.len, conn, (long long) time(NULL)};
+
+		if (!gw_sigv4_verify(&in, &role, &r))
+			return send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
+	}
+	else if (opt_role != NULL && (role = strdup(opt_role)) == NULL)
+		return send_error(conn, req, 500, GW_EXC_INTERNAL, "Internal server error");
+
 	if (operation == NULL)
 	{
 		free(role);

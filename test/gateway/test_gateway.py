@@ -255,6 +255,9 @@ def test_wrong_signature_rejected():
         conn.close()
         expect_error(request(g.port, "DescribeLimits", {}, key="AKIDNOBODY"),
                      400, SVC + "UnrecognizedClientException", "security token included in the request is invalid")
+        g.wait_log(r"info: DescribeLimits: 400 UnrecognizedClientException in ")
+        g.wait_log(r"info: DescribeLimits: 400 InvalidSignatureException in ")
+        check("AKIDNOBODY" not in g.read_log(), "no access key in the log")
         old = (datetime.datetime.now(datetime.timezone.utc)
                - datetime.timedelta(minutes=20)).strftime("%Y%m%dT%H%M%SZ")
         expect_error(request(g.port, "DescribeLimits", {}, sign_kw={"amz_date": old}),
@@ -417,10 +420,13 @@ def test_garbage():
 
 def test_error_mapping():
     with Gateway() as g:
-        request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "c"}})
-        r = request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "c"},
+        request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "item-key-c"}})
+        r = request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "item-key-c"},
                                         "ConditionExpression": "attribute_not_exists(pk)"})
         expect_error(r, 400, NS + "ConditionalCheckFailedException", "^The conditional request failed$")
+        # every error response is logged by operation, status and exception name, never by content
+        g.wait_log(r"info: PutItem: 400 ConditionalCheckFailedException in [0-9.]+ ms")
+        check("item-key-c" not in g.read_log(), "no item key in the log")
         r = request(g.port, "TransactWriteItems", {"TransactItems": []})
         expect_error(r, 400, NS + "TransactionCanceledException", "cancellation reasons")
         check(r.json()["CancellationReasons"] == [
@@ -436,6 +442,8 @@ def test_error_mapping():
         expect_error(r, 500, NS + "InternalServerError", "^Internal server error$")
         check(b"broke" not in r.raw, "an internal error's text stays in the log")
         g.wait_log(r"XX000: something broke inside")
+        g.wait_log(r"warning: Scan: 500 InternalServerError in ")
+        g.wait_log(r"info: Scan: 400 ThrottlingException in ")
         check(request(g.port, "Scan", {}).json()["Count"] == 0, "scan")
 
 
