@@ -4,7 +4,11 @@ EXTENSION = singletable
 EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/default_version[[:space:]]*=[[:space:]]*'\([^']*\)'/\1/")
 
 MODULE_big = singletable
-OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/expr/*.c))
+# src/ holds one folder per layer (src/README.md); headers are included by their
+# folder path from src/ ("catalog/registry.h"), which no PostgreSQL header shadows
+# (test/layers.sh checks).
+OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/*/*.c))
+PG_CPPFLAGS += -I$(srcdir)/src
 
 DATA = $(wildcard sql/singletable--*.sql)
 
@@ -33,7 +37,7 @@ include $(PGXS)
 # PGXS tracks no header dependencies (Debian's server is built without --enable-depend):
 # every object depends on every header of the extension, so that a changed struct can
 # never leave an object compiled against the old layout.
-$(OBJS): $(wildcard src/*.h src/expr/*.h)
+$(OBJS): $(wildcard src/*.h src/*/*.h)
 
 .PHONY: demo
 demo:

@@ -225,7 +225,7 @@ gw_pool_close(void)
 /*
  * The DynamoDB exception of a SQLSTATE, for an error without DynamoDB's body
  * in its DETAIL (PostgreSQL's own errors: a missing grant, a timeout). The
- * same pairing as the extension's st_dynamodb_exception (src/errors.c),
+ * same pairing as the extension's st_dynamodb_exception (src/utils/errors.c),
  * which this program cannot link: keep the two in step.
  */
 static const char *

@@ -20,16 +20,11 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 
-#include "capacity.h"
-#include "dynamodb.h"
+#include "ops/capacity.h"
+#include "api/dynamodb.h"
 #include "guc.h"
-#include "stats.h"
-#include "ttl.h"
-
-bool		st_ttl_enabled = true;
-int			st_ttl_interval = 10;
-int			st_ttl_batch_size = 1000;
-bool		st_ttl_log_sweeps = false;
+#include "ops/stats.h"
+#include "ops/ttl.h"
 
 /* Defines the settings; then no other singletable.* name may be used. */
 void

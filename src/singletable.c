@@ -6,9 +6,9 @@
 #include "fmgr.h"
 
 #include "guc.h"
-#include "registry.h"
-#include "stats.h"
-#include "ttl.h"
+#include "catalog/registry.h"
+#include "ops/stats.h"
+#include "bgw/ttl_worker.h"
 
 PG_MODULE_MAGIC;
 

@@ -145,6 +145,9 @@ st_restart_server "shared_preload_libraries = ''" ||
     setup_failed "restarting the test server without preloading"
 
 run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" ISOLATION=
+# Each layer of src/ calls only the layers below it (src/README.md), read off the objects
+# just built.
+run_suite layers pg_regress bash "$TOP/test/layers.sh"
 
 # pg_isolation_regress (test/specs/*.spec against expected/*.out, results in output_iso/):
 # concurrent put_item/delete_item on the same item.

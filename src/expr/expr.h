@@ -4,11 +4,11 @@
  * Everything under src/expr/ is independent of the PostgreSQL backend: it uses
  * only palloc/StringInfo (available to frontend programs through libpgcommon)
  * and reports errors through st_expr_error(), which the extension implements
- * with ereport() (src/expr_glue.c) and the fuzzer with longjmp
+ * with ereport() (src/ops/expr_glue.c) and the fuzzer with longjmp
  * (test/fuzz/). So the parser and evaluator can be fuzzed outside a server.
  *
  * Values are a small DOM of DynamoDB's data model (StVal). The extension
- * converts items between jsonb and StVal (src/jsonval.c).
+ * converts items between jsonb and StVal (src/format/jsonval.c).
  */
 #ifndef SINGLETABLE_EXPR_H
 #define SINGLETABLE_EXPR_H

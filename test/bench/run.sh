@@ -766,7 +766,7 @@ gsi_per_item() {
 # workers sweep only while measured (singletable.ttl_enabled switched with ALTER SYSTEM +
 # pg_reload_conf()).
 #   (1) reads: EXPLAIN (ANALYZE, BUFFERS) of the sweep's batch statement, the text that
-#       st_ttl_sweep_batch (src/ttl.c) builds (TTL_STMT, PREPAREd; its parameters: now, now
+#       st_ttl_sweep_batch (src/ops/ttl.c) builds (TTL_STMT, PREPAREd; its parameters: now, now
 #       minus five years, the limit), each in a transaction rolled back: one batch (LIMIT
 #       ttl_batch_size) and the whole backlog as one statement, with TTL_EXPIRED expired items as
 #       loaded, with half of them swept (dead index entries not vacuumed yet), and after VACUUM
@@ -799,9 +799,9 @@ TTL_SETTINGS=(
 )
 TTL_TABLE=ttl_items
 TTL_ATTR=expiresAt
-TTL_MAX_AGE=157788000 # ST_TTL_MAX_AGE_SECONDS (src/ttl.h): five years of 365.25 days
+TTL_MAX_AGE=157788000 # ST_TTL_MAX_AGE_SECONDS (src/ops/ttl.h): five years of 365.25 days
 # The expiry expression and the TTL index's predicate as st_ttl_expiry_expr/st_ttl_expiry_test
-# (src/ttl.c) write them (the index is built on exactly these), and the batch statement of
+# (src/ops/ttl.c) write them (the index is built on exactly these), and the batch statement of
 # st_ttl_sweep_batch: $1 now, $2 now minus five years, $3 the batch size.
 TTL_EXPR="(CASE WHEN pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number' THEN (item OPERATOR(pg_catalog.->) '$TTL_ATTR')::pg_catalog.numeric END)"
 TTL_TEST="pg_catalog.jsonb_typeof(item OPERATOR(pg_catalog.->) '$TTL_ATTR') OPERATOR(pg_catalog.=) 'number'"
@@ -1084,7 +1084,7 @@ EOF
     awk '/^Query Text: DELETE/ { q = 1; sub(/^Query Text: /, "") } q && /^(Delete on|LOG:)/ { exit } q { printf "%s%s", sep, $0; sep = "\n" }' \
         "$OUT/ttl/auto_explain.log" >"$OUT/ttl/sweep_statement.txt"
     [[ $(cat "$OUT/ttl/sweep_statement.txt") == "$TTL_STMT" ]] ||
-        die "ttl: the sweep does not run the statement measured here: compare $OUT/ttl/sweep_statement.txt with TTL_STMT in run.sh (src/ttl.c changed?)"
+        die "ttl: the sweep does not run the statement measured here: compare $OUT/ttl/sweep_statement.txt with TTL_STMT in run.sh (src/ops/ttl.c changed?)"
     awk '/^Query Text: DELETE/ { q = 1 } q && /^LOG:/ { exit } q' "$OUT/ttl/auto_explain.log" >"$OUT/ttl/auto_explain.plan.txt"
     sql "VACUUM $TTL_TABLE" >/dev/null
     ttl_worker_sweep tenth $((TTL_EXPIRED / 10))
@@ -1332,7 +1332,7 @@ ttl_report() {
     echo
     echo "### Reads of the batch statement (EXPLAIN)"
     echo
-    echo "The batch statement, exactly as \`st_ttl_sweep_batch\` ([src/ttl.c]($REPORT_LINKBASE/../../src/ttl.c)) builds it for this"
+    echo "The batch statement, exactly as \`st_ttl_sweep_batch\` ([src/ops/ttl.c]($REPORT_LINKBASE/../../src/ops/ttl.c)) builds it for this"
     echo "table (\`\$1\` now, \`\$2\` now minus five years, \`\$3\` the limit; the expiry expression and the"
     echo "\`jsonb_typeof\` predicate are the TTL index's own, so that the planner can use it), \`PREPARE\`d and"
     echo "run as \`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE\` in a transaction rolled back (one batch, then"

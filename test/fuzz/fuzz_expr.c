@@ -1005,7 +1005,7 @@ number_step(void *arg)
 	err = st_number_parse(c->text, c->len, &x);
 	if (err < ST_NUM_OK || err > ST_NUM_UNDERFLOW)
 		fatal("st_number_parse returned %d", (int) err);
-	/* the size alone (src/size.c sizes stored numbers with it) is the same, or the same error */
+	/* the size alone (src/format/size.c sizes stored numbers with it) is the same, or the same error */
 	if (st_number_size(c->text, c->len, &size) != err || (err == ST_NUM_OK && size != x.size))
 		fatal("st_number_size of \"%.*s\" disagrees with st_number_parse", c->len, c->text);
 	if (err != ST_NUM_OK)

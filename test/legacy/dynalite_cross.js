@@ -1,4 +1,4 @@
-// test/legacy/dynalite_cross.js: singletable's legacy DynamoDB parameters (src/dynamodb_legacy.c)
+// test/legacy/dynalite_cross.js: singletable's legacy DynamoDB parameters (src/api/dynamodb_legacy.c)
 // against dynalite, by hand: the same requests go to an in-memory dynalite and to
 // singletable.dynamodb() on the server of PGHOST/PGPORT/PGDATABASE (extension installed; the
 // script creates and drops the table XLegacy), and each response (items sorted, capacity
@@ -9,7 +9,7 @@
 //   NODE_PATH=/tmp/dl/node_modules node test/legacy/dynalite_cross.js
 //
 // Known differences, where singletable follows AWS's documentation and tests run against AWS
-// (see src/dynamodb_legacy.c): NOT_CONTAINS on an absent attribute is false; EQ takes an L
+// (see src/api/dynamodb_legacy.c): NOT_CONTAINS on an absent attribute is false; EQ takes an L
 // value; ConditionalOperator OR holds when any condition holds (dynalite returns false as
 // soon as the first condition is false). Later cases see the item state those leave.
 

@@ -225,7 +225,7 @@ SELECT ddb('PutItem', '{"TableName": "Coll", "Item": {"pk": {"S": "p"}, "sk": {"
 SELECT ddb('Query', '{"TableName": "Coll", "IndexName": "byL", "KeyConditionExpression": "pk = :p AND l > :z",
   "ExpressionAttributeValues": {":p": {"S": "p"}, ":z": {"N": "0"}}, "ConsistentRead": true, "ReturnConsumedCapacity": "INDEXES"}');
 
--- the wire form is written as binary jsonb directly (src/jsonbw.c): an item of 40 attributes
+-- the wire form is written as binary jsonb directly (src/format/jsonbw.c): an item of 40 attributes
 -- and a page of 40 items cross jsonb's stride of 32 entries (an offset in place of a length);
 -- what goes in comes back out (non-BMP text, keys and numbers' exact text included), and
 -- the documents read by path and by their text alike
@@ -306,7 +306,7 @@ SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "s2": 
 SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "kd"}, "sk": "70"}}');
 SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": ""}, "sk": {"N": "70"}}}');
 
--- an N on the wire is numeric_out's text of the stored number (src/numtext.c reads the stored
+-- an N on the wire is numeric_out's text of the stored number (src/format/numtext.c reads the stored
 -- numeric itself): integers across the base-10000 digits, fractions, trailing zeros of items
 -- written in SQL, negative numbers and DynamoDB's extremes, in items, lists, maps and NS sets
 SELECT singletable.create_table('numtext') IS NOT NULL AS created;

@@ -1,5 +1,5 @@
 -- dynamodb_legacy: DynamoDB's legacy (non-expression) parameters in
--- singletable.dynamodb (src/dynamodb_legacy.c): AttributesToGet, KeyConditions,
+-- singletable.dynamodb (src/api/dynamodb_legacy.c): AttributesToGet, KeyConditions,
 -- QueryFilter, ScanFilter, Expected, AttributeUpdates, ConditionalOperator —
 -- every comparison operator in each place, and each validation error
 SET client_min_messages = warning;

@@ -1,4 +1,4 @@
--- stored_size: the fast size of a stored item (src/size.c, reached through the internal
+-- stored_size: the fast size of a stored item (src/format/size.c, reached through the internal
 -- singletable._stored_size) equals singletable.item_size, the validating one, on
 -- DynamoDB's own examples, on one item of every type, and on random items of every type
 -- written with put_item and read back from their tables as stored.
@@ -205,7 +205,7 @@ SELECT pg_temp.try($$SELECT singletable._stored_size('{"pk": "AA=="}', ARRAY['pk
 -- it is internal: documented as such
 SELECT obj_description('singletable._stored_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, %' AS internal;
 -- the wire writer's count (singletable.dynamodb's Query and Scan size each item as they
--- write it in wire form, src/attrval.c): the same size as the walk above on every item
+-- write it in wire form, src/format/attrval.c): the same size as the walk above on every item
 SELECT count(*) AS items, count(*) FILTER (WHERE singletable._wire_size(item) <> singletable._stored_size(item)) AS mismatches,
        sum(singletable._wire_size(item)) = sum(singletable._stored_size(item)) AS same_total
 FROM sz;

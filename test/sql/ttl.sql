@@ -44,7 +44,7 @@ SELECT table_name, attribute_name, ttl_index, pg_typeof(ttl_index) AS type,
        (SELECT relkind FROM pg_class WHERE relname = ttl_index) AS relkind
   FROM singletable.ttl_status;
 
--- the sweep's batch (the statement of src/ttl.c): its candidates are the first items of one
+-- the sweep's batch (the statement of src/ops/ttl.c): its candidates are the first items of one
 -- range of the TTL index, in expiry order
 ANALYZE ttl_app;
 EXPLAIN (COSTS OFF)

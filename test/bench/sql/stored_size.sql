@@ -1,4 +1,4 @@
--- test/bench/sql/stored_size.sql: how fast the size of a stored item is (src/size.c, reached
+-- test/bench/sql/stored_size.sql: how fast the size of a stored item is (src/format/size.c, reached
 -- through the internal singletable._stored_size) against singletable.item_size (the item
 -- converted to values and validated), over 100,000 stored items of about 1 KB of mixed
 -- types: strings, numbers of several shapes, BOOL, NULL, B, SS, NS, BS, a map with a list,

@@ -3,7 +3,7 @@
 // ScanFilter with ConditionalOperator, Expected (the Exists/Value form and the
 // ComparisonOperator form) with ConditionalOperator, AttributeUpdates (PUT, ADD, DELETE) —
 // and UpdateItem with only a Key. singletable rewrites the legacy members into expressions
-// (src/dynamodb_legacy.c); dynalite and DynamoDB Local implement them natively, so these cases
+// (src/api/dynamodb_legacy.c); dynalite and DynamoDB Local implement them natively, so these cases
 // check the rewrite's meaning against two independent implementations. Each case is counted
 // under "<operation> (legacy)" so that the legacy forms get a TAP line of their own.
 // Conditions name top-level attributes only (the legacy forms have no paths); their values are

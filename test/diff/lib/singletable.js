@@ -8,7 +8,7 @@
 const { Pool } = require('pg');
 const { errorOutcome } = require('./wire');
 
-// The fallback: SQLSTATE -> exception (src/errors.h).
+// The fallback: SQLSTATE -> exception (src/utils/errors.h).
 function byState(code) {
   const m = {
     '23S01': 'ConditionalCheckFailedException', '23S02': 'TransactionCanceledException',

@@ -1,0 +1,92 @@
+/*
+ * dynamodb.h — the JSON API singletable.dynamodb(operation, request): what
+ * the dispatcher and item operations (dynamodb.c) share with the control
+ * plane (dynamodb_tables.c): reading a request's members with DynamoDB's
+ * SerializationException for a wrong JSON type, collecting its constraint
+ * violations into one ValidationException, and naming tables.
+ *
+ * Include after postgres.h.
+ */
+#ifndef SINGLETABLE_DYNAMODB_H
+#define SINGLETABLE_DYNAMODB_H
+
+#include "lib/stringinfo.h"
+#include "utils/jsonb.h"
+
+#include "format/attrval.h"
+
+/* GUCs (guc.c): the schema of DynamoDB's tables; whether CreateTable distributes with Citus */
+extern char *st_dynamodb_schema;
+extern bool st_dynamodb_distribute;
+extern int	st_dynamodb_create_delay;
+
+/* Refuses a table still CREATING (singletable.dynamodb_create_delay) to item operations */
+extern void st_ddb_check_active(Oid relid, const char *name);
+
+/* One call of singletable.dynamodb */
+typedef struct StDdbCall
+{
+	const char *op;				/* the operation's name */
+	JsonbContainer *req;		/* the request, a JSON object */
+	/* a write that asked for the item on a failed condition (ReturnValuesOnConditionCheckFailure) */
+	bool		want_failure_item;
+	StAttrKeys	keys;			/* its table's keys, to convert that item */
+	/* TransactWriteItems: each action's table keys (NULL: unknown), for its reason's Item */
+	StAttrKeys **action_keys;
+	int			n_actions;
+} StDdbCall;
+
+typedef Jsonb *(*StDdbHandler) (StDdbCall *call);
+
+/* DynamoDB's "N validation errors detected: ..." (at most 10 listed) */
+typedef struct StDdbErrors
+{
+	int			n;
+	StringInfoData buf;
+} StDdbErrors;
+
+/* A member of the request (NULL when absent or JSON null) */
+extern JsonbValue *st_ddb_member(StDdbCall *call, const char *name);
+extern char *st_ddb_string(StDdbCall *call, const char *name);
+extern JsonbValue *st_ddb_object(StDdbCall *call, const char *name);
+extern JsonbValue *st_ddb_array(StDdbCall *call, const char *name);
+extern int	st_ddb_bool(StDdbCall *call, const char *name);	/* 1, 0, -1: absent */
+extern bool st_ddb_int(StDdbCall *call, const char *name, int64 *out);
+extern bool st_ddb_value_int(JsonbValue *v, const char *name, const char *type, int64 *out);
+extern char *st_ddb_string_of(JsonbValue *v);
+
+extern void st_ddb_errors_init(StDdbErrors *e);
+extern void st_ddb_error(StDdbErrors *e, const char *value, const char *path, const char *constraint);
+extern void st_ddb_check_name(StDdbErrors *e, const char *name, const char *path, bool required);
+extern void st_ddb_check_enum(StDdbErrors *e, const char *value, const char *path,
+							  const char *const *allowed, const char *set);
+extern void st_ddb_check_int(StDdbErrors *e, bool given, int64 v, const char *path, int64 min, int64 max);
+extern void st_ddb_errors_raise(StDdbErrors *e);
+
+/* The qualified name text of DynamoDB table name (in singletable.dynamodb_schema) */
+extern text *st_ddb_table_text(const char *name);
+/* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
+extern Oid	st_ddb_table_relid(const char *name);
+
+/* JSON building */
+extern void st_ddb_push_key(JsonbParseState **st, const char *key);
+extern void st_ddb_push_string(JsonbParseState **st, const char *key, const char *value);
+extern void st_ddb_push_int(JsonbParseState **st, const char *key, int64 value);
+extern void st_ddb_push_bool(JsonbParseState **st, const char *key, bool value);
+extern void st_ddb_push_jsonb(JsonbParseState **st, const char *key, Jsonb *j);
+
+/* The control plane (dynamodb_tables.c) */
+extern Jsonb *st_ddb_create_table(StDdbCall *call);
+extern Jsonb *st_ddb_delete_table(StDdbCall *call);
+extern Jsonb *st_ddb_describe_table(StDdbCall *call);
+extern Jsonb *st_ddb_list_tables(StDdbCall *call);
+extern Jsonb *st_ddb_update_table(StDdbCall *call);
+extern Jsonb *st_ddb_update_ttl(StDdbCall *call);
+extern Jsonb *st_ddb_describe_ttl(StDdbCall *call);
+extern Jsonb *st_ddb_tag_resource(StDdbCall *call);
+extern Jsonb *st_ddb_untag_resource(StDdbCall *call);
+extern Jsonb *st_ddb_list_tags(StDdbCall *call);
+extern Jsonb *st_ddb_describe_limits(StDdbCall *call);
+extern Jsonb *st_ddb_describe_endpoints(StDdbCall *call);
+
+#endif

@@ -1,0 +1,903 @@
+/*
+ * attrval.c — DynamoDB's wire AttributeValues <-> the stored form of items.
+ *
+ * On the wire every value is an object with exactly one type key:
+ *
+ *   {"S": "x"} {"N": "17"} {"B": "<base64>"} {"BOOL": true} {"NULL": true}
+ *   {"L": [...]} {"M": {...}} {"SS": ["a"]} {"NS": ["1"]} {"BS": ["AQ=="]}
+ *
+ * Stored items use plain JSON with tags for B and sets (src/jsonval.c), and
+ * a table's B key attributes as plain base64 strings. Wire to stored goes
+ * through StVal (src/expr/expr.h), validating as DynamoDB does and with its
+ * messages, then st_val_to_jsonb writes the unique stored form (numbers
+ * canonical, sets sorted). Stored to wire walks the stored jsonb directly
+ * and writes the wire form's binary jsonb as it goes (src/jsonbw.c): the
+ * stored form is already canonical, so nothing needs checking.
+ *
+ * A JSON value of the wrong kind where DynamoDB's protocol expects another
+ * (a number for S, an array for M) is DynamoDB's SerializationException; a
+ * well-typed but invalid value (no type key, an empty set, a bad number) its
+ * ValidationException. Messages never carry the values: errors reach the
+ * server log (where DynamoDB names duplicate set members, we do not).
+ * JSON null members count as absent, as in DynamoDB's protocol.
+ *
+ * Both directions are linear in the size of the value (sets: n log n for
+ * the duplicate check), bounded in depth (DynamoDB's 32 levels) and call
+ * CHECK_FOR_INTERRUPTS() in every loop.
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "format/attrval.h"
+#include "utils/errors.h"
+#include "format/jsonbw.h"
+#include "format/jsonval.h"
+#include "format/numtext.h"
+#include "format/size.h"
+
+/* The prefix of DynamoDB's value messages */
+#define INVALID "One or more parameter values were invalid: "
+
+/* The ExpressionAttributeValues key being converted, for the message suffix */
+static const char *values_key = NULL;
+
+/* Raises a ValidationException with DynamoDB's text msg about a value. */
+static void
+value_error(StAttrParam param, const char *msg)
+{
+	if (param == ST_AV_VALUES && values_key)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid AttributeValue in ExpressionAttributeValues"),
+				 st_errdetail_dynamodb("ExpressionAttributeValues contains invalid value: %s for key %s",
+									   msg, values_key)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid AttributeValue in %s", param == ST_AV_ITEM ? "Item" : "Key"),
+			 st_errdetail_dynamodb("%s", msg)));
+}
+
+void
+st_attrval_serialization_error(JsonbValue *v, const char *expected)
+{
+	const char *msg;
+
+	if (v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data))
+		msg = "Start of list found where not expected";
+	else if (v->type == jbvBinary)
+		msg = "Start of structure or map found where not expected.";
+	else
+		msg = psprintf("%s cannot be converted to %s",
+					   v->type == jbvString ? "STRING_VALUE" :
+					   v->type == jbvNumeric ? "NUMBER_VALUE" :
+					   v->type == jbvBool ? (v->val.boolean ? "TRUE_VALUE" : "FALSE_VALUE") :
+					   "NULL_VALUE", expected);
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_SERIALIZATION),
+			 errmsg("a DynamoDB request has a JSON value of the wrong type where type %s is expected",
+					expected),
+			 st_errdetail_dynamodb("%s", msg)));
+	pg_unreachable();
+}
+
+/* The string of a JSON string value (else SerializationException). */
+static void
+string_of(JsonbValue *v, const char **s, int *len)
+{
+	if (v->type != jbvString)
+		st_attrval_serialization_error(v, "String");
+	*s = v->val.string.val;
+	*len = v->val.string.len;
+}
+
+/* An N value from its text (DynamoDB's number messages). */
+static StVal *
+number_of(JsonbValue *v, StAttrParam param)
+{
+	const char *s;
+	int			len;
+	StNumber	n;
+	StNumberError err;
+
+	string_of(v, &s, &len);
+	err = st_number_parse(s, len, &n);
+	if (err != ST_NUM_OK)
+	{
+		if (param == ST_AV_VALUES && values_key)
+			value_error(param, st_number_error_text(err));
+		ereport(ERROR,
+				(errcode(err == ST_NUM_SYNTAX ? ERRCODE_INVALID_TEXT_REPRESENTATION : ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("invalid number in a DynamoDB AttributeValue"),
+				 st_errdetail_dynamodb("%s", st_number_error_text(err))));
+	}
+	return st_val_make_str(SV_N, n.canonical, strlen(n.canonical));
+}
+
+/* A B value from its base64 text. */
+static StVal *
+binary_of(JsonbValue *v)
+{
+	const char *s;
+	int			len;
+	int			blen;
+	char	   *bin;
+
+	string_of(v, &s, &len);
+	bin = st_base64_decode(s, len, &blen);
+	if (bin == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("a DynamoDB binary value is not valid base64"),
+				 st_errdetail_dynamodb("Base64 encoded binary value is not valid")));
+	return st_val_make_str(SV_B, bin, blen);
+}
+
+static int
+set_member_cmp(const void *a, const void *b)
+{
+	return st_val_compare(*(StVal *const *) a, *(StVal *const *) b);
+}
+
+/* SS, NS or BS from a JSON array: not empty, no duplicates, sorted. */
+static StVal *
+set_of(JsonbValue *arr, StValType type, StAttrParam param)
+{
+	StVal	   *r;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			n = 0;
+	int			size;
+
+	if (arr->type != jbvBinary || !JsonContainerIsArray(arr->val.binary.data))
+		st_attrval_serialization_error(arr, "List");
+	size = JsonContainerSize(arr->val.binary.data);
+	if (size == 0)
+		value_error(param, type == SV_SS ? INVALID "An string set  may not be empty" :
+					type == SV_NS ? INVALID "An number set  may not be empty" :
+					INVALID "Binary sets should not be empty");
+	r = palloc0(sizeof(StVal));
+	r->type = type;
+	r->u.list.elems = palloc(sizeof(StVal *) * size);
+	it = JsonbIteratorInit(arr->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (tok != WJB_ELEM)
+			continue;
+		if (type == SV_SS)
+		{
+			const char *s;
+			int			len;
+
+			string_of(&v, &s, &len);
+			r->u.list.elems[n++] = st_val_make_str(SV_S, s, len);
+		}
+		else if (type == SV_NS)
+			r->u.list.elems[n++] = number_of(&v, param);
+		else
+			r->u.list.elems[n++] = binary_of(&v);
+	}
+	r->u.list.n = n;
+	qsort(r->u.list.elems, n, sizeof(StVal *), set_member_cmp);
+	for (int i = 1; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (st_val_compare(r->u.list.elems[i - 1], r->u.list.elems[i]) == 0)
+			value_error(param, type == SV_BS ? INVALID "Input collection of type BS contains duplicates." :
+						INVALID "Input collection contains duplicates.");
+	}
+	return r;
+}
+
+static void
+too_deep(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("a DynamoDB AttributeValue is nested more than %d levels deep", ST_MAX_DEPTH),
+			 st_errdetail_dynamodb("Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit")));
+}
+
+StVal *
+st_attrval_to_val(JsonbValue *av, StAttrParam param, int depth)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v,
+				typev;
+	JsonbIteratorToken tok;
+	const char *type = NULL;
+	int			typelen = 0;
+	int			ntypes = 0;
+
+	check_stack_depth();
+	CHECK_FOR_INTERRUPTS();
+	if (av->type != jbvBinary || !JsonContainerIsObject(av->val.binary.data))
+		st_attrval_serialization_error(av, "AttributeValue");
+	/* the one member that is not null is the type */
+	it = JsonbIteratorInit(av->val.binary.data);
+	while (st_jbv_next_member(&it, &k, &v))
+	{
+		if (v.type == jbvNull)
+			continue;
+		if (++ntypes == 1)
+		{
+			type = k.val.string.val;
+			typelen = k.val.string.len;
+			typev = v;
+		}
+	}
+	if (ntypes > 1)
+		value_error(param, "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+
+#define IS(t) (typelen == (int) strlen(t) && memcmp(type, t, typelen) == 0)
+	if (ntypes == 1 && IS("S"))
+	{
+		const char *s;
+		int			len;
+
+		string_of(&typev, &s, &len);
+		return st_val_make_str(SV_S, s, len);
+	}
+	if (ntypes == 1 && IS("N"))
+		return number_of(&typev, param);
+	if (ntypes == 1 && IS("B"))
+		return binary_of(&typev);
+	if (ntypes == 1 && (IS("BOOL") || IS("NULL")))
+	{
+		StVal	   *r = palloc0(sizeof(StVal));
+
+		if (typev.type != jbvBool)
+			st_attrval_serialization_error(&typev, "Boolean");
+		if (IS("NULL"))
+		{
+			if (!typev.val.boolean)
+				value_error(param, INVALID "Null attribute value types must have the value of true");
+			r->type = SV_NULL;
+		}
+		else
+		{
+			r->type = SV_BOOL;
+			r->u.boolean = typev.val.boolean;
+		}
+		return r;
+	}
+	if (ntypes == 1 && IS("SS"))
+		return set_of(&typev, SV_SS, param);
+	if (ntypes == 1 && IS("NS"))
+		return set_of(&typev, SV_NS, param);
+	if (ntypes == 1 && IS("BS"))
+		return set_of(&typev, SV_BS, param);
+	if (ntypes == 1 && IS("L"))
+	{
+		StVal	   *r;
+		int			n = 0;
+
+		if (typev.type != jbvBinary || !JsonContainerIsArray(typev.val.binary.data))
+			st_attrval_serialization_error(&typev, "List");
+		if (depth >= ST_MAX_DEPTH)
+			too_deep();
+		r = palloc0(sizeof(StVal));
+		r->type = SV_L;
+		r->u.list.elems = palloc(sizeof(StVal *) * Max(JsonContainerSize(typev.val.binary.data), 1));
+		it = JsonbIteratorInit(typev.val.binary.data);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (tok == WJB_ELEM)
+				r->u.list.elems[n++] = st_attrval_to_val(&v, param, depth + 1);
+		}
+		r->u.list.n = n;
+		return r;
+	}
+	if (ntypes == 1 && IS("M"))
+	{
+		StVal	   *r;
+
+		if (typev.type != jbvBinary || !JsonContainerIsObject(typev.val.binary.data))
+			st_attrval_serialization_error(&typev, "Map");
+		if (depth >= ST_MAX_DEPTH)
+			too_deep();
+		r = st_val_make_map(JsonContainerSize(typev.val.binary.data));
+		it = JsonbIteratorInit(typev.val.binary.data);
+		while (st_jbv_next_member(&it, &k, &v))
+		{
+			/* jsonb's keys are unique and sorted */
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  st_attrval_to_val(&v, param, depth + 1));
+		}
+		return r;
+	}
+#undef IS
+	/* no type, or one DynamoDB does not have */
+	value_error(param, "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+	return NULL;
+}
+
+/* The top-level attributes of a wire map as an StVal map. */
+static StVal *
+map_to_val(JsonbValue *map, StAttrParam param)
+{
+	JsonbIterator *it;
+	JsonbValue	k,
+				v;
+	StVal	   *r;
+
+	if (map->type != jbvBinary || !JsonContainerIsObject(map->val.binary.data))
+		st_attrval_serialization_error(map, "Map");
+	r = st_val_make_map(JsonContainerSize(map->val.binary.data));
+	it = JsonbIteratorInit(map->val.binary.data);
+	PG_TRY();
+	{
+		while (st_jbv_next_member(&it, &k, &v))
+		{
+			if (param == ST_AV_VALUES)
+				values_key = pnstrdup(k.val.string.val, k.val.string.len);
+			st_val_map_append(r, k.val.string.val, k.val.string.len,
+							  st_attrval_to_val(&v, param, 1));
+		}
+	}
+	PG_FINALLY();
+	{
+		values_key = NULL;
+	}
+	PG_END_TRY();
+	return r;
+}
+
+/* The DynamoDB type letter of a key value, or NULL when it cannot be a key */
+static const char *
+key_type_name(const StVal *v)
+{
+	return st_val_type_name(v->type);
+}
+
+/* Checks a key attribute of an item or key map against the schema. */
+static void
+check_key_attr(StVal *map, const char *name, StKeyType kt, StAttrParam param)
+{
+	StVal	   *v = st_val_map_get(map, name, strlen(name));
+	bool		ok;
+
+	if (v == NULL)
+	{
+		if (param == ST_AV_KEY)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the Key lacks key attribute \"%s\"", name),
+					 st_errdetail_dynamodb("The provided key element does not match the schema")));
+		return;					/* an Item without it: st_item_prepare's message */
+	}
+	ok = (kt == ST_KEY_S && v->type == SV_S) || (kt == ST_KEY_N && v->type == SV_N) ||
+		(kt == ST_KEY_B && v->type == SV_B);
+	if (ok)
+		return;
+	if (param == ST_AV_KEY)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("key attribute \"%s\" of the Key is of type %s, not %c", name,
+						key_type_name(v), (char) kt),
+				 st_errdetail_dynamodb("The provided key element does not match the schema")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("key attribute \"%s\" of the Item is of type %s, not %c", name,
+					key_type_name(v), (char) kt),
+			 st_errdetail_dynamodb(INVALID "Type mismatch for key %s expected: %c actual: %s",
+								   name, (char) kt, key_type_name(v))));
+}
+
+Jsonb *
+st_attrval_map_to_stored(JsonbValue *map, StAttrParam param, const StAttrKeys *keys)
+{
+	StVal	   *v = map_to_val(map, param);
+	const char *b_keys[2] = {NULL, NULL};
+
+	if (keys)
+	{
+		check_key_attr(v, keys->pk_name, keys->pk_type, param);
+		if (keys->sk_name)
+			check_key_attr(v, keys->sk_name, keys->sk_type, param);
+		if (keys->pk_type == ST_KEY_B)
+			b_keys[0] = keys->pk_name;
+		if (keys->sk_name && keys->sk_type == ST_KEY_B)
+			b_keys[1] = keys->sk_name;
+	}
+	return st_val_to_jsonb(v, b_keys);
+}
+
+/* One key attribute's value as key text. */
+static StKeyText
+key_text(StVal *v)
+{
+	StKeyText	r;
+
+	if (v->type == SV_B)
+		r.data = st_base64_encode(v->u.str.data, v->u.str.len, &r.len);
+	else
+	{
+		r.data = v->u.str.data;
+		r.len = v->u.str.len;
+	}
+	return r;
+}
+
+/*
+ * Key attribute name of an S or N key read straight from the Key map c:
+ * {"S": "..."} of an S key, {"N": "<valid number>"} of an N key, its key
+ * text as key_text makes it. False for anything else (no such attribute,
+ * another type, a second type member, B, an invalid number), which the
+ * generic conversion then converts or refuses with its message.
+ */
+static bool
+key_direct(JsonbContainer *c, const char *name, StKeyType kt, StKeyText *out)
+{
+	JsonbValue	av;
+	JsonbValue	tv;
+	StNumber	n;
+
+	if (kt != ST_KEY_S && kt != ST_KEY_N)
+		return false;
+	if (getKeyJsonValueFromContainer(c, name, strlen(name), &av) == NULL ||
+		av.type != jbvBinary || !JsonContainerIsObject(av.val.binary.data) ||
+		JsonContainerSize(av.val.binary.data) != 1 ||
+		getKeyJsonValueFromContainer(av.val.binary.data, kt == ST_KEY_S ? "S" : "N", 1, &tv) == NULL ||
+		tv.type != jbvString)
+		return false;
+	if (kt == ST_KEY_S)
+	{
+		out->data = tv.val.string.val;
+		out->len = tv.val.string.len;
+		return true;
+	}
+	if (st_number_parse(tv.val.string.val, tv.val.string.len, &n) != ST_NUM_OK)
+		return false;
+	out->data = n.canonical;
+	out->len = strlen(n.canonical);
+	return true;
+}
+
+void
+st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText *sk)
+{
+	StVal	   *v;
+	int			nkeys = keys->sk_name ? 2 : 1;
+
+	/*
+	 * The usual Key, exactly the key attributes as strings of their types:
+	 * the same key text as below, without the generic value structure.
+	 */
+	if (map->type == jbvBinary && JsonContainerIsObject(map->val.binary.data) &&
+		JsonContainerSize(map->val.binary.data) == nkeys &&
+		key_direct(map->val.binary.data, keys->pk_name, keys->pk_type, pk) &&
+		(keys->sk_name == NULL || key_direct(map->val.binary.data, keys->sk_name, keys->sk_type, sk)))
+	{
+		if (keys->sk_name == NULL)
+		{
+			sk->data = NULL;
+			sk->len = 0;
+		}
+		return;
+	}
+	v = map_to_val(map, ST_AV_KEY);
+
+	check_key_attr(v, keys->pk_name, keys->pk_type, ST_AV_KEY);
+	if (keys->sk_name)
+		check_key_attr(v, keys->sk_name, keys->sk_type, ST_AV_KEY);
+	if (v->u.map.n != nkeys)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the Key has %d attributes, not the %d key attributes of the table",
+						v->u.map.n, nkeys),
+				 st_errdetail_dynamodb("The provided key element does not match the schema")));
+	*pk = key_text(st_val_map_get(v, keys->pk_name, strlen(keys->pk_name)));
+	if (keys->sk_name)
+		*sk = key_text(st_val_map_get(v, keys->sk_name, strlen(keys->sk_name)));
+	else
+	{
+		sk->data = NULL;
+		sk->len = 0;
+	}
+}
+
+/* ------------------------------------------------------ stored to wire */
+
+/*
+ * Stored to wire writes the response's binary jsonb directly (jsonbw.h): no
+ * tree of JsonbValues, no copy of the stored item. The stored containers
+ * are read by index, their JEntries in order (children_of, value_at): an
+ * object's keys are written first, then its values, as jsonb stores them,
+ * and the wire form keeps the stored form's keys, so their order too.
+ */
+
+/* Where a container's children's data starts, and how many JEntries it has */
+static char *
+children_of(JsonbContainer *c, int *nchildren)
+{
+	int			n = JsonContainerSize(c);
+
+	*nchildren = JsonContainerIsObject(c) ? 2 * n : n;
+	return (char *) &c->children[*nchildren];
+}
+
+/*
+ * Child i of container c (data: children_of), whose data starts *offset
+ * bytes in; advances *offset past it (cf. fillJsonbValue in jsonb_util.c).
+ */
+static void
+value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
+{
+	JEntry		entry = c->children[i];
+	uint32		off = *offset;
+	uint32		end = off;
+
+	JBE_ADVANCE_OFFSET(end, entry);
+	*offset = end;
+	if (JBE_ISSTRING(entry))
+	{
+		v->type = jbvString;
+		v->val.string.val = data + off;
+		v->val.string.len = end - off;
+	}
+	else if (JBE_ISNUMERIC(entry))
+	{
+		v->type = jbvNumeric;
+		v->val.numeric = (Numeric) (data + INTALIGN(off));
+	}
+	else if (JBE_ISBOOL_TRUE(entry) || JBE_ISBOOL_FALSE(entry))
+	{
+		v->type = jbvBool;
+		v->val.boolean = JBE_ISBOOL_TRUE(entry);
+	}
+	else if (JBE_ISNULL(entry))
+		v->type = jbvNull;
+	else
+	{
+		Assert(JBE_ISCONTAINER(entry));
+		v->type = jbvBinary;
+		v->val.binary.data = (JsonbContainer *) (data + INTALIGN(off));
+		v->val.binary.len = end - INTALIGN(off);
+	}
+}
+
+/*
+ * Sizing on the way: where a walk is given size (not NULL), it adds
+ * DynamoDB's size of what it writes, by the rules src/size.c applies to the
+ * stored form, and refuses what is not in the stored form as it does
+ * (st_size_*): a Query or Scan sizes every item it reads (its 1 MB page and
+ * its capacity), and its wire writer sees every byte that needs, so an item
+ * is walked once, not twice. The leaves: an S is its bytes, an N its text's
+ * size, a B its decoded length, BOOL and NULL 1; an L is 3 + 1 per element,
+ * an M 3 + (name + 1) per member, an item (name) per attribute; a set the
+ * sum of its members'. test/sql/stored_size.sql compares the two sizes.
+ */
+
+/*
+ * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
+ * of an NS member. Its text is written into a buffer on the stack when it
+ * fits (every DynamoDB number does), else numeric_out's is used.
+ */
+static JEntry
+write_number(StringInfo buf, Numeric num, char type, int64 *size)
+{
+	char		tmp[ST_NUMTEXT_BUFSIZE];
+	int			len;
+	char	   *s = st_numeric_print(num, tmp, &len);
+	JEntry		e;
+
+	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
+	if (size)
+		*size += st_size_number_text(s, len);
+	if (s != tmp)
+		pfree(s);
+	return e;
+}
+
+/* {"BOOL": b} or {"NULL": true}, in one step */
+static JEntry
+write_typed_bool(StringInfo buf, const char *type, bool value)
+{
+	return st_jbw_bool_pair(buf, type, strlen(type), value);
+}
+
+/* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
+static void
+begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
+{
+	st_jbw_begin(buf, o, true, 1);
+	st_jbw_child(buf, o, st_jbw_string(buf, type, strlen(type)));
+}
+
+static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size);
+
+/*
+ * The members of a stored set of wire type wire (SS, NS or BS), as strings
+ * (not an array: none)
+ */
+static JEntry
+write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size)
+{
+	StJbwContainer a;
+	JsonbContainer *c = NULL;
+	int			n = 0;
+	int			nchildren = 0;
+	char	   *data = NULL;
+	uint32		off = 0;
+
+	if (arr->type == jbvBinary && JsonContainerIsArray(arr->val.binary.data))
+	{
+		c = arr->val.binary.data;
+		n = JsonContainerSize(c);
+		data = children_of(c, &nchildren);
+	}
+	else if (size)
+		st_size_not_stored("a set is not a JSON array");
+	if (size && n == 0)
+		st_size_not_stored("a set is empty");
+	st_jbw_begin(buf, &a, false, n);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	v;
+
+		CHECK_FOR_INTERRUPTS();
+		value_at(c, data, i, &off, &v);
+		if (size)
+		{
+			if (wire[0] == 'N' && v.type != jbvNumeric)
+				st_size_not_stored("an $NS member is not a number");
+			if (wire[0] != 'N' && v.type != jbvString)
+				st_size_not_stored(wire[0] == 'S' ? "an $SS member is not a string" :
+								   "a $BS member is not a base64 string");
+			if (wire[0] == 'S')
+				*size += v.val.string.len;
+			else if (wire[0] == 'B')
+				*size += st_size_base64(v.val.string.val, v.val.string.len);
+		}
+		if (v.type == jbvNumeric)
+			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0, size));
+		else
+			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
+	}
+	return st_jbw_end(buf, &a);
+}
+
+/* Whether key k is the attribute name (a B key attribute: stored as plain base64) */
+static bool
+is_name(const JsonbValue *k, const char *name)
+{
+	return name && (int) strlen(name) == k->val.string.len &&
+		memcmp(name, k->val.string.val, k->val.string.len) == 0;
+}
+
+/*
+ * The entries of a stored map container as a wire map: of an item (top:
+ * keys its key schema, its B keys plain) or of an M (keys NULL). Sizing
+ * adds the members' names and values, and 1 per member of an M: its
+ * container's 3 bytes are its caller's.
+ */
+static JEntry
+write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
+{
+	StJbwContainer o;
+	int			n = JsonContainerSize(c);
+	int			nchildren;
+	char	   *data = children_of(c, &nchildren);
+	uint32		off = 0;
+	int			b_keys[2] = {-1, -1};
+	const char *pk_b = keys && keys->pk_type == ST_KEY_B ? keys->pk_name : NULL;
+	const char *sk_b = keys && keys->sk_name && keys->sk_type == ST_KEY_B ? keys->sk_name : NULL;
+
+	Assert(JsonContainerIsObject(c));
+	check_stack_depth();
+	st_jbw_begin(buf, &o, true, n);
+	/* the keys as stored: the wire map has the same keys, so the same order */
+	off = st_jbw_copy_children(buf, &o, c, n);
+	/* the names' bytes are their data's length */
+	if (size)
+		*size += off + (top ? 0 : n);
+	if (pk_b || sk_b)
+	{
+		uint32		koff = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			JsonbValue	k;
+
+			CHECK_FOR_INTERRUPTS();
+			value_at(c, data, i, &koff, &k);
+			Assert(k.type == jbvString);
+			if (is_name(&k, pk_b))
+				b_keys[0] = i;
+			if (is_name(&k, sk_b))
+				b_keys[1] = i;
+		}
+	}
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	v;
+
+		CHECK_FOR_INTERRUPTS();
+		value_at(c, data, n + i, &off, &v);
+		/* the most common value, an S, without the call */
+		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
+		{
+			st_jbw_child(buf, &o, st_jbw_typed_string(buf, 'S', v.val.string.val, v.val.string.len));
+			if (size)
+				*size += v.val.string.len;
+		}
+		else if (v.type != jbvString && (b_keys[0] == i || b_keys[1] == i) && size)
+			st_size_not_stored("a B key attribute is not a base64 string");
+		else
+			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString, size));
+	}
+	return st_jbw_end(buf, &o);
+}
+
+/* The wire type of a stored tagged object's tag k (ST_TAG_*), or NULL */
+static const char *
+tag_type(const JsonbValue *k)
+{
+	if (is_name(k, ST_TAG_B))
+		return "B";
+	if (is_name(k, ST_TAG_M))
+		return "M";
+	if (is_name(k, ST_TAG_SS))
+		return "SS";
+	if (is_name(k, ST_TAG_NS))
+		return "NS";
+	if (is_name(k, ST_TAG_BS))
+		return "BS";
+	return NULL;
+}
+
+/* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
+static JEntry
+write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
+{
+	StJbwContainer o;
+
+	/* the recursion is in the containers' case, which checks the stack */
+	switch (v->type)
+	{
+		case jbvString:
+			if (size)
+				*size += plain_b ? st_size_base64(v->val.string.val, v->val.string.len)
+					: v->val.string.len;
+			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
+		case jbvNumeric:
+			return write_number(buf, v->val.numeric, 'N', size);
+		case jbvBool:
+			if (size)
+				*size += 1;
+			return write_typed_bool(buf, "BOOL", v->val.boolean);
+		case jbvNull:
+			if (size)
+				*size += 1;
+			return write_typed_bool(buf, "NULL", true);
+		case jbvBinary:
+			{
+				JsonbContainer *c = v->val.binary.data;
+				int			nchildren;
+				char	   *data = children_of(c, &nchildren);
+				uint32		off = 0;
+
+				check_stack_depth();
+				if (JsonContainerIsArray(c))
+				{
+					StJbwContainer a;
+
+					if (size)
+						*size += 3 + nchildren;
+					begin_typed(buf, &o, "L");
+					st_jbw_begin(buf, &a, false, nchildren);
+					for (int i = 0; i < nchildren; i++)
+					{
+						JsonbValue	e;
+
+						CHECK_FOR_INTERRUPTS();
+						value_at(c, data, i, &off, &e);
+						st_jbw_child(buf, &a, write_wire(buf, &e, false, size));
+					}
+					st_jbw_child(buf, &o, st_jbw_end(buf, &a));
+					break;
+				}
+				if (JsonContainerSize(c) == 1)
+				{
+					JsonbValue	k,
+								tv;
+					const char *wire;
+
+					value_at(c, data, 0, &off, &k);
+					value_at(c, data, 1, &off, &tv);
+					wire = tag_type(&k);
+					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
+					{
+						if (size)
+							*size += st_size_base64(tv.val.string.val, tv.val.string.len);
+						return st_jbw_typed_string(buf, 'B', tv.val.string.val, tv.val.string.len);
+					}
+					if (wire && strcmp(wire, "B") == 0)
+					{
+						if (size)
+							st_size_not_stored("a $B value is not a base64 string");
+						begin_typed(buf, &o, "B");
+						st_jbw_child(buf, &o, st_jbw_value(buf, &tv));
+						break;
+					}
+					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
+						JsonContainerIsObject(tv.val.binary.data))
+					{
+						if (size)
+							*size += 3;
+						begin_typed(buf, &o, "M");
+						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, false, NULL, size));
+						break;
+					}
+					if (wire && strcmp(wire, "M") == 0 && size)
+						st_size_not_stored("an $M value is not a JSON object");
+					if (wire && strcmp(wire, "M") != 0)
+					{
+						begin_typed(buf, &o, wire);
+						st_jbw_child(buf, &o, write_set_members(buf, &tv, wire, size));
+						break;
+					}
+				}
+				if (size)
+					*size += 3;
+				begin_typed(buf, &o, "M");
+				st_jbw_child(buf, &o, write_map_entries(buf, c, false, NULL, size));
+				break;
+			}
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", v->type);
+	}
+	return st_jbw_end(buf, &o);
+}
+
+JEntry
+st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
+{
+	if (!JsonContainerIsObject(stored) && size)
+		st_size_not_stored("it is not a JSON object");
+	if (!JsonContainerIsObject(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	return write_map_entries(buf, stored, true, keys, size);
+}
+
+Jsonb *
+st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
+{
+	StringInfoData buf;
+
+	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	st_jbw_init(&buf);
+	(void) write_map_entries(&buf, &stored->root, true, keys, NULL);
+	return st_jbw_finish(&buf);
+}
+
+/* tok (WJB_VALUE or WJB_ELEM) says where: the wire map is pushed in its place either way */
+JsonbValue *
+st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *stored,
+					   const StAttrKeys *keys)
+{
+	StringInfoData buf;
+	Jsonb	   *wire;
+	JsonbValue	v;
+
+	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
+	if (!JsonContainerIsObject(stored))
+		elog(ERROR, "a stored item is not a JSON object");
+	st_jbw_init(&buf);
+	(void) write_map_entries(&buf, stored, true, keys, NULL);
+	wire = st_jbw_finish(&buf);
+	/* pushJsonbValue unpacks a container value into the parse state */
+	v.type = jbvBinary;
+	v.val.binary.data = &wire->root;
+	v.val.binary.len = VARSIZE(wire) - VARHDRSZ;
+	return pushJsonbValue(st, tok, &v);
+}

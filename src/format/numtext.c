@@ -1,0 +1,167 @@
+/*
+ * numtext.c — a stored number's text, as numeric_out prints it, without its
+ * call.
+ *
+ * Every N of a response (an item's numbers, the members of an NS) is a
+ * stored numeric turned into its decimal text. numeric_out does that
+ * through the fmgr, an intermediate NumericVar and a palloc'd result that
+ * the caller then copies and frees: for a page of 30 items with two numbers
+ * each that was about 15,000 instructions of a Query's conversion, most of
+ * it around the few digits themselves.
+ *
+ * This reads the numeric's on-disk form, which PostgreSQL keeps stable
+ * across major versions (pg_upgrade copies numeric columns as they are):
+ * a uint16 header, in the short form (flag bits 10) sign, display scale and
+ * a 7-bit weight; in the long form (flag bits 00 positive, 01 negative) the
+ * scale, then an int16 weight; then base-10000 digits. Flag bits 11 are the
+ * special values (NaN, ±Infinity), left to numeric_out, as is anything whose
+ * text would not fit the caller's buffer. The digits are printed as
+ * numeric.c's get_str_from_var prints them: the integer part without
+ * leading zeros ("0" when the weight is negative), then, with a display
+ * scale, a point and exactly that many fraction digits.
+ *
+ * test/sql/dynamodb.sql compares this with numeric_out over integers,
+ * fractions, trailing zeros, negative numbers and DynamoDB's extremes.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+
+#include "format/numtext.h"
+
+#define NT_SIGN_MASK		0xC000
+#define NT_NEG				0x4000
+#define NT_SHORT			0x8000
+#define NT_SPECIAL			0xC000
+#define NT_SHORT_SIGN		0x2000
+#define NT_SHORT_DSCALE		0x1F80
+#define NT_SHORT_DSCALE_SHIFT 7
+#define NT_SHORT_WEIGHT_SIGN 0x0040
+#define NT_SHORT_WEIGHT		0x003F
+#define NT_LONG_DSCALE		0x3FFF
+#define NT_DEC_DIGITS		4
+
+/* The four decimal digits of a base-10000 digit; leading ones suppressed if lead */
+static inline char *
+put_digit(char *cp, int dig, bool lead)
+{
+	int			d1;
+	bool		putit = !lead;
+
+	d1 = dig / 1000;
+	dig -= d1 * 1000;
+	putit |= (d1 > 0);
+	if (putit)
+		*cp++ = (char) (d1 + '0');
+	d1 = dig / 100;
+	dig -= d1 * 100;
+	putit |= (d1 > 0);
+	if (putit)
+		*cp++ = (char) (d1 + '0');
+	d1 = dig / 10;
+	dig -= d1 * 10;
+	putit |= (d1 > 0);
+	if (putit)
+		*cp++ = (char) (d1 + '0');
+	*cp++ = (char) (dig + '0');
+	return cp;
+}
+
+int
+st_numeric_text(Numeric num, char *out, int size)
+{
+	const char *p = VARDATA_ANY(num);
+	int			len = VARSIZE_ANY_EXHDR(num);
+	uint16		header;
+	const char *digits;
+	int			ndigits;
+	int			weight;
+	int			dscale;
+	bool		neg;
+	char	   *cp = out;
+	int			d;
+
+	if (len < (int) sizeof(uint16))
+		return -1;
+	memcpy(&header, p, sizeof(uint16));
+	if ((header & NT_SIGN_MASK) == NT_SPECIAL)
+		return -1;
+	if ((header & NT_SIGN_MASK) == NT_SHORT)
+	{
+		neg = (header & NT_SHORT_SIGN) != 0;
+		dscale = (header & NT_SHORT_DSCALE) >> NT_SHORT_DSCALE_SHIFT;
+		weight = (int) (header & NT_SHORT_WEIGHT);
+		if (header & NT_SHORT_WEIGHT_SIGN)
+			weight -= NT_SHORT_WEIGHT + 1;
+		digits = p + sizeof(uint16);
+		ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
+	}
+	else
+	{
+		int16		w;
+
+		if (len < (int) (sizeof(uint16) + sizeof(int16)))
+			return -1;
+		neg = (header & NT_SIGN_MASK) == NT_NEG;
+		dscale = header & NT_LONG_DSCALE;
+		memcpy(&w, p + sizeof(uint16), sizeof(int16));
+		weight = w;
+		digits = p + sizeof(uint16) + sizeof(int16);
+		ndigits = (len - (int) (sizeof(uint16) + sizeof(int16))) / (int) sizeof(int16);
+	}
+
+	/* sign, integer digits (at least one), point, fraction digits rounded up to a group, NUL */
+	if (1 + (weight >= 0 ? (weight + 1) * NT_DEC_DIGITS : 1) + 1 + dscale + NT_DEC_DIGITS + 1 > size)
+		return -1;
+
+	if (neg)
+		*cp++ = '-';
+	if (weight < 0)
+	{
+		d = weight + 1;
+		*cp++ = '0';
+	}
+	else
+	{
+		for (d = 0; d <= weight; d++)
+		{
+			int16		dig = 0;
+
+			if (d < ndigits)
+				memcpy(&dig, digits + d * sizeof(int16), sizeof(int16));
+			cp = put_digit(cp, dig, d == 0);
+		}
+	}
+	if (dscale > 0)
+	{
+		char	   *endcp;
+
+		*cp++ = '.';
+		endcp = cp + dscale;
+		for (int i = 0; i < dscale; d++, i += NT_DEC_DIGITS)
+		{
+			int16		dig = 0;
+
+			if (d >= 0 && d < ndigits)
+				memcpy(&dig, digits + d * sizeof(int16), sizeof(int16));
+			cp = put_digit(cp, dig, false);
+		}
+		cp = endcp;
+	}
+	*cp = '\0';
+	return (int) (cp - out);
+}
+
+char *
+st_numeric_print(Numeric num, char buf[ST_NUMTEXT_BUFSIZE], int *len)
+{
+	char	   *s;
+
+	*len = st_numeric_text(num, buf, ST_NUMTEXT_BUFSIZE);
+	if (*len >= 0)
+		return buf;
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+	*len = strlen(s);
+	return s;
+}

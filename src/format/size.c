@@ -1,0 +1,428 @@
+/*
+ * size.c — DynamoDB's size of an item in the stored form, read off its jsonb.
+ *
+ * Every operation accounts DynamoDB's consumed capacity, which needs the
+ * size of every item it reads or writes (rules: the header of item.c,
+ * shared/docs/dynamodb-semantics.md 2.2). st_item_size (item.c) gets it by
+ * converting the jsonb to a value tree (jsonval.c), which validates every
+ * number, binary and set: right for JSON a user passes, far too slow for
+ * every row of a query. A stored item is valid and in the stored form (the
+ * header of jsonval.c): canonical numbers, padded base64 without line
+ * breaks, B and sets tagged, {"$M": ...} for a map that would read as a
+ * tag, and the table's B key attributes as plain base64 strings. So its size
+ * is read off the jsonb binary directly:
+ *
+ *   - each container is walked once through its JEntry array (utils/jsonb.h),
+ *     each entry's offset following from the previous entry's
+ *     (JBE_ADVANCE_OFFSET), as JsonbIterator does it, but with no iterator
+ *     and no JsonbValue per container or entry;
+ *   - S is the length of its jsonb string (UTF-8 bytes); B is the decoded
+ *     length, computed from the base64 text's length and padding;
+ *   - N is the one type whose size needs its digits: st_numeric_text
+ *     (src/numtext.c) prints them on the stack exactly as numeric_out does,
+ *     and st_number_size applies st_number_parse's base-100 rule to them
+ *     without building the canonical text. Nothing is allocated (a number
+ *     too long for the stack buffer, never a DynamoDB one, is printed by
+ *     numeric_out).
+ *
+ * The item is used as given (callers detoast it once); the walk is linear in
+ * the jsonb, calls CHECK_FOR_INTERRUPTS() per entry and check_stack_depth()
+ * per container.
+ *
+ * The walk does not validate. What is seen in passing not to be in the
+ * stored form is refused (a tag whose value has the wrong type, an empty set
+ * or a member of the wrong type, base64 whose length is not a multiple of 4,
+ * a number out of DynamoDB's range), but unsorted or duplicate set members,
+ * non-canonical base64, empty names or nesting beyond DynamoDB's limit are
+ * sized as they are. For JSON that may not be in the stored form, use
+ * st_item_size.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type_d.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "format/attrval.h"
+#include "expr/expr.h"
+#include "format/jsonbw.h"
+#include "format/jsonval.h"
+#include "format/numtext.h"
+#include "format/size.h"
+
+PG_FUNCTION_INFO_V1(singletable_stored_size);
+PG_FUNCTION_INFO_V1(singletable_wire_size);
+
+/* The top-level attributes holding B keys as plain base64 strings */
+typedef struct BKeys
+{
+	const char *name[2];		/* NULL when unused */
+	size_t		len[2];
+} BKeys;
+
+typedef enum Tag
+{
+	TAG_NONE,
+	TAG_B,
+	TAG_SS,
+	TAG_NS,
+	TAG_BS,
+	TAG_M
+} Tag;
+
+static int64 container_size(JsonbContainer *c);
+
+/* Refuses an item that is not in the stored form; what says how. See size.h. */
+void
+st_size_not_stored(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("item is not in the stored form: %s", what),
+			 errhint("Use singletable.item_size for an item that is not read from a table.")));
+}
+
+#define IS_TAG(key, len, tag) ((len) == sizeof(tag) - 1 && memcmp((key), (tag), (len)) == 0)
+
+/* Which tag a key is, if any. */
+static Tag
+tag_of(const char *key, uint32 len)
+{
+	if (len < 2 || key[0] != '$')
+		return TAG_NONE;
+	if (IS_TAG(key, len, ST_TAG_B))
+		return TAG_B;
+	if (IS_TAG(key, len, ST_TAG_SS))
+		return TAG_SS;
+	if (IS_TAG(key, len, ST_TAG_NS))
+		return TAG_NS;
+	if (IS_TAG(key, len, ST_TAG_BS))
+		return TAG_BS;
+	if (IS_TAG(key, len, ST_TAG_M))
+		return TAG_M;
+	return TAG_NONE;
+}
+
+/* The decoded length of base64 text in the stored form (padded, no line breaks). */
+int64
+st_size_base64(const char *s, uint32 len)
+{
+	int			pad = 0;
+
+	if (len % 4 != 0)
+		st_size_not_stored("base64 text whose length is not a multiple of 4");
+	if (len > 0 && s[len - 1] == '=')
+		pad = s[len - 2] == '=' ? 2 : 1;
+	return (int64) len / 4 * 3 - pad;
+}
+
+/* DynamoDB's size of a number from its text, as numeric_out writes it. See size.h. */
+int64
+st_size_number_text(const char *s, int len)
+{
+	int			size = 0;
+	StNumberError err = st_number_size(s, len, &size);
+
+	/* no number's text in the message: errors never carry item content */
+	if (err != ST_NUM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("item is not in the stored form: a number is not a DynamoDB number"),
+				 errdetail("%s", st_number_error_text(err))));
+	return size;
+}
+
+/*
+ * DynamoDB's size of a jsonb number: of its text, printed on the stack as
+ * numeric_out prints it (src/numtext.c; every DynamoDB number fits), else
+ * numeric_out's.
+ */
+static int64
+number_size(Numeric num)
+{
+	char		tmp[ST_NUMTEXT_BUFSIZE];
+	int			len;
+	char	   *s = st_numeric_print(num, tmp, &len);
+	int64		size = st_size_number_text(s, len);
+
+	if (s != tmp)
+		pfree(s);
+	return size;
+}
+
+/*
+ * DynamoDB's size of the value of JEntry je, whose data is the len bytes at
+ * offset off from base, the start of its container's data. Numbers and
+ * containers are stored at the next int-aligned offset.
+ */
+static int64
+value_size(JEntry je, const char *base, uint32 off, uint32 len)
+{
+	if (JBE_ISSTRING(je))
+		return len;
+	if (JBE_ISNUMERIC(je))
+		return number_size((Numeric) (base + INTALIGN(off)));
+	if (JBE_ISCONTAINER(je))
+		return container_size((JsonbContainer *) (base + INTALIGN(off)));
+	return 1;					/* BOOL or NULL */
+}
+
+/* Whether key is one of the B key attributes. */
+static inline bool
+is_b_key(const BKeys *bkeys, const char *key, uint32 len)
+{
+	for (int i = 0; i < 2; i++)
+		if (bkeys->name[i] && bkeys->len[i] == len && memcmp(bkeys->name[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The sum over the members of object c of (name bytes + extra + value
+ * size): extra is 1 in a map, 0 at the top level of an item, where the
+ * attributes bkeys names (when not NULL) are B values as plain base64
+ * strings. An object's JEntries are its keys in order, then its values in
+ * the same order; so is their data.
+ */
+static int64
+members_size(JsonbContainer *c, int extra, const BKeys *bkeys)
+{
+	uint32		n = JsonContainerSize(c);
+	const char *base = (const char *) &c->children[2 * n];
+	uint32		koff = 0;
+	uint32		voff = getJsonbOffset(c, n);	/* where the values' data starts */
+	int64		size = 0;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		JEntry		kje = c->children[i];
+		JEntry		vje = c->children[n + i];
+		uint32		knext = koff;
+		uint32		vnext = voff;
+
+		CHECK_FOR_INTERRUPTS();
+		JBE_ADVANCE_OFFSET(knext, kje);
+		JBE_ADVANCE_OFFSET(vnext, vje);
+		size += (knext - koff) + extra;
+		if (bkeys && is_b_key(bkeys, base + koff, knext - koff))
+		{
+			if (!JBE_ISSTRING(vje))
+				st_size_not_stored("a B key attribute is not a base64 string");
+			size += st_size_base64(base + voff, vnext - voff);
+		}
+		else
+			size += value_size(vje, base, voff, vnext - voff);
+		koff = knext;
+		voff = vnext;
+	}
+	return size;
+}
+
+/* The size of a set: the sum of its members' sizes (tag is TAG_SS, TAG_NS or TAG_BS). */
+static int64
+set_size(JEntry je, const char *base, uint32 off, Tag tag)
+{
+	JsonbContainer *arr;
+	uint32		n;
+	const char *data;
+	uint32		moff = 0;
+	int64		size = 0;
+
+	if (!JBE_ISCONTAINER(je))
+		st_size_not_stored("a set is not a JSON array");
+	arr = (JsonbContainer *) (base + INTALIGN(off));
+	if (!JsonContainerIsArray(arr))
+		st_size_not_stored("a set is not a JSON array");
+	n = JsonContainerSize(arr);
+	if (n == 0)
+		st_size_not_stored("a set is empty");
+	data = (const char *) &arr->children[n];
+	for (uint32 i = 0; i < n; i++)
+	{
+		JEntry		mje = arr->children[i];
+		uint32		mnext = moff;
+
+		CHECK_FOR_INTERRUPTS();
+		JBE_ADVANCE_OFFSET(mnext, mje);
+		if (tag == TAG_NS)
+		{
+			if (!JBE_ISNUMERIC(mje))
+				st_size_not_stored("an $NS member is not a number");
+			size += number_size((Numeric) (data + INTALIGN(moff)));
+		}
+		else if (!JBE_ISSTRING(mje))
+			st_size_not_stored(tag == TAG_SS ? "an $SS member is not a string" :
+					   "a $BS member is not a base64 string");
+		else if (tag == TAG_BS)
+			size += st_size_base64(data + moff, mnext - moff);
+		else
+			size += mnext - moff;
+		moff = mnext;
+	}
+	return size;
+}
+
+/*
+ * DynamoDB's size of a nested container: L, M, or a tagged value (B, a set,
+ * a {"$M": ...} map).
+ */
+static int64
+container_size(JsonbContainer *c)
+{
+	uint32		n = JsonContainerSize(c);
+
+	check_stack_depth();
+	if (JsonContainerIsArray(c))
+	{
+		const char *base = (const char *) &c->children[n];
+		uint32		off = 0;
+		int64		size = 3;
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			JEntry		je = c->children[i];
+			uint32		next = off;
+
+			CHECK_FOR_INTERRUPTS();
+			JBE_ADVANCE_OFFSET(next, je);
+			size += 1 + value_size(je, base, off, next - off);
+			off = next;
+		}
+		return size;
+	}
+	if (n == 1)
+	{
+		const char *base = (const char *) &c->children[2];
+		JEntry		kje = c->children[0];
+		JEntry		vje = c->children[1];
+		uint32		voff = 0;	/* the key's data starts at 0, its value's after it */
+		uint32		vnext;
+		Tag			tag;
+
+		JBE_ADVANCE_OFFSET(voff, kje);
+		vnext = voff;
+		JBE_ADVANCE_OFFSET(vnext, vje);
+		tag = tag_of(base, voff);
+		switch (tag)
+		{
+			case TAG_NONE:
+				break;
+			case TAG_B:
+				if (!JBE_ISSTRING(vje))
+					st_size_not_stored("a $B value is not a base64 string");
+				return st_size_base64(base + voff, vnext - voff);
+			case TAG_SS:
+			case TAG_NS:
+			case TAG_BS:
+				return set_size(vje, base, voff, tag);
+			case TAG_M:
+				{
+					JsonbContainer *map;
+
+					if (!JBE_ISCONTAINER(vje))
+						st_size_not_stored("an $M value is not a JSON object");
+					map = (JsonbContainer *) (base + INTALIGN(voff));
+					if (!JsonContainerIsObject(map))
+						st_size_not_stored("an $M value is not a JSON object");
+					/* its own keys are not tags */
+					return 3 + members_size(map, 1, NULL);
+				}
+		}
+	}
+	return 3 + members_size(c, 1, NULL);
+}
+
+/*
+ * DynamoDB's size of a stored item: the sum over its top-level attributes
+ * of (UTF-8 bytes of the name + size of the value). See size.h.
+ */
+int64
+st_stored_item_size(Jsonb *item, const char *b_key1, const char *b_key2)
+{
+	BKeys		bkeys;
+
+	if (!JB_ROOT_IS_OBJECT(item))
+		st_size_not_stored("it is not a JSON object");
+	bkeys.name[0] = b_key1;
+	bkeys.len[0] = b_key1 ? strlen(b_key1) : 0;
+	bkeys.name[1] = b_key2;
+	bkeys.len[1] = b_key2 ? strlen(b_key2) : 0;
+	return members_size(&item->root, 0, (b_key1 || b_key2) ? &bkeys : NULL);
+}
+
+/* The b_keys argument of the internal size functions: at most two attribute names */
+static void
+b_keys_arg(FunctionCallInfo fcinfo, int argno, const char *b_keys[2])
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	int			k = 0;
+
+	b_keys[0] = b_keys[1] = NULL;
+	if (PG_ARGISNULL(argno))
+		return;
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(argno), TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			continue;
+		if (k == 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("b_keys names at most two attributes, the partition and sort key")));
+		b_keys[k++] = TextDatumGetCString(elems[i]);
+	}
+}
+
+/*
+ * singletable._stored_size(item jsonb, b_keys text[] DEFAULT NULL) -> bigint:
+ * st_stored_item_size of an item in the stored form (as read from a table),
+ * b_keys naming the attributes (at most two) that hold B keys as plain base64
+ * strings. Internal, for the tests of the size arithmetic: it lets them
+ * compare this size with item_size's on many items. Not part of the API.
+ */
+Datum
+singletable_stored_size(PG_FUNCTION_ARGS)
+{
+	const char *b_keys[2];
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	b_keys_arg(fcinfo, 1, b_keys);
+	PG_RETURN_INT64(st_stored_item_size(PG_GETARG_JSONB_P(0), b_keys[0], b_keys[1]));
+}
+
+/*
+ * singletable._wire_size(item jsonb, b_keys text[] DEFAULT NULL) -> bigint:
+ * the size the wire writer counts while it writes the item in wire form, as
+ * a Query or Scan of singletable.dynamodb does for every item it reads
+ * (st_attrval_write_stored, src/attrval.c); b_keys as for _stored_size.
+ * Internal, for the tests: it must equal _stored_size, errors included.
+ */
+Datum
+singletable_wire_size(PG_FUNCTION_ARGS)
+{
+	const char *b_keys[2];
+	StAttrKeys	keys;
+	StringInfoData buf;
+	int64		size = 0;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	b_keys_arg(fcinfo, 1, b_keys);
+	/* the B key attributes as a key schema (the others' types do not matter) */
+	keys.pk_name = b_keys[0] ? b_keys[0] : "";
+	keys.pk_type = b_keys[0] ? ST_KEY_B : ST_KEY_S;
+	keys.sk_name = b_keys[1];
+	keys.sk_type = ST_KEY_B;
+	st_jbw_init(&buf);
+	(void) st_attrval_write_stored(&buf, &PG_GETARG_JSONB_P(0)->root, &keys, &size);
+	pfree(buf.data);
+	PG_RETURN_INT64(size);
+}
