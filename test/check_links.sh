@@ -34,7 +34,7 @@ FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})')
 HEADING = re.compile(r'^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$')
 SETEXT = re.compile(r'^ {0,3}(=+|-+)[ \t]*$')
 EXPLICIT = re.compile(r'<a\s[^>]*\b(?:name|id)\s*=\s*"([^"]+)"|\bid\s*=\s*"([^"]+)"', re.I)
-CODE_SPAN = re.compile(r'(`+)(.+?)\1')
+CODE_SPAN = re.compile(r'(`+)(.+?)\1', re.S)
 # [text](target "title") -- the text may hold one level of brackets, the target parentheses
 INLINE = re.compile(r'!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)>?(?:\s+"[^"]*")?\s*\)')
 REFDEF = re.compile(r'^ {0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s+.*)?$')
@@ -108,18 +108,34 @@ def anchors(path):
 
 
 def links(path):
-    """(line number, target) of every link of a Markdown file outside code."""
+    """(line number, target) of every link of a Markdown file outside code. Links are
+    looked for in whole paragraphs, since a link's text may be broken over lines."""
     with open(path, encoding='utf-8') as fh:
         text = fh.read()
+    para, start = [], 0
+
+    def scan(para, start):
+        block = CODE_SPAN.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), '\n'.join(para))
+        for m in INLINE.finditer(block):
+            yield start + block.count('\n', 0, m.start(2)), m.group(2)
+        for m in HREF.finditer(block):
+            yield start + block.count('\n', 0, m.start(1)), m.group(1)
+        for i, line in enumerate(block.split('\n')):
+            m = REFDEF.match(line)
+            if m:
+                yield start + i, m.group(2)
+
+    last = None
     for n, line in lines_outside_code(text):
-        bare = CODE_SPAN.sub(lambda m: ' ' * len(m.group(0)), line)
-        for m in INLINE.finditer(bare):
-            yield n, m.group(2)
-        m = REFDEF.match(bare)
-        if m:
-            yield n, m.group(2)
-        for target in HREF.findall(bare):
-            yield n, target
+        if not line.strip() or (last is not None and n != last + 1):
+            yield from scan(para, start)
+            para = []
+        if line.strip():
+            if not para:
+                start = n
+            para.append(line)
+        last = n
+    yield from scan(para, start)
 
 
 def check(path):
