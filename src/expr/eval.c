@@ -1,7 +1,7 @@
 /*
  * eval.c — evaluating conditions and filters against an item.
  *
- * DynamoDB's rules (shared/docs/dynamodb-semantics.md 6.3, 6.4): values of
+ * DynamoDB's rules (Developer Guide, "Comparison operator and function reference"): values of
  * different types never compare true; a missing attribute makes every
  * comparison false except <>, which is true; <, <=, >, >= and BETWEEN are
  * defined for S, N and B only; size() of N, BOOL or NULL from the item makes

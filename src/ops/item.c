@@ -7,7 +7,7 @@
  * stored form (canonical numbers, sorted sets...) it is stored as is,
  * otherwise the value is written back to jsonb.
  *
- * Size rules (shared/docs/dynamodb-semantics.md 2.2):
+ * Size rules (DynamoDB Developer Guide, "Item sizes and formats"):
  *   item  = sum over top-level attributes of (UTF-8 bytes of name + value size)
  *   S     = UTF-8 bytes;  B = decoded bytes;  N = 1 + ceil(digits/2) (+1 when
  *           the digit pairs straddle the point, +1 when negative), zero = 1

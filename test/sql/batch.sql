@@ -1,5 +1,5 @@
 -- batch: batch_get and batch_write, DynamoDB's BatchGetItem and BatchWriteItem
--- (../shared/docs/dynamodb-semantics.md §8.1, §8.2, capacity §3.2): shapes, limits and
+-- (DynamoDB API Reference: BatchGetItem, BatchWriteItem; capacity as DynamoDB charges it): shapes, limits and
 -- errors, all-or-nothing validation, capacity per table, table_stats, TTL, B and N keys,
 -- tables without sort key, GSIs kept, rights and row-level security, triggers, and the
 -- statements each call runs (one per table and kind, index probes, never a scan).

@@ -1,5 +1,5 @@
 -- Consumed capacity (singletable.last_consumed_capacity()) and 1 MB pages (query_page,
--- scan_page), by DynamoDB's rules (../shared/docs/dynamodb-semantics.md §3, §4.2):
+-- scan_page), by DynamoDB's rules (Developer Guide, "Read/write capacity mode"):
 -- reads in 4 KB units (1 strongly consistent, 0.5 eventually), Query/Scan summing every
 -- evaluated item and rounding once per page; writes in 1 KB units of max(before, after).
 

@@ -33,7 +33,7 @@ SELECT singletable.item_size('{"ss": {"$SS": ["a", "bc"]}}') AS ss_5, singletabl
 --         bytes + its size                                    "addr": {"zip": "12345"}  4 + 3 + (1 + 3 + 5) = 16
 -- and the guide's worked example, {"shirt-color": "R", "shirt-size": "M"} = 23 bytes.
 -- Sets (the guide gives no rule): the sum of the members' sizes, as DynamoDB reports it
--- (../shared/docs/dynamodb-semantics.md, section 2.2), "ss": {"a", "bc"}   2 + 3 = 5.
+-- (DynamoDB Developer Guide, "Item sizes and formats"), "ss": {"a", "bc"}   2 + 3 = 5.
 SELECT singletable.item_size('{"name": "Ann"}') AS s_7,
        singletable.item_size('{"age": 42}') AS n_5,
        singletable.item_size('{"big": 123456}') AS n_7,
