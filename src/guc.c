@@ -10,10 +10,7 @@
  * singletable.dynamodb (PGC_USERSET): the schema its table names live in,
  * and whether its CreateTable distributes the new table with Citus.
  *
- * stats_max sizes the statistics' hash table in shared memory
- * (PGC_POSTMASTER), so it exists only under shared_preload_libraries, as
- * pg_stat_statements.max does: PostgreSQL allows such a setting to be
- * defined only while the preloaded libraries load.
+ * Design notes: the section on guc.c in README.md of this folder.
  */
 #include "postgres.h"
 

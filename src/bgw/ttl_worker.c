@@ -3,33 +3,7 @@
  * shared_preload_libraries = 'singletable'): the launcher and the
  * per-database workers. Their shared memory is ops/ttl_stats.c.
  *
- * Discovery, as PostgreSQL's autovacuum does it: a launcher connected to no
- * database (a static background worker, restarted by the postmaster 10 s
- * after it exits abnormally) reads pg_database every
- * singletable.ttl_interval seconds and starts, for each database that
- * accepts connections and is not a template, one short-lived worker, at
- * most one at a time per database. The worker connects, exits at once if
- * the extension is not installed there, else sweeps each TTL table in
- * batches of singletable.ttl_batch_size, one transaction per batch, and
- * exits after at most ttl_interval seconds of work, and at most 4 s (DROP
- * DATABASE waits 5 s for a database's other sessions to end); the launcher
- * starts the next one when the interval has passed and the previous one
- * has exited (it is told: bgw_notify_pid), or at once when the previous one
- * stopped with work left. So new databases, dropped ones and those
- * that get the extension later are followed without a restart, no worker
- * sits connected to a database (DROP DATABASE is not blocked by an idle
- * worker), and a worker that dies is simply replaced next interval.
- * enable_ttl wakes the launcher, so a new TTL table is swept at once.
- *
- * Against TimescaleDB's long-lived per-database schedulers this trades a
- * connection per database per interval (a few milliseconds) for not
- * having to track extension creation, database drops and renames.
- *
- * A worker runs each table's sweep as the table's owner (a
- * security-restricted operation, like maintenance commands), survives an
- * error in one table (logged, kept in the statistics) and goes on with the
- * next one. Last, it deletes the database's expired ClientRequestTokens
- * (tokens.c), in a transaction of its own.
+ * Design notes: the section on ttl_worker.c in README.md of this folder.
  */
 #include "postgres.h"
 

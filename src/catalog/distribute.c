@@ -11,22 +11,7 @@
  * collections with the same key value land on the same node, so that a
  * transaction writing the same key in two tables stays on one node.
  *
- * The extension never reads Citus's catalogs by name unless Citus is
- * installed in the database (get_extension_oid); its functions are called
- * qualified (pg_catalog, where Citus creates them), with the table as a
- * parameter. Ownership is checked before any lock, as for every DDL.
- *
- * Scan segments. Citus puts an item collection into the shard whose range
- * [shardminvalue, shardmaxvalue] (pg_dist_shard) holds the int4 hash of its
- * partition key value (the hash function of the key type's default hash
- * operator class, as worker_hash computes it). A parallel scan's segment on
- * a distributed table is a range of that hash (scan.c), which every shard
- * reads as one range of the segment index that distribute_table creates,
- * "(hash(pk), pk, sk)": no planner can route a predicate on the hash to the
- * shards it selects (Citus prunes shards only on the partition key's own
- * values), so the statement goes to every shard, and on a shard outside the
- * segment it is an index probe that finds nothing. The segment index also
- * gives the segment's rows an order a start key continues in.
+ * Design notes: the section on distribute.c in README.md of this folder.
  */
 #include "postgres.h"
 

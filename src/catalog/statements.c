@@ -1,23 +1,7 @@
 /*
  * statements.c — the statements singletable runs on an item table.
  *
- * Every operation is one of a few statement shapes per table: the
- * single-item statements (get, get for update, update, insert, upsert,
- * delete), all taking $1 pk, $2 sk, $3 item, the Query statements, one
- * per sort-key condition, direction and paging, all index ranges on the
- * primary key, and the Scan statements, one range of the primary key or of
- * a secondary index per kind of segment bound and paging (batch.c keeps
- * its multi-key statements in the same entry, freed here too). Their SQL names
- * the table by its quoted qualified name as the cache entry holds it (built
- * under the table's lock, refreshed whenever the table or any schema
- * changes) and compares with OPERATOR(pg_catalog.x), so that search_path
- * cannot change what they do. Each is prepared on first use
- * and kept (SPI_keepplan) in the table's cache entry until the entry is
- * invalidated; registry.c frees them, never while one may be running.
- *
- * Results come back through row-only receivers: st_item_fetch copies the
- * item of the first row straight from the executor's slot into the caller's
- * memory, without SPI's tuple table.
+ * Design notes: the section on statements.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -6,24 +6,7 @@
  *   {"S": "x"} {"N": "17"} {"B": "<base64>"} {"BOOL": true} {"NULL": true}
  *   {"L": [...]} {"M": {...}} {"SS": ["a"]} {"NS": ["1"]} {"BS": ["AQ=="]}
  *
- * Stored items use plain JSON with tags for B and sets (src/jsonval.c), and
- * a table's B key attributes as plain base64 strings. Wire to stored goes
- * through StVal (src/expr/expr.h), validating as DynamoDB does and with its
- * messages, then st_val_to_jsonb writes the unique stored form (numbers
- * canonical, sets sorted). Stored to wire walks the stored jsonb directly
- * and writes the wire form's binary jsonb as it goes (src/jsonbw.c): the
- * stored form is already canonical, so nothing needs checking.
- *
- * A JSON value of the wrong kind where DynamoDB's protocol expects another
- * (a number for S, an array for M) is DynamoDB's SerializationException; a
- * well-typed but invalid value (no type key, an empty set, a bad number) its
- * ValidationException. Messages never carry the values: errors reach the
- * server log (where DynamoDB names duplicate set members, we do not).
- * JSON null members count as absent, as in DynamoDB's protocol.
- *
- * Both directions are linear in the size of the value (sets: n log n for
- * the duplicate check), bounded in depth (DynamoDB's 32 levels) and call
- * CHECK_FOR_INTERRUPTS() in every loop.
+ * Design notes: the section on attrval.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -1,22 +1,7 @@
 /*
  * jsonbw.c — a jsonb written in its binary form directly.
  *
- * pushJsonbValue builds a tree of JsonbValues (growing an array of them
- * per container) and JsonbValueToJsonb then walks that tree to write the
- * binary form; for a page of items in DynamoDB's wire form, where every
- * attribute becomes an object {"S": ...}, the tree is the larger part of
- * the work. Here the caller writes each container in place: it knows the
- * number of children up front (the stored container it converts has it),
- * so the header and JEntries are reserved and filled in as each child's
- * data is appended, exactly as PostgreSQL's convertJsonbArray and
- * convertJsonbObject do (jsonb_util.c): 4-byte alignment of numerics and
- * containers counted as their data, an offset instead of a length in
- * every JB_OFFSET_STRIDE'th JEntry, and the same limits and messages.
- * Containers are position independent (their offsets are relative and
- * their padding is relative to an aligned start), so a container written
- * in one buffer can be copied into another at an aligned offset.
- *
- * Every function is linear in what it writes.
+ * Design notes: the section on jsonbw.c in README.md of this folder.
  */
 #include "postgres.h"
 

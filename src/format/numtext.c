@@ -9,19 +9,7 @@
  * each that was about 15,000 instructions of a Query's conversion, most of
  * it around the few digits themselves.
  *
- * This reads the numeric's on-disk form, which PostgreSQL keeps stable
- * across major versions (pg_upgrade copies numeric columns as they are):
- * a uint16 header, in the short form (flag bits 10) sign, display scale and
- * a 7-bit weight; in the long form (flag bits 00 positive, 01 negative) the
- * scale, then an int16 weight; then base-10000 digits. Flag bits 11 are the
- * special values (NaN, ±Infinity), left to numeric_out, as is anything whose
- * text would not fit the caller's buffer. The digits are printed as
- * numeric.c's get_str_from_var prints them: the integer part without
- * leading zeros ("0" when the weight is negative), then, with a display
- * scale, a point and exactly that many fraction digits.
- *
- * test/sql/dynamodb.sql compares this with numeric_out over integers,
- * fractions, trailing zeros, negative numbers and DynamoDB's extremes.
+ * Design notes: the section on numtext.c in README.md of this folder.
  */
 #include "postgres.h"
 

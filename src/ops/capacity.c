@@ -10,15 +10,7 @@
  * charged to the index; strongly consistent reads cost 1 per 4 KB, eventually
  * consistent ones 0.5 (the default on a GSI, the only choice there).
  *
- * Writes: 1 KB units of the larger of the item before and after (a delete:
- * the deleted item; nothing there: 1 unit), also when the condition failed.
- * Every secondary index whose entry changes is charged on its own, on the
- * projected entry: put ceil(new), delete ceil(old), changed projection
- * max(old, new), changed key old + new (a delete and a put), unchanged 0.
- *
- * The last operation's figures stay in this backend (fixed-size memory: the
- * index names are the cached table's, copied) until the next operation; no
- * item content is kept.
+ * Design notes: the section on capacity.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -9,12 +9,7 @@
  * st_capacity_end, also when it is about to raise a failed condition (a
  * failed condition still costs). Nothing here reads a table.
  *
- * Units (DynamoDB Developer Guide, "Read/write capacity mode"): reads in 4 KB units,
- * strongly consistent 1, eventually consistent 0.5; writes in 1 KB units.
- * Get rounds its one item; Query and Scan sum the sizes of every item they
- * evaluated (before filter and projection) and round once per page.
- *
- * Include after postgres.h.
+ * Design notes: the section on capacity.h in README.md of this folder.
  */
 #ifndef SINGLETABLE_CAPACITY_H
 #define SINGLETABLE_CAPACITY_H

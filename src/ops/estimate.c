@@ -3,20 +3,7 @@
  * (items, bytes, 1 MB pages, read capacity units) before running it, and the
  * size index that makes the estimate cheap.
  *
- * The size index of a table (singletable.create_size_index) is a btree on
- * (pk, sk, singletable._stored_size(item, B keys)): it holds every item's
- * DynamoDB size next to its key. A Query's key condition is a range of it,
- * exactly as of the primary key, so the estimate walks that range in the
- * index alone: an index-only scan, written here because PostgreSQL's planner
- * never chooses one for an expression over a column (item) that the index
- * does not hold. Like the executor's index-only scan, an entry on a page
- * that the visibility map does not show all-visible is checked against the
- * heap (counted as heap_fetches); after VACUUM there are none. The sizes
- * are summed in key order, in the query's direction, cutting 1 MB pages as
- * the query would, so the figures are the ones the query then reports.
- *
- * Without a size index (and on a secondary index) the estimate reads the
- * items of the range, as the query would, without returning them.
+ * Design notes: the section on estimate.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -7,17 +7,7 @@
  * stored form (canonical numbers, sorted sets...) it is stored as is,
  * otherwise the value is written back to jsonb.
  *
- * Size rules (DynamoDB Developer Guide, "Item sizes and formats"):
- *   item  = sum over top-level attributes of (UTF-8 bytes of name + value size)
- *   S     = UTF-8 bytes;  B = decoded bytes;  N = 1 + ceil(digits/2) (+1 when
- *           the digit pairs straddle the point, +1 when negative), zero = 1
- *   BOOL, NULL = 1;  SS/NS/BS = sum of members;  L = 3 + sum(1 + element);
- *   M = 3 + sum(name + 1 + value)
- *
- * Before any work proportional to the item, st_item_prepare refuses items
- * that cannot be within the limit by their attribute count or their jsonb
- * size alone (see the bounds below); conversion then refuses nested
- * containers too large to fit (jsonval.c, count_values).
+ * Design notes: the section on item.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -1,18 +1,7 @@
 /*
  * keycond.c — DynamoDB's KeyConditionExpression (see keycond.h).
  *
- * The expression is parsed by the condition parser, as DynamoDB parses it,
- * so that constructs a key condition cannot have (OR, NOT, IN, <>, the
- * other functions, size(), nested paths) parse first and are then refused
- * with DynamoDB's messages. What remains is a conjunction of one condition
- * per key attribute: "=" on each partition attribute, and on the sort
- * attributes, left to right without gaps, "=" on all but the last, which
- * may be any of = < <= > >= BETWEEN begins_with (a single-attribute sort
- * key is the case of one). The values must have the key attributes' types.
- * The result is the same request a caller of query(pk, sk_op, sk_value,
- * sk_value2) makes, extended by the equality values of a multi-attribute
- * key, so that every check after it (empty values, sizes, BETWEEN order,
- * begins_with on N) is the one the positional form already has.
+ * Design notes: the section on keycond.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -9,21 +9,7 @@
  * arguments; batches, transactions, the JSON API and the TTL worker call the
  * same functions.
  *
- * A read (Get, Query, Scan) takes the table as its caller opened it when the
- * request has it (tab): the caller, the JSON API, opened it with st_table_open
- * with the read's own rights and lock (ACL_SELECT, ACCESS SHARE) to learn its
- * keys, so the read skips a second resolution of the name. A stale entry
- * (tab->valid false: an invalidation arrived meanwhile) is opened again.
- * Writes always open their table themselves: their rights are checked before
- * their stronger lock.
- *
- * Errors follow src/errors.h. A failed condition raises 23S01; when the
- * request asked for the item on a failed condition (return_old_on_failure),
- * that item is kept in this backend and read with st_condition_failure_item()
- * (SQL: singletable.condition_check_failure_item()) — never in the error
- * text, which reaches the server log.
- *
- * Include after postgres.h.
+ * Design notes: the section on ops.h in README.md of this folder.
  */
 #ifndef SINGLETABLE_OPS_H
 #define SINGLETABLE_OPS_H

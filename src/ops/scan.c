@@ -8,72 +8,7 @@
  * row comparison over every column) and the page marker work as in Query
  * (read.c, whose receiver and checks this shares through read_internal.h).
  *
- * Parallel scan. Segment s of N reads one range of the btree's leading
- * column, "lead >= lower AND lead < upper" (segment 0 has no lower bound,
- * segment N-1 no upper bound), so each segment reads only its own part of
- * the key space and N sessions each read about 1/N of the items. Bound i
- * (1 <= i < N) is a pure function of N, i and the leading column's
- * statistics (pg_statistic, written by ANALYZE and autovacuum's auto-analyze:
- * the table's partition key column, or for a GSI its index's first key
- * expression): the most common values with their frequencies and the
- * histogram's bounds (each bucket an equal share of the other rows) give
- * each of these candidate values the fraction of rows below it, and bound i
- * is the candidate nearest to i/N of the rows. Segment s's upper bound and
- * segment s+1's lower bound are the same bound, so for one set of
- * statistics the segments are disjoint and cover the whole key space,
- * whatever the data; only their balance depends on how current the
- * statistics are. A segment never splits a value of the leading column (an
- * item collection, or one partition of a GSI), and there are at most as many
- * non-empty segments as candidates (about 2 x the statistics target).
- *
- * Which statistics: those visible to the snapshot the scan reads the table
- * with (pg_statistic is read with the active snapshot, not the catalog
- * snapshot), so segments that share a snapshot (REPEATABLE READ
- * transactions that took it with pg_export_snapshot() / SET TRANSACTION
- * SNAPSHOT) agree on the bounds and on the items even while ANALYZE and
- * writes run: every item exactly once. Under READ COMMITTED every call reads
- * the statistics committed when its statement started, and an ANALYZE
- * committed between the calls of one parallel scan may move bounds: items
- * near a moved bound can then be read by two segments or by none. A start
- * key outside its segment under the bounds of the moment is refused
- * (DynamoDB's "Invalid ExclusiveStartKey ... correct Segment"), which
- * catches a move past the point a segment has reached. Without statistics
- * (never analyzed, no usable values, or row-level security active on the
- * table, under which pg_stats hides them too) segment 0 reads everything and
- * the others nothing: correct, not parallel.
- *
- * On a table distributed with Citus the coordinator's table is an empty
- * shell without statistics, and ranges of the leading column would not
- * follow the shards anyway: a segment is a range of the hash of the
- * partition key instead, the int4 hash by which Citus places item
- * collections in shards (distribute.c). Counted in shards (S of them, in
- * hash order, shard k's part of the hash space [k, k+1)), segment s of N
- * reads from position s*S/N to (s+1)*S/N: whole shards where a bound falls
- * on a shard's start, within a shard an equal part of its hash range. When N
- * divides S every segment reads S/N whole shards and every shard is read by
- * exactly one segment; otherwise a shard on a border is shared by two
- * segments, each reading its own part of the shard's hash range. Rounding
- * the bounds to whole shards instead would keep shards unshared but leave
- * the segments uneven (32 shards in 7 segments: 4 or 5 shards, up to 12% off
- * the mean; 8 in 7: one segment twice the others), and a shared shard costs
- * nothing extra, since every shard's segment index reads just its part. Hash
- * values are spread uniformly, so the items divide as evenly as their item
- * collections allow (a collection's items hash alike and stay in one
- * segment). The statement reads the segment index (hash, pk, sk) in that
- * order, so that a start key continues exactly; a scan of a secondary index
- * reads the index's items through it as well, by the index's predicate.
- * Citus sends it to every shard (it prunes shards only by values of the
- * partition key, not by its hash), where a shard outside the segment finds
- * nothing at its first index probe. The bounds are a pure function of s, N
- * and the shards' hash ranges (pg_dist_shard): segments are disjoint and
- * complete whatever the data and the snapshots; only a shard split between
- * the calls of one parallel scan moves a bound (a start key beyond it is
- * refused). A segment's rows come in hash order, not key order; a scan
- * without segments reads in key order as on a local table. Without a segment
- * index (a table distributed with create_distributed_table rather than
- * distribute_table, or one with a B partition key, whose hash function SQL
- * cannot call) the statistics rule above applies, with statistics on the
- * coordinator only from before the table was distributed.
+ * Design notes: the section on scan.c in README.md of this folder.
  */
 #include "postgres.h"
 

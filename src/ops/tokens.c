@@ -10,31 +10,7 @@
  * first call's row. Two different tokens whose hashes collide only make one
  * of them report TransactionInProgress while the other runs.
  *
- * The claimed call then looks the token up in singletable.client_request_tokens
- * (role, token, the SHA-256 of the request, the response, created_at): a row
- * younger than 10 minutes with the same hash is a replay (its response is
- * returned, nothing is written); with another hash it is
- * IdempotentParameterMismatch (22S01). Otherwise the caller runs the request
- * and stores the token's row in the same transaction as its writes, so a
- * call that fails or is rolled back leaves no token. Rows are keyed by the
- * calling role (GetUserId()): the same token of two roles are two tokens,
- * and no role sees another's.
- *
- * Storage stays bounded: every call with a token deletes up to
- * ST_TOKEN_EXPIRE_PER_CALL expired rows (oldest first, skipping rows another
- * session is deleting) and adds at most one, so the rows never outnumber the
- * calls of the last 10 minutes by more than what expired before the last
- * call; with the background worker (shared_preload_libraries), each round
- * of a database also deletes up to ST_TOKEN_EXPIRE_PER_ROUND of them.
- *
- * The table is readable and writable by its owner only (the extension's
- * owner): every statement here runs as that owner, in a security-restricted
- * operation, as the registries are written (st_registry_execute_as_owner);
- * the three statements of a call are prepared once per backend and kept
- * (PostgreSQL replans them when the table changes).
- * Its rows are dumped with the database (pg_extension_config_dump), the role
- * by name (regrole), so a restored database keeps the tokens of the last 10
- * minutes.
+ * Design notes: the section on tokens.c in README.md of this folder.
  */
 #include "postgres.h"
 

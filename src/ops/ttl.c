@@ -9,18 +9,7 @@
  * milliseconds by mistake lies tens of thousands of years ahead, so such an
  * item never expires either (README says how to find them).
  *
- * enable_ttl creates a partial btree index over the typed expiry value of
- * the items that have a numeric one, so a sweep reads what is expired, not
- * what is stored: a batch is one DELETE of at most singletable.ttl_batch_size
- * rows chosen from that index with FOR UPDATE SKIP LOCKED, so the sweep
- * never waits on an application's row lock (a locked item is swept next
- * time) and an application waits on the sweep at most one batch. Deleting
- * through SQL keeps the table's secondary indexes consistent.
- *
- * Reads (get_item, query on tables and indexes) hide an item whose expiry
- * has passed but that is not swept yet, unless include_expired is asked for
- * -- a deliberate difference from DynamoDB, which returns such items until
- * it deletes them, up to days later.
+ * Design notes: the section on ttl.c in README.md of this folder.
  */
 #include "postgres.h"
 

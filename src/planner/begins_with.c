@@ -9,20 +9,9 @@
  * during one scan (a bind parameter in a generic plan, an outer reference)
  * the upper bound is the expression singletable.prefix_upper_bound(P), which
  * the executor evaluates once when the index scan starts (a "runtime key").
- * PostgreSQL's own starts_with/^@ only handle constants (like_support.c), so
- * under a generic plan they filter the whole partition.
+ * (PostgreSQL's own starts_with/^@ handle constants only.)
  *
- * Text ranges equal byte prefixes only under a C collation on a UTF-8
- * database; anywhere else no index condition is offered and the call is a
- * plain filter.
- *
- * prefix_upper_bound never returns NULL for a prefix: a runtime index key
- * that evaluates to NULL makes btree return no row at all, so "no bound"
- * cannot be said with NULL there. For a prefix without successor it returns
- * a value above every indexable value with the prefix instead, and for text
- * that value is valid UTF-8, like every text an SQL function returns (an
- * invalid one breaks encoding conversion and dump/restore of where it is
- * stored).
+ * Design notes: the section on begins_with.c in README.md of this folder.
  */
 #include "postgres.h"
 
