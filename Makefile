@@ -12,6 +12,13 @@ PG_CPPFLAGS += -I$(srcdir)/src
 
 DATA = $(wildcard sql/singletable--*.sql)
 
+# The error table src/utils/errors.tab (DynamoDB's exceptions, their SQLSTATEs and HTTP
+# statuses) becomes the extension's src/utils/errors_table.h at build time, by
+# src/utils/gen_errors.awk (awk: a package build has no python); gateway/Makefile makes the
+# gateway's header from the same table. The generated headers are not committed.
+ERRORS_TABLE_H = src/utils/errors_table.h
+EXTRA_CLEAN = $(ERRORS_TABLE_H) $(ERRORS_TABLE_H).tmp
+
 TESTS = $(wildcard test/sql/*.sql)
 REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=singletable
@@ -38,6 +45,13 @@ include $(PGXS)
 # every object depends on every header of the extension, so that a changed struct can
 # never leave an object compiled against the old layout.
 $(OBJS): $(wildcard src/*.h src/*/*.h)
+
+# utils/errors.h includes the generated header: every object (and its LLVM bitcode, which
+# PGXS builds alongside) waits for it, also in a parallel build.
+$(OBJS) $(patsubst %.o,%.bc,$(OBJS)): $(ERRORS_TABLE_H)
+$(ERRORS_TABLE_H): src/utils/errors.tab src/utils/gen_errors.awk
+	awk -v side=extension -f src/utils/gen_errors.awk src/utils/errors.tab > $@.tmp
+	mv $@.tmp $@
 
 .PHONY: demo
 demo:

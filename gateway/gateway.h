@@ -8,6 +8,7 @@
  *   sigv4.c   the credentials file and AWS Signature Version 4
  *   json.c    a strict JSON checker (request bodies, error DETAILs)
  *   log.c     the log (stderr)
+ *   errors_table.h  DynamoDB's exceptions, generated from src/utils/errors.tab
  *
  * The gateway runs outside the server: it includes no PostgreSQL server
  * header, only libpq's.
@@ -24,27 +25,14 @@
 /* DynamoDB's largest request: 16 MB */
 #define GW_MAX_REQUEST_BYTES (16 * 1024 * 1024)
 
-/* DynamoDB's error types the gateway itself answers with ("__type") */
-#define GW_EXC_SERVICE			"com.amazon.coral.service#"
-#define GW_EXC_VALIDATION		"com.amazon.coral.validate#ValidationException"
-#define GW_EXC_SERIALIZATION	GW_EXC_SERVICE "SerializationException"
-#define GW_EXC_UNKNOWN_OP		GW_EXC_SERVICE "UnknownOperationException"
-#define GW_EXC_MISSING_TOKEN	GW_EXC_SERVICE "MissingAuthenticationTokenException"
-#define GW_EXC_INCOMPLETE_SIG	GW_EXC_SERVICE "IncompleteSignatureException"
-#define GW_EXC_INVALID_SIG		GW_EXC_SERVICE "InvalidSignatureException"
-#define GW_EXC_UNRECOGNIZED		GW_EXC_SERVICE "UnrecognizedClientException"
-#define GW_EXC_ACCESS_DENIED	GW_EXC_SERVICE "AccessDeniedException"
-#define GW_EXC_NS				"com.amazonaws.dynamodb.v20120810#"
-#define GW_EXC_CONDITION		GW_EXC_NS "ConditionalCheckFailedException"
-#define GW_EXC_NOT_FOUND		GW_EXC_NS "ResourceNotFoundException"
-#define GW_EXC_IN_USE			GW_EXC_NS "ResourceInUseException"
-#define GW_EXC_CONFLICT			GW_EXC_NS "TransactionConflictException"
-#define GW_EXC_CANCELED			GW_EXC_NS "TransactionCanceledException"
-#define GW_EXC_IDEMPOTENT		GW_EXC_NS "IdempotentParameterMismatchException"
-#define GW_EXC_IN_PROGRESS		GW_EXC_NS "TransactionInProgressException"
-#define GW_EXC_THROTTLING		"com.amazon.coral.availability#ThrottlingException"
-#define GW_EXC_INTERNAL			GW_EXC_NS "InternalServerError"
-#define GW_EXC_UNAVAILABLE		GW_EXC_NS "ServiceUnavailable"
+/*
+ * DynamoDB's exceptions ("__type": GW_EXC_*), the exception of each SQLSTATE
+ * (GW_SQLSTATE_EXCEPTIONS, GW_CLASS_EXCEPTIONS, GW_EXC_OTHERWISE) and the
+ * HTTP status of each (GW_EXCEPTION_STATUSES): generated at build time from
+ * the extension's error table, src/utils/errors.tab, so that the gateway
+ * and the extension pair SQLSTATEs and exceptions alike.
+ */
+#include "errors_table.h"
 
 /* log.c */
 typedef enum gw_log_level

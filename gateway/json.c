@@ -518,22 +518,31 @@ gw_buf_append_json_string(gw_buf *b, const char *s)
 }
 
 /*
- * DynamoDB's HTTP status of an exception: InternalServerError 500,
+ * DynamoDB's HTTP status of an exception, found by the Name after its '#'
+ * in the error table (src/utils/errors.tab): InternalServerError 500,
  * ServiceUnavailable 503, every other exception 400 (throttling included:
  * DynamoDB answers ThrottlingException and
  * ProvisionedThroughputExceededException with 400, and the SDKs retry them
- * by name).
+ * by name), and so is an exception the table does not list.
  */
 int
 gw_status_of_type(const char *type)
 {
+#define ENTRY(exception, name, status) {name, status},
+	static const struct
+	{
+		const char *name;
+		int			status;
+	}			statuses[] = {
+		GW_EXCEPTION_STATUSES(ENTRY)
+	};
+#undef ENTRY
 	const char *name = strrchr(type, '#');
 
 	name = name ? name + 1 : type;
-	if (strcmp(name, "InternalServerError") == 0)
-		return 500;
-	if (strcmp(name, "ServiceUnavailable") == 0)
-		return 503;
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		if (strcmp(name, statuses[i].name) == 0)
+			return statuses[i].status;
 	return 400;
 }
 

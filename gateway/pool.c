@@ -224,47 +224,35 @@ gw_pool_close(void)
 
 /*
  * The DynamoDB exception of a SQLSTATE, for an error without DynamoDB's body
- * in its DETAIL (PostgreSQL's own errors: a missing grant, a timeout). The
- * same pairing as the extension's st_dynamodb_exception (src/utils/errors.c),
- * which this program cannot link: keep the two in step.
+ * in its DETAIL (PostgreSQL's own errors: a missing grant, a timeout): the
+ * pairing of the extension's st_dynamodb_exception, both generated from the
+ * error table src/utils/errors.tab.
  */
 static const char *
 exception_of_sqlstate(const char *s)
 {
+#define ENTRY(sqlstate, type) {sqlstate, type},
 	static const struct
 	{
-		const char *sqlstate;
+		const char *sqlstate;	/* in classes[]: the class, two characters */
 		const char *type;
 	}			map[] = {
-		{"23S01", GW_EXC_CONDITION},
-		{"23S02", GW_EXC_CANCELED},
-		{"22S01", GW_EXC_IDEMPOTENT},
-		{"55S01", GW_EXC_IN_PROGRESS},
-		{"22S02", GW_EXC_SERIALIZATION},
-		{"42S01", GW_EXC_UNKNOWN_OP},
-		{"42P01", GW_EXC_NOT_FOUND},
-		{"42809", GW_EXC_NOT_FOUND},
-		{"42P07", GW_EXC_IN_USE},
-		{"40001", GW_EXC_CONFLICT},
-		{"40P01", GW_EXC_CONFLICT},
-		{"42501", GW_EXC_ACCESS_DENIED},
-		{"55P03", GW_EXC_THROTTLING},
-		{"57014", GW_EXC_THROTTLING},
-		{"42601", GW_EXC_VALIDATION},
-		{"42804", GW_EXC_VALIDATION},
-		{"54000", GW_EXC_VALIDATION},
-		{"0A000", GW_EXC_VALIDATION},
+		GW_SQLSTATE_EXCEPTIONS(ENTRY)
+	},
+				classes[] = {
+		GW_CLASS_EXCEPTIONS(ENTRY)
 	};
+#undef ENTRY
 
 	if (s == NULL || strlen(s) != 5)
-		return GW_EXC_INTERNAL;
+		return GW_EXC_OTHERWISE;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (strcmp(s, map[i].sqlstate) == 0)
 			return map[i].type;
-	/* class 22: data exceptions */
-	if (s[0] == '2' && s[1] == '2')
-		return GW_EXC_VALIDATION;
-	return GW_EXC_INTERNAL;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strncmp(s, classes[i].sqlstate, 2) == 0)
+			return classes[i].type;
+	return GW_EXC_OTHERWISE;
 }
 
 /*

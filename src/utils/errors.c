@@ -10,53 +10,36 @@
 
 #include "utils/errors.h"
 
+/* PostgreSQL's SQLSTATE macros of the table are the table's codes */
+#define CHECK_CODE(macro, code, exception) \
+	StaticAssertDecl((macro) == (code), #macro " is not its code in utils/errors.tab");
+ST_SQLSTATE_EXCEPTIONS(CHECK_CODE)
+#undef CHECK_CODE
+
 /*
- * The DynamoDB exception of a SQLSTATE. Listed: every SQLSTATE the
- * extension raises, and PostgreSQL's own errors a call can meet. Other
- * classes of data or syntax errors are a ValidationException; anything
- * else is DynamoDB's InternalServerError.
+ * The DynamoDB exception of a SQLSTATE, as the error table utils/errors.tab
+ * pairs them: every SQLSTATE the extension raises and PostgreSQL's own
+ * errors a call can meet, then the classes (data exceptions are a
+ * ValidationException); anything else is DynamoDB's InternalServerError.
  */
 const char *
 st_dynamodb_exception(int sqlerrcode)
 {
+#define CASE(macro, code, exception) \
+	case macro: \
+		return exception;
+#define CLASS(category, exception) \
+	if (ERRCODE_TO_CATEGORY(sqlerrcode) == (category)) \
+		return exception;
+
 	switch (sqlerrcode)
 	{
-		case ERRCODE_ST_CONDITIONAL_CHECK_FAILED:
-			return ST_EXC_CONDITION;
-		case ERRCODE_ST_TRANSACTION_CANCELED:
-			return ST_EXC_CANCELED;
-		case ERRCODE_ST_IDEMPOTENT_MISMATCH:
-			return ST_EXC_IDEMPOTENT;
-		case ERRCODE_ST_TRANSACTION_IN_PROGRESS:
-			return ST_EXC_IN_PROGRESS;
-		case ERRCODE_ST_SERIALIZATION:
-			return ST_EXC_SERIALIZATION;
-		case ERRCODE_ST_UNKNOWN_OPERATION:
-			return ST_EXC_UNKNOWN_OPERATION;
-		case ERRCODE_UNDEFINED_TABLE:
-		case ERRCODE_WRONG_OBJECT_TYPE:
-			return ST_EXC_NOT_FOUND;
-		case ERRCODE_DUPLICATE_TABLE:
-		case ERRCODE_OBJECT_IN_USE:
-			return ST_EXC_IN_USE;
-		case ERRCODE_T_R_SERIALIZATION_FAILURE:
-		case ERRCODE_T_R_DEADLOCK_DETECTED:
-			return ST_EXC_CONFLICT;
-		case ERRCODE_INSUFFICIENT_PRIVILEGE:
-			return ST_EXC_ACCESS_DENIED;
-		case ERRCODE_LOCK_NOT_AVAILABLE:
-		case ERRCODE_QUERY_CANCELED:
-			return ST_EXC_THROTTLING;
-		case ERRCODE_SYNTAX_ERROR:
-		case ERRCODE_DATATYPE_MISMATCH:
-		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
-		case ERRCODE_FEATURE_NOT_SUPPORTED:
-			return ST_EXC_VALIDATION;
+		ST_SQLSTATE_EXCEPTIONS(CASE)
 	}
-	/* class 22: data exceptions (invalid values, NULL arguments, ranges) */
-	if (ERRCODE_TO_CATEGORY(sqlerrcode) == ERRCODE_DATA_EXCEPTION)
-		return ST_EXC_VALIDATION;
-	return ST_EXC_INTERNAL;
+	ST_CLASS_EXCEPTIONS(CLASS)
+	return ST_EXC_OTHERWISE;
+#undef CASE
+#undef CLASS
 }
 
 /* The formatted message of a variadic errdetail helper */

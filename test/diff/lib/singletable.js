@@ -8,7 +8,8 @@
 const { Pool } = require('pg');
 const { errorOutcome } = require('./wire');
 
-// The fallback: SQLSTATE -> exception (src/utils/errors.h).
+// The fallback: SQLSTATE -> exception, a test-side approximation of the error table
+// (src/utils/errors.tab; test/errors_table.sh checks the extension against it).
 function byState(code) {
   const m = {
     '23S01': 'ConditionalCheckFailedException', '23S02': 'TransactionCanceledException',
