@@ -150,6 +150,8 @@ run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" 
 run_suite layers pg_regress bash "$TOP/test/layers.sh"
 # Every relative link and anchor of README.md, CHANGELOG.md, docs/ and the folder READMEs resolves.
 run_suite links pg_regress bash "$TOP/test/check_links.sh"
+# Both sides answer what src/utils/errors.tab says, row by row (extension, gateway, and the two together).
+run_suite errors_table pg_regress bash "$TOP/test/errors_table.sh"
 
 # pg_isolation_regress (test/specs/*.spec against expected/*.out, results in output_iso/):
 # concurrent put_item/delete_item on the same item.
