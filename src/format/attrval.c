@@ -741,17 +741,11 @@ write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys 
 static const char *
 tag_type(const JsonbValue *k)
 {
-	if (is_name(k, ST_TAG_B))
-		return "B";
-	if (is_name(k, ST_TAG_M))
-		return "M";
-	if (is_name(k, ST_TAG_SS))
-		return "SS";
-	if (is_name(k, ST_TAG_NS))
-		return "NS";
-	if (is_name(k, ST_TAG_BS))
-		return "BS";
-	return NULL;
+	static const char *const types[] = {
+		[TAG_NONE] = NULL, [TAG_B] = "B", [TAG_SS] = "SS", [TAG_NS] = "NS", [TAG_BS] = "BS", [TAG_M] = "M"
+	};
+
+	return types[st_tag_of(k->val.string.val, k->val.string.len)];
 }
 
 /* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
