@@ -107,6 +107,7 @@
 #include "ops/read_internal.h"
 #include "catalog/statements.h"
 #include "ops/ttl.h"
+#include "ops/write_internal.h"
 
 PG_FUNCTION_INFO_V1(singletable_batch_get);
 PG_FUNCTION_INFO_V1(singletable_batch_write);
@@ -1033,10 +1034,9 @@ item_array(BatchEntry **entries, int n)
 
 /*
  * Runs batch statement kind of bt over the keys (and with items, the
- * items) of entries[0..n-1], rows into dest. A constraint the user added to
- * the table fails with PostgreSQL's DETAIL "Failing row contains (...)",
- * the whole item, which would reach the server log: it is raised again
- * without it (as write.c does for single writes).
+ * items) of entries[0..n-1], rows into dest. A constraint's error is raised
+ * without the failing row, the whole item, as for single writes
+ * (st_write_rethrow_hiding_row).
  */
 static void
 run_statement(BatchTable *bt, StBatchPlanKind kind, BatchEntry **entries, int n, bool with_items,
@@ -1076,17 +1076,7 @@ run_statement(BatchTable *bt, StBatchPlanKind kind, BatchEntry **entries, int n,
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
-			(edata->detail == NULL && edata->detail_log == NULL))
-			PG_RE_THROW();
-		FlushErrorState();
-		edata->detail = pstrdup("The failing row is not shown: it holds item content.");
-		edata->detail_log = NULL;
-		ReThrowError(edata);
+		st_write_rethrow_hiding_row(cxt);
 	}
 	PG_END_TRY();
 	if (rc < 0)

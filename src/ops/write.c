@@ -126,10 +126,33 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep, StC
 }
 
 /*
- * Executes a kept plan that writes and checks its result code. A constraint
- * the user added to the table (CHECK on item, a foreign key) fails with
- * PostgreSQL's DETAIL "Failing row contains (...)" — the whole item, which
- * would reach the server log. The error is raised again without it.
+ * Raises the error being handled again, from a PG_CATCH block (cxt: the
+ * memory context the PG_TRY began in). A constraint the user added to the
+ * table (CHECK on item, a foreign key) fails with PostgreSQL's DETAIL
+ * "Failing row contains (...)" — the whole item, which would reach the
+ * server log: such an error is raised again without it. Every statement
+ * that writes items runs inside this (single writes here, batches in
+ * batch.c).
+ */
+void
+st_write_rethrow_hiding_row(MemoryContext cxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
+		(edata->detail == NULL && edata->detail_log == NULL))
+		PG_RE_THROW();
+	FlushErrorState();
+	edata->detail = pstrdup("The failing row is not shown: it holds item content.");
+	edata->detail_log = NULL;
+	ReThrowError(edata);
+}
+
+/*
+ * Executes a kept plan that writes and checks its result code; a
+ * constraint's error without the failing row (st_write_rethrow_hiding_row).
  */
 void
 st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
@@ -143,17 +166,7 @@ st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expecte
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
-			(edata->detail == NULL && edata->detail_log == NULL))
-			PG_RE_THROW();
-		FlushErrorState();
-		edata->detail = pstrdup("The failing row is not shown: it holds item content.");
-		edata->detail_log = NULL;
-		ReThrowError(edata);
+		st_write_rethrow_hiding_row(cxt);
 	}
 	PG_END_TRY();
 	if (rc != expected)
