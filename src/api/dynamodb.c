@@ -1215,12 +1215,8 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 				if (is_object(&e))
 				{
 					Jsonb	   *stored = st_attrval_map_to_stored(&e, ST_AV_KEY, &t->keys);
-					JsonbValue	sv;
 
-					sv.type = jbvBinary;
-					sv.val.binary.data = &stored->root;
-					sv.val.binary.len = VARSIZE(stored) - VARHDRSZ;
-					pushJsonbValue(st, WJB_ELEM, &sv);
+					st_push_jsonb_as(st, WJB_ELEM, stored);
 				}
 				else
 					pushJsonbValue(st, WJB_ELEM, &e);
@@ -1357,9 +1353,7 @@ ddb_transact_get(StDdbCall *call)
 				 errmsg("TransactItems must be given"),
 				 st_errdetail_dynamodb("1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null")));
 	res = st_op_transact_get(items);
-	top.type = jbvBinary;
-	top.val.binary.data = &res->root;
-	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	st_jbv_jsonb(&top, res);
 	responses = member_of(&top, "Responses");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (is_array(responses))
@@ -1591,9 +1585,7 @@ ddb_batch(StDdbCall *call, bool write)
 				 errmsg("RequestItems must be given"),
 				 st_errdetail_dynamodb("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null")));
 	res = write ? st_op_batch_write(ri) : st_op_batch_get(ri);
-	top.type = jbvBinary;
-	top.val.binary.data = &res->root;
-	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	st_jbv_jsonb(&top, res);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (!write)
 		push_batch_member(&st, "Responses", member_of(&top, "Responses"), &m);
@@ -1718,9 +1710,7 @@ cancellation_body(const char *detail, StDdbCall *call)
 
 	/* the message the operation wrote (the DETAIL is our own JSON) */
 	old = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(detail)));
-	top.type = jbvBinary;
-	top.val.binary.data = &old->root;
-	top.val.binary.len = VARSIZE(old) - VARHDRSZ;
+	st_jbv_jsonb(&top, old);
 	message = member_of(&top, "message");
 
 	initStringInfo(&b);

@@ -305,9 +305,7 @@ empty_list_value(void)
 	Jsonb	   *j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{\"L\": []}")));
 	JsonbValue *v = palloc(sizeof(JsonbValue));
 
-	v->type = jbvBinary;
-	v->val.binary.data = &j->root;
-	v->val.binary.len = VARSIZE(j) - VARHDRSZ;
+	st_jbv_jsonb(v, j);
 	return v;
 }
 

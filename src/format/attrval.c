@@ -35,6 +35,7 @@
 #include "format/attrval.h"
 #include "utils/errors.h"
 #include "format/jsonbw.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "format/numtext.h"
 #include "format/size.h"
@@ -890,8 +891,6 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	(void) write_map_entries(&buf, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
-	v.type = jbvBinary;
-	v.val.binary.data = &wire->root;
-	v.val.binary.len = VARSIZE(wire) - VARHDRSZ;
+	st_jbv_jsonb(&v, wire);
 	return pushJsonbValue(st, tok, &v);
 }
