@@ -28,6 +28,7 @@
 #include "ops/estimate.h"
 #include "ops/expr_glue.h"
 #include "ops/item.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "ops/keycond.h"
 #include "ops/ops.h"
@@ -733,9 +734,7 @@ pick_attrs(Jsonb *item, const char *const *names, int n)
 
 		if (names[i] == NULL)
 			continue;
-		key.type = jbvString;
-		key.val.string.val = (char *) names[i];
-		key.val.string.len = strlen(names[i]);
+		st_jbv_string(&key, names[i]);
 		v = findJsonbValueFromContainer(&item->root, JB_FOBJECT, &key);
 		if (v == NULL)
 			continue;
