@@ -54,6 +54,7 @@
 #include "api/dynamodb_legacy.h"
 #include "utils/errors.h"
 #include "format/jsonbw.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "ops/ops.h"
 #include "catalog/registry.h"
@@ -329,68 +330,6 @@ ddb_open(const char *name, DdbTable *t)
 
 /* ------------------------------------------------------------ JSON building */
 
-void
-st_ddb_push_key(JsonbParseState **st, const char *key)
-{
-	JsonbValue	k;
-
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	(void) pushJsonbValue(st, WJB_KEY, &k);
-}
-
-void
-st_ddb_push_string(JsonbParseState **st, const char *key, const char *value)
-{
-	JsonbValue	v;
-
-	st_ddb_push_key(st, key);
-	v.type = jbvString;
-	v.val.string.val = (char *) value;
-	v.val.string.len = strlen(value);
-	(void) pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-void
-st_ddb_push_int(JsonbParseState **st, const char *key, int64 value)
-{
-	JsonbValue	v;
-
-	st_ddb_push_key(st, key);
-	v.type = jbvNumeric;
-	v.val.numeric = int64_to_numeric(value);
-	(void) pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-void
-st_ddb_push_bool(JsonbParseState **st, const char *key, bool value)
-{
-	JsonbValue	v;
-
-	st_ddb_push_key(st, key);
-	v.type = jbvBool;
-	v.val.boolean = value;
-	(void) pushJsonbValue(st, WJB_VALUE, &v);
-}
-
-void
-st_ddb_push_jsonb(JsonbParseState **st, const char *key, Jsonb *j)
-{
-	JsonbValue	v;
-
-	st_ddb_push_key(st, key);
-	if (JB_ROOT_IS_SCALAR(j))
-		JsonbExtractScalar(&j->root, &v);
-	else
-	{
-		v.type = jbvBinary;
-		v.val.binary.data = &j->root;
-		v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	}
-	(void) pushJsonbValue(st, WJB_VALUE, &v);
-}
-
 static Jsonb *
 end_object(JsonbParseState **st)
 {
@@ -421,21 +360,15 @@ response_context(void)
 static void
 member(JsonbValue *k, JsonbValue *v, const char *key, Jsonb *value)
 {
-	k->type = jbvString;
-	k->val.string.val = (char *) key;
-	k->val.string.len = strlen(key);
-	v->type = jbvBinary;
-	v->val.binary.data = &value->root;
-	v->val.binary.len = VARSIZE(value) - VARHDRSZ;
+	st_jbv_string(k, key);
+	st_jbv_jsonb(v, value);
 }
 
 /* Sets a response member whose value is a number */
 static void
 member_int(JsonbValue *k, JsonbValue *v, const char *key, int64 value)
 {
-	k->type = jbvString;
-	k->val.string.val = (char *) key;
-	k->val.string.len = strlen(key);
+	st_jbv_string(k, key);
 	v->type = jbvNumeric;
 	v->val.numeric = int64_to_numeric(value);
 }
@@ -523,9 +456,7 @@ push_total(JsonbParseState **st, JsonbIteratorToken tok, JsonbContainer *obj)
 	}
 	res = pushJsonbValue(&sub, WJB_END_OBJECT, NULL);
 	j = JsonbValueToJsonb(res);
-	jv.type = jbvBinary;
-	jv.val.binary.data = &j->root;
-	jv.val.binary.len = VARSIZE(j) - VARHDRSZ;
+	st_jbv_jsonb(&jv, j);
 	pushJsonbValue(st, tok, &jv);
 }
 
@@ -541,11 +472,11 @@ push_capacity(JsonbParseState **st, const char *rcc)
 		return;
 	if (strcmp(rcc, "INDEXES") == 0)
 	{
-		st_ddb_push_jsonb(st, "ConsumedCapacity", cc);
+		st_push_jsonb(st, "ConsumedCapacity", cc);
 		return;
 	}
 	/* TOTAL: each table's totals without its Table/index parts (a batch's list: each element) */
-	st_ddb_push_key(st, "ConsumedCapacity");
+	st_push_key(st, "ConsumedCapacity");
 	if (JB_ROOT_IS_OBJECT(cc))
 		push_total(st, WJB_VALUE, &cc->root);
 	else
@@ -578,9 +509,7 @@ capacity_member(const char *rcc, JsonbValue *k, JsonbValue *v)
 	cc = getKeyJsonValueFromContainer(&j->root, "ConsumedCapacity", strlen("ConsumedCapacity"), NULL);
 	if (cc == NULL)
 		return false;
-	k->type = jbvString;
-	k->val.string.val = "ConsumedCapacity";
-	k->val.string.len = strlen("ConsumedCapacity");
+	st_jbv_string(k, "ConsumedCapacity");
 	*v = *cc;
 	return true;
 }
@@ -623,20 +552,20 @@ push_collection_metrics(JsonbParseState **st, const char *ricm, DdbTable *t, StK
 	}
 	SPI_finish();
 
-	st_ddb_push_key(st, "ItemCollectionMetrics");
+	st_push_key(st, "ItemCollectionMetrics");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(st, "ItemCollectionKey");
+	st_push_key(st, "ItemCollectionKey");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(st, t->keys.pk_name);
+	st_push_key(st, t->keys.pk_name);
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(st, t->keys.pk_type == ST_KEY_S ? "S" : t->keys.pk_type == ST_KEY_N ? "N" : "B");
+	st_push_key(st, t->keys.pk_type == ST_KEY_S ? "S" : t->keys.pk_type == ST_KEY_N ? "N" : "B");
 	v.type = jbvString;
 	v.val.string.val = (char *) pk->data;
 	v.val.string.len = pk->len;
 	pushJsonbValue(st, WJB_VALUE, &v);
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
-	st_ddb_push_key(st, "SizeEstimateRangeGB");
+	st_push_key(st, "SizeEstimateRangeGB");
 	pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
 	v.type = jbvNumeric;
 	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(floor(gb))));
@@ -655,7 +584,7 @@ write_response(Jsonb *attrs, WriteParams *p, DdbTable *t, StKeyText *pk)
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (attrs && JB_ROOT_COUNT(attrs) > 0)
-		st_ddb_push_jsonb(&st, "Attributes", st_attrval_from_stored(attrs, &t->keys));
+		st_push_jsonb(&st, "Attributes", st_attrval_from_stored(attrs, &t->keys));
 	push_capacity(&st, p->rcc);
 	push_collection_metrics(&st, p->ricm, t, pk);
 	return end_object(&st);
@@ -1244,14 +1173,6 @@ multi_wire_name(MultiTables *m, const char *qualified, DdbTable **t)
 	return qualified;
 }
 
-/* Pushes key: v (a jsonb value as found in a container) */
-static void
-push_value(JsonbParseState **st, const char *key, JsonbValue *v)
-{
-	st_ddb_push_key(st, key);
-	pushJsonbValue(st, WJB_VALUE, v);
-}
-
 /*
  * Rewrites the members of one request object (a transaction's action, a
  * batch table's entry, a PutRequest/DeleteRequest) for table t: TableName
@@ -1273,18 +1194,18 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 
 		key = pnstrdup(k.val.string.val, k.val.string.len);
 		if (strcmp(key, "TableName") == 0 && qualified)
-			st_ddb_push_string(st, key, qualified);
+			st_push_string(st, key, qualified);
 		else if ((strcmp(key, "Item") == 0 || strcmp(key, "Key") == 0) && t && is_object(&v))
-			st_ddb_push_jsonb(st, key, st_attrval_map_to_stored(&v, strcmp(key, "Item") == 0 ? ST_AV_ITEM : ST_AV_KEY,
+			st_push_jsonb(st, key, st_attrval_map_to_stored(&v, strcmp(key, "Item") == 0 ? ST_AV_ITEM : ST_AV_KEY,
 																&t->keys));
 		else if (strcmp(key, "ExpressionAttributeValues") == 0 && is_object(&v))
-			st_ddb_push_jsonb(st, key, st_attrval_map_to_stored(&v, ST_AV_VALUES, NULL));
+			st_push_jsonb(st, key, st_attrval_map_to_stored(&v, ST_AV_VALUES, NULL));
 		else if (strcmp(key, "Keys") == 0 && t && is_array(&v))
 		{
 			JsonbIterator *ki = JsonbIteratorInit(v.val.binary.data);
 			JsonbValue	e;
 
-			st_ddb_push_key(st, key);
+			st_push_key(st, key);
 			pushJsonbValue(st, WJB_BEGIN_ARRAY, NULL);
 			while ((tok = JsonbIteratorNext(&ki, &e, true)) != WJB_DONE)
 			{
@@ -1294,12 +1215,8 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 				if (is_object(&e))
 				{
 					Jsonb	   *stored = st_attrval_map_to_stored(&e, ST_AV_KEY, &t->keys);
-					JsonbValue	sv;
 
-					sv.type = jbvBinary;
-					sv.val.binary.data = &stored->root;
-					sv.val.binary.len = VARSIZE(stored) - VARHDRSZ;
-					pushJsonbValue(st, WJB_ELEM, &sv);
+					st_push_jsonb_as(st, WJB_ELEM, stored);
 				}
 				else
 					pushJsonbValue(st, WJB_ELEM, &e);
@@ -1307,7 +1224,7 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 			pushJsonbValue(st, WJB_END_ARRAY, NULL);
 		}
 		else
-			push_value(st, key, &v);
+			st_push_member(st, key, &v);
 	}
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
@@ -1436,9 +1353,7 @@ ddb_transact_get(StDdbCall *call)
 				 errmsg("TransactItems must be given"),
 				 st_errdetail_dynamodb("1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null")));
 	res = st_op_transact_get(items);
-	top.type = jbvBinary;
-	top.val.binary.data = &res->root;
-	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	st_jbv_jsonb(&top, res);
 	responses = member_of(&top, "Responses");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (is_array(responses))
@@ -1448,7 +1363,7 @@ ddb_transact_get(StDdbCall *call)
 		JsonbIteratorToken tok;
 		int			i = 0;
 
-		st_ddb_push_key(&st, "Responses");
+		st_push_key(&st, "Responses");
 		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 		while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
 		{
@@ -1460,7 +1375,7 @@ ddb_transact_get(StDdbCall *call)
 			pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 			if (is_object(item) && i < n && tabs[i])
 			{
-				st_ddb_push_key(&st, "Item");
+				st_push_key(&st, "Item");
 				st_attrval_push_stored(&st, WJB_VALUE, item->val.binary.data, &tabs[i]->keys);
 			}
 			pushJsonbValue(&st, WJB_END_OBJECT, NULL);
@@ -1499,7 +1414,7 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 		name = pnstrdup(k.val.string.val, k.val.string.len);
 		t = multi_table(m, name);
 		qualified = text_to_cstring(t->name);
-		st_ddb_push_key(&st, qualified);
+		st_push_key(&st, qualified);
 		if (!write && is_object(&v))
 			push_rewritten(&st, &v, t, NULL);
 		else if (write && is_array(&v))
@@ -1553,7 +1468,7 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 				v;
 	JsonbIteratorToken tok;
 
-	st_ddb_push_key(st, member);
+	st_push_key(st, member);
 	if (!is_object(obj))
 	{
 		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
@@ -1568,7 +1483,7 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 		const char *wire;
 
 		wire = multi_wire_name(m, pnstrdup(k.val.string.val, k.val.string.len), &t);
-		st_ddb_push_key(st, wire);
+		st_push_key(st, wire);
 		if (t == NULL)
 			pushJsonbValue(st, WJB_VALUE, &v);
 		else if (strcmp(member, "Responses") == 0 && is_array(&v))
@@ -1639,7 +1554,7 @@ push_batch_member(JsonbParseState **st, const char *member, JsonbValue *obj, Mul
 					pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 					if (is_object(inner))
 					{
-						st_ddb_push_key(st, member_of(&rv, "Item") ? "Item" : "Key");
+						st_push_key(st, member_of(&rv, "Item") ? "Item" : "Key");
 						st_attrval_push_stored(st, WJB_VALUE, inner->val.binary.data, &t->keys);
 					}
 					pushJsonbValue(st, WJB_END_OBJECT, NULL);
@@ -1670,9 +1585,7 @@ ddb_batch(StDdbCall *call, bool write)
 				 errmsg("RequestItems must be given"),
 				 st_errdetail_dynamodb("1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null")));
 	res = write ? st_op_batch_write(ri) : st_op_batch_get(ri);
-	top.type = jbvBinary;
-	top.val.binary.data = &res->root;
-	top.val.binary.len = VARSIZE(res) - VARHDRSZ;
+	st_jbv_jsonb(&top, res);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (!write)
 		push_batch_member(&st, "Responses", member_of(&top, "Responses"), &m);
@@ -1797,9 +1710,7 @@ cancellation_body(const char *detail, StDdbCall *call)
 
 	/* the message the operation wrote (the DETAIL is our own JSON) */
 	old = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(detail)));
-	top.type = jbvBinary;
-	top.val.binary.data = &old->root;
-	top.val.binary.len = VARSIZE(old) - VARHDRSZ;
+	st_jbv_jsonb(&top, old);
 	message = member_of(&top, "message");
 
 	initStringInfo(&b);

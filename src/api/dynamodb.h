@@ -14,6 +14,7 @@
 #include "utils/jsonb.h"
 
 #include "format/attrval.h"
+#include "format/jsonpush.h"
 
 /* GUCs (guc.c): the schema of DynamoDB's tables; whether CreateTable distributes with Citus */
 extern char *st_dynamodb_schema;
@@ -68,12 +69,15 @@ extern text *st_ddb_table_text(const char *name);
 /* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
 extern Oid	st_ddb_table_relid(const char *name);
 
-/* JSON building */
-extern void st_ddb_push_key(JsonbParseState **st, const char *key);
-extern void st_ddb_push_string(JsonbParseState **st, const char *key, const char *value);
-extern void st_ddb_push_int(JsonbParseState **st, const char *key, int64 value);
-extern void st_ddb_push_bool(JsonbParseState **st, const char *key, bool value);
-extern void st_ddb_push_jsonb(JsonbParseState **st, const char *key, Jsonb *j);
+/*
+ * JSON building: format/jsonpush.h. The old names remain for the control
+ * plane (dynamodb_tables.c) until it calls st_push_* itself.
+ */
+#define st_ddb_push_key st_push_key
+#define st_ddb_push_string st_push_string
+#define st_ddb_push_int st_push_int
+#define st_ddb_push_bool st_push_bool
+#define st_ddb_push_jsonb st_push_jsonb
 
 /* The control plane (dynamodb_tables.c) */
 extern Jsonb *st_ddb_create_table(StDdbCall *call);

@@ -75,6 +75,7 @@
 #include "api/dynamodb.h"
 #include "api/dynamodb_legacy.h"
 #include "utils/errors.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 
 #define INVALID "One or more parameter values were invalid: "
@@ -304,9 +305,7 @@ empty_list_value(void)
 	Jsonb	   *j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{\"L\": []}")));
 	JsonbValue *v = palloc(sizeof(JsonbValue));
 
-	v->type = jbvBinary;
-	v->val.binary.data = &j->root;
-	v->val.binary.len = VARSIZE(j) - VARHDRSZ;
+	st_jbv_jsonb(v, j);
 	return v;
 }
 
@@ -800,18 +799,14 @@ static void
 push_merged(JsonbParseState **st, JsonbValue *obj, const char *name, char **keys, JsonbValue *vals, int n)
 {
 	JsonbValue *given = member(obj, name);
-	JsonbValue	kv;
 
 	if (n == 0)
 	{
 		if (given)
-		{
-			st_ddb_push_key(st, name);
-			pushJsonbValue(st, WJB_VALUE, given);
-		}
+			st_push_member(st, name, given);
 		return;
 	}
-	st_ddb_push_key(st, name);
+	st_push_key(st, name);
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 	if (st_jbv_is_object(given))
 	{
@@ -828,11 +823,7 @@ push_merged(JsonbParseState **st, JsonbValue *obj, const char *name, char **keys
 	for (int i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		kv.type = jbvString;
-		kv.val.string.val = keys[i];
-		kv.val.string.len = strlen(keys[i]);
-		pushJsonbValue(st, WJB_KEY, &kv);
-		pushJsonbValue(st, WJB_VALUE, &vals[i]);
+		st_push_member(st, keys[i], &vals[i]);
 	}
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
@@ -1012,7 +1003,7 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 	}
 	for (int i = 0; i < n_new; i++)
 		if (new_exprs[i])
-			st_ddb_push_string(&st, new_members[i], new_exprs[i]);
+			st_push_string(&st, new_members[i], new_exprs[i]);
 	push_merged(&st, obj, "ExpressionAttributeNames", g.name_keys, g.name_targets, g.nnames);
 	push_merged(&st, obj, "ExpressionAttributeValues", g.value_keys, g.values, g.nvalues);
 	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL));
@@ -1080,14 +1071,7 @@ rewrite_batch_get(JsonbValue *top)
 										   psprintf("requestItems.%.*s.member.", tk.val.string.len,
 													tk.val.string.val));
 				if (entry)
-				{
-					JsonbValue	ev;
-
-					ev.type = jbvBinary;
-					ev.val.binary.data = &entry->root;
-					ev.val.binary.len = VARSIZE(entry) - VARHDRSZ;
-					pushJsonbValue(&st, WJB_VALUE, &ev);
-				}
+					st_push_jsonb_as(&st, WJB_VALUE, entry);
 				else
 					pushJsonbValue(&st, WJB_VALUE, &tv);
 			}

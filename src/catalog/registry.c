@@ -224,17 +224,35 @@ get_cache(void)
 }
 
 /*
- * True when CurrentMemoryContext belongs to an SPI connection, as it does
- * after SPI_connect. PostgreSQL 15 has no SPI_is_connected; this is for
- * Asserts only.
+ * A name SPI_unregister_relation looks up in st_spi_connected: longer than
+ * any identifier (NAMEDATALEN - 1 bytes), so that no ephemeral named
+ * relation has it — those of SQL are a trigger's REFERENCING names.
+ */
+static const char spi_probe_name[] =
+"singletable: is an SPI connection open? (a name longer than any SQL identifier)";
+
+StaticAssertDecl(sizeof(spi_probe_name) > NAMEDATALEN,
+				 "the SPI probe name must not be a possible identifier");
+
+/*
+ * True when an SPI connection is open (SPI_connect called and not yet
+ * SPI_finish'ed, in this function or a caller), for Asserts only.
+ *
+ * PostgreSQL 15 has no SPI_is_connected, and the SPI stack (_SPI_current)
+ * is static to spi.c. SPI's documented answer is the return code
+ * SPI_ERROR_UNCONNECTED of its calls "from an unconnected C function"; of
+ * those, SPI_unregister_relation is the one without a side effect: it
+ * checks the connection first, then looks the name up in the connection's
+ * query environment, and with a name no relation has (spi_probe_name)
+ * returns SPI_ERROR_REL_NOT_FOUND and changes nothing. Like any SPI call it
+ * sees the innermost connection, which may be a caller's (a PL/pgSQL
+ * function's): it tells that SPI calls will work, not who connected. (This
+ * used to match the names of SPI's memory contexts, internals of spi.c.)
  */
 bool
 st_spi_connected(void)
 {
-	for (MemoryContext c = CurrentMemoryContext; c != NULL; c = c->parent)
-		if (strcmp(c->name, "SPI Proc") == 0 || strcmp(c->name, "SPI Exec") == 0)
-			return true;
-	return false;
+	return SPI_unregister_relation(spi_probe_name) != SPI_ERROR_UNCONNECTED;
 }
 
 /* Resolves a (possibly schema-qualified) table name; NULL-safe error text. */

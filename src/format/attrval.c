@@ -18,6 +18,7 @@
 #include "format/attrval.h"
 #include "utils/errors.h"
 #include "format/jsonbw.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "format/numtext.h"
 #include "format/size.h"
@@ -724,17 +725,11 @@ write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys 
 static const char *
 tag_type(const JsonbValue *k)
 {
-	if (is_name(k, ST_TAG_B))
-		return "B";
-	if (is_name(k, ST_TAG_M))
-		return "M";
-	if (is_name(k, ST_TAG_SS))
-		return "SS";
-	if (is_name(k, ST_TAG_NS))
-		return "NS";
-	if (is_name(k, ST_TAG_BS))
-		return "BS";
-	return NULL;
+	static const char *const types[] = {
+		[TAG_NONE] = NULL, [TAG_B] = "B", [TAG_SS] = "SS", [TAG_NS] = "NS", [TAG_BS] = "BS", [TAG_M] = "M"
+	};
+
+	return types[st_tag_of(k->val.string.val, k->val.string.len)];
 }
 
 /* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
@@ -879,8 +874,6 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	(void) write_map_entries(&buf, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
-	v.type = jbvBinary;
-	v.val.binary.data = &wire->root;
-	v.val.binary.len = VARSIZE(wire) - VARHDRSZ;
+	st_jbv_jsonb(&v, wire);
 	return pushJsonbValue(st, tok, &v);
 }

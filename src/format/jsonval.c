@@ -59,30 +59,6 @@ ctx_desc(ConvCtx *ctx)
 	return (char *) ctx->what;
 }
 
-typedef enum Tag
-{
-	TAG_NONE,
-	TAG_B,
-	TAG_SS,
-	TAG_NS,
-	TAG_BS,
-	TAG_M
-} Tag;
-
-/* Which tag the only key of an object is, if any. */
-static Tag
-tag_of(const char *key, int len)
-{
-	static const char *const tags[] = {NULL, ST_TAG_B, ST_TAG_SS, ST_TAG_NS, ST_TAG_BS, ST_TAG_M};
-
-	if (len < 2 || key[0] != '$')
-		return TAG_NONE;
-	for (int i = 1; i < (int) lengthof(tags); i++)
-		if ((int) strlen(tags[i]) == len && memcmp(tags[i], key, len) == 0)
-			return (Tag) i;
-	return TAG_NONE;
-}
-
 /* Raises an error for a value that is not in the encoding (SQLSTATE code). */
 static void
 bad_value_code(ConvCtx *ctx, int code, const char *fmt, const char *arg)
@@ -266,13 +242,13 @@ container_to_val(JsonbContainer *c, ConvCtx *ctx, int depth, bool *canonical)
 	CHECK_FOR_INTERRUPTS();
 	if (JsonContainerIsObject(c) && JsonContainerSize(c) == 1)
 	{
-		Tag			tag;
+		StTag		tag;
 
 		it = JsonbIteratorInit(c);
 		JsonbIteratorNext(&it, &k, true);	/* begin object */
 		JsonbIteratorNext(&it, &k, true);	/* the key */
 		JsonbIteratorNext(&it, &v, true);	/* its value */
-		tag = tag_of(k.val.string.val, k.val.string.len);
+		tag = st_tag_of(k.val.string.val, k.val.string.len);
 		if (tag == TAG_B)
 			return binary_val(&v, ctx, canonical);
 		if (tag == TAG_SS)
@@ -475,7 +451,7 @@ push_val(JsonbParseState **st, JsonbIteratorToken tok, const StVal *v, const cha
 		case SV_M:
 			{
 				bool		wrap = (v->u.map.n == 1 &&
-									tag_of(v->u.map.entries[0].key, v->u.map.entries[0].keylen) != TAG_NONE);
+									st_tag_of(v->u.map.entries[0].key, v->u.map.entries[0].keylen) != TAG_NONE);
 
 				if (wrap)
 					push_tagged_begin(st, ST_TAG_M);

@@ -17,6 +17,42 @@
 #define ST_TAG_BS	"$BS"
 #define ST_TAG_M	"$M"
 
+/* Which of the tags a key is (TAG_NONE: none) */
+typedef enum StTag
+{
+	TAG_NONE,
+	TAG_B,
+	TAG_SS,
+	TAG_NS,
+	TAG_BS,
+	TAG_M
+} StTag;
+
+#define ST_IS_TAG(key, len, tag) ((len) == sizeof(tag) - 1 && memcmp((key), (tag), (len)) == 0)
+
+/*
+ * The tag key (len bytes, not terminated) is, if any: a tagged value is an
+ * object whose only key is it. Inline: the size of every stored item is read
+ * with it (size.c).
+ */
+static inline StTag
+st_tag_of(const char *key, int len)
+{
+	if (len < 2 || key[0] != '$')
+		return TAG_NONE;
+	if (ST_IS_TAG(key, len, ST_TAG_B))
+		return TAG_B;
+	if (ST_IS_TAG(key, len, ST_TAG_SS))
+		return TAG_SS;
+	if (ST_IS_TAG(key, len, ST_TAG_NS))
+		return TAG_NS;
+	if (ST_IS_TAG(key, len, ST_TAG_BS))
+		return TAG_BS;
+	if (ST_IS_TAG(key, len, ST_TAG_M))
+		return TAG_M;
+	return TAG_NONE;
+}
+
 extern StVal *st_jsonb_to_val(Jsonb *jb, const char *what, bool *canonical);
 extern StVal *st_jbv_to_val(JsonbValue *v, const char *what, int depth, bool *canonical);
 extern Jsonb *st_val_to_jsonb(const StVal *v, const char *const *b_keys);

@@ -64,16 +64,6 @@ typedef struct BKeys
 	size_t		len[2];
 } BKeys;
 
-typedef enum Tag
-{
-	TAG_NONE,
-	TAG_B,
-	TAG_SS,
-	TAG_NS,
-	TAG_BS,
-	TAG_M
-} Tag;
-
 static int64 container_size(JsonbContainer *c);
 
 /* Refuses an item that is not in the stored form; what says how. See size.h. */
@@ -84,27 +74,6 @@ st_size_not_stored(const char *what)
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("item is not in the stored form: %s", what),
 			 errhint("Use singletable.item_size for an item that is not read from a table.")));
-}
-
-#define IS_TAG(key, len, tag) ((len) == sizeof(tag) - 1 && memcmp((key), (tag), (len)) == 0)
-
-/* Which tag a key is, if any. */
-static Tag
-tag_of(const char *key, uint32 len)
-{
-	if (len < 2 || key[0] != '$')
-		return TAG_NONE;
-	if (IS_TAG(key, len, ST_TAG_B))
-		return TAG_B;
-	if (IS_TAG(key, len, ST_TAG_SS))
-		return TAG_SS;
-	if (IS_TAG(key, len, ST_TAG_NS))
-		return TAG_NS;
-	if (IS_TAG(key, len, ST_TAG_BS))
-		return TAG_BS;
-	if (IS_TAG(key, len, ST_TAG_M))
-		return TAG_M;
-	return TAG_NONE;
 }
 
 /* The decoded length of base64 text in the stored form (padded, no line breaks). */
@@ -224,7 +193,7 @@ members_size(JsonbContainer *c, int extra, const BKeys *bkeys)
 
 /* The size of a set: the sum of its members' sizes (tag is TAG_SS, TAG_NS or TAG_BS). */
 static int64
-set_size(JEntry je, const char *base, uint32 off, Tag tag)
+set_size(JEntry je, const char *base, uint32 off, StTag tag)
 {
 	JsonbContainer *arr;
 	uint32		n;
@@ -301,12 +270,12 @@ container_size(JsonbContainer *c)
 		JEntry		vje = c->children[1];
 		uint32		voff = 0;	/* the key's data starts at 0, its value's after it */
 		uint32		vnext;
-		Tag			tag;
+		StTag		tag;
 
 		JBE_ADVANCE_OFFSET(voff, kje);
 		vnext = voff;
 		JBE_ADVANCE_OFFSET(vnext, vje);
-		tag = tag_of(base, voff);
+		tag = st_tag_of(base, voff);
 		switch (tag)
 		{
 			case TAG_NONE:

@@ -103,10 +103,12 @@
 #include "utils/errors.h"
 #include "ops/expr_glue.h"
 #include "ops/item.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "ops/read_internal.h"
 #include "catalog/statements.h"
 #include "ops/ttl.h"
+#include "ops/write_internal.h"
 
 PG_FUNCTION_INFO_V1(singletable_batch_get);
 PG_FUNCTION_INFO_V1(singletable_batch_write);
@@ -331,9 +333,7 @@ read_tables(Batch *b, Jsonb *request_items)
 				 b->is_write
 				 ? errhint("Write {\"table\": [{\"PutRequest\": {\"Item\": {...}}}, {\"DeleteRequest\": {\"Key\": {...}}}]}.")
 				 : errhint("Write {\"table\": {\"Keys\": [{...}, ...]}}.")));
-	root.type = jbvBinary;
-	root.val.binary.data = &request_items->root;
-	root.val.binary.len = VARSIZE(request_items) - VARHDRSZ;
+	st_jbv_jsonb(&root, request_items);
 	/* every table has a key or request at least: more tables than the limit are too many */
 	if ((int) JB_ROOT_COUNT(request_items) > (b->is_write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS))
 		ereport(ERROR,
@@ -1033,10 +1033,9 @@ item_array(BatchEntry **entries, int n)
 
 /*
  * Runs batch statement kind of bt over the keys (and with items, the
- * items) of entries[0..n-1], rows into dest. A constraint the user added to
- * the table fails with PostgreSQL's DETAIL "Failing row contains (...)",
- * the whole item, which would reach the server log: it is raised again
- * without it (as write.c does for single writes).
+ * items) of entries[0..n-1], rows into dest. A constraint's error is raised
+ * without the failing row, the whole item, as for single writes
+ * (st_write_rethrow_hiding_row).
  */
 static void
 run_statement(BatchTable *bt, StBatchPlanKind kind, BatchEntry **entries, int n, bool with_items,
@@ -1076,17 +1075,7 @@ run_statement(BatchTable *bt, StBatchPlanKind kind, BatchEntry **entries, int n,
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
-			(edata->detail == NULL && edata->detail_log == NULL))
-			PG_RE_THROW();
-		FlushErrorState();
-		edata->detail = pstrdup("The failing row is not shown: it holds item content.");
-		edata->detail_log = NULL;
-		ReThrowError(edata);
+		st_write_rethrow_hiding_row(cxt);
 	}
 	PG_END_TRY();
 	if (rc < 0)
@@ -1469,30 +1458,6 @@ write_table_or_skip(Batch *b, BatchTable *bt, ErrorData **lock_error)
 
 /* ---------------------------------------------------------------- responses */
 
-/* Adds "key" to an object being built. */
-static void
-push_key(JsonbParseState **state, const char *key)
-{
-	JsonbValue	k;
-
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	(void) pushJsonbValue(state, WJB_KEY, &k);
-}
-
-/* Adds jsonb j as a value (tok WJB_VALUE) or an element (WJB_ELEM). */
-static void
-push_jsonb(JsonbParseState **state, JsonbIteratorToken tok, Jsonb *j)
-{
-	JsonbValue	v;
-
-	v.type = jbvBinary;
-	v.val.binary.data = &j->root;
-	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	(void) pushJsonbValue(state, tok, &v);
-}
-
 /* Adds "ConsumedCapacity": the batch's list, when capacity is tracked. */
 static void
 push_capacity(JsonbParseState **state)
@@ -1501,8 +1466,7 @@ push_capacity(JsonbParseState **state)
 
 	if (cc == NULL)
 		return;
-	push_key(state, "ConsumedCapacity");
-	push_jsonb(state, WJB_VALUE, cc);
+	st_push_jsonb(state, "ConsumedCapacity", cc);
 }
 
 /*
@@ -1516,7 +1480,7 @@ get_response(Batch *b)
 	JsonbValue *res;
 
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-	push_key(&state, "Responses");
+	st_push_key(&state, "Responses");
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int i = 0; i < b->ntables; i++)
 	{
@@ -1526,11 +1490,11 @@ get_response(Batch *b)
 		(void) pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
 		for (int j = 0; j < bt->done; j++)
 			if (bt->entries[j].result)
-				push_jsonb(&state, WJB_ELEM, bt->entries[j].result);
+				st_push_jsonb_as(&state, WJB_ELEM, bt->entries[j].result);
 		(void) pushJsonbValue(&state, WJB_END_ARRAY, NULL);
 	}
 	(void) pushJsonbValue(&state, WJB_END_OBJECT, NULL);
-	push_key(&state, "UnprocessedKeys");
+	st_push_key(&state, "UnprocessedKeys");
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int i = 0; i < b->ntables; i++)
 	{
@@ -1569,7 +1533,7 @@ write_response(Batch *b)
 	JsonbValue *res;
 
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-	push_key(&state, "UnprocessedItems");
+	st_push_key(&state, "UnprocessedItems");
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int i = 0; i < b->ntables; i++)
 	{

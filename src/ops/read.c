@@ -28,6 +28,7 @@
 #include "ops/estimate.h"
 #include "ops/expr_glue.h"
 #include "ops/item.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "ops/keycond.h"
 #include "ops/ops.h"
@@ -733,9 +734,7 @@ pick_attrs(Jsonb *item, const char *const *names, int n)
 
 		if (names[i] == NULL)
 			continue;
-		key.type = jbvString;
-		key.val.string.val = (char *) names[i];
-		key.val.string.len = strlen(names[i]);
+		st_jbv_string(&key, names[i]);
 		v = findJsonbValueFromContainer(&item->root, JB_FOBJECT, &key);
 		if (v == NULL)
 			continue;
@@ -788,6 +787,77 @@ static bool
 multi_shard(StTable *tab, StIndex *idx)
 {
 	return tab->distributed && !idx->is_lsi;
+}
+
+/*
+ * The statement of the key range in qa as a Query, its estimate and its
+ * explanation all run it: its parameters, and whether it is planned afresh
+ * from its text as a one-shot plan (one_shot: a GSI of a distributed table,
+ * whose query reads every shard) instead of running the kept plan.
+ */
+typedef struct QueryStatement
+{
+	int			nargs;
+	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
+	ParamListInfo params;
+	bool		one_shot;
+} QueryStatement;
+
+static void
+query_statement(StTable *tab, StQueryArgs *qa, QueryStatement *qs)
+{
+	if (qa->index)
+	{
+		st_index_query_argtypes(tab, qa->index, qa->n_eq, qs->argtypes);
+		qs->nargs = ST_INDEX_QUERY_NARGS(qa->index);
+		qs->one_shot = multi_shard(tab, qa->index);
+	}
+	else
+	{
+		st_query_argtypes(tab, qs->argtypes);
+		qs->nargs = ST_QUERY_NARGS;
+		qs->one_shot = false;
+	}
+	qs->params = st_param_list(qs->nargs, qa->values, qa->nulls, qs->argtypes);
+}
+
+/* The kept plan of the key range in qa, read forward or backward */
+static SPIPlanPtr
+query_plan(StTable *tab, StQueryArgs *qa, bool forward)
+{
+	return qa->index
+		? st_index_query_plan(tab, qa->index, qa->n_eq, qa->op, forward, qa->has_start)
+		: st_query_plan(tab, qa->op, forward, qa->has_start);
+}
+
+/* Runs the statement of the key range in qa (query_statement), its rows into recv */
+static void
+run_query_statement(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *recv)
+{
+	QueryStatement qs;
+	SPIExecuteOptions options;
+	int			rc;
+
+	query_statement(tab, qa, &qs);
+	memset(&options, 0, sizeof(options));
+	options.params = qs.params;
+	options.read_only = true;
+	options.dest = (DestReceiver *) recv;
+	if (qs.one_shot)
+	{
+		/*
+		 * Citus cannot plan a multi-shard statement with unbound parameters,
+		 * which a kept plan may be (plan_cache_mode = force_generic_plan
+		 * overrides cursor options): a one-shot plan is always custom.
+		 */
+		rc = SPI_execute_extended(st_index_query_sql(tab, qa->index, qa->n_eq, qa->op, forward, qa->has_start),
+								  &options);
+	}
+	else
+		rc = SPI_execute_plan_extended(query_plan(tab, qa, forward), &options);
+	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
+	if (rc < 0)
+		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
 }
 
 
@@ -1056,48 +1126,17 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	StTable    *tab;
 	StQueryArgs qa;
 	StQueryReceiver recv;
-	SPIExecuteOptions options;
-	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
 	StExprEnv  *env;
-	int			rc;
 
 	SPI_connect();
 	tab = st_table_open_read(req->tab, req->table_name);
 	parse_request_keys(tab, req, &qa, &env);
 	qa.fetch_item = req->fetch_item && qa.index && qa.index->is_lsi;
 	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);
-	if (qa.index)
-		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
-	else
-		st_query_argtypes(tab, argtypes);
-
 	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired, ST_STAT_QUERY,
 						   req->consistent_read, req->page,
 						   qa.index ? st_keyed_receive : query_receive, row, arg);
-
-	memset(&options, 0, sizeof(options));
-	options.params = qa.index
-		? st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes)
-		: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
-	options.read_only = true;
-	options.dest = (DestReceiver *) &recv;
-	if (qa.index && multi_shard(tab, qa.index))
-	{
-		/*
-		 * Citus cannot plan a multi-shard statement with unbound parameters,
-		 * which a kept plan may be (plan_cache_mode = force_generic_plan
-		 * overrides cursor options): a one-shot plan is always custom.
-		 */
-		rc = SPI_execute_extended(st_index_query_sql(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
-								  &options);
-	}
-	else
-		rc = SPI_execute_plan_extended(qa.index
-									   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
-									   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
-	/* a SELECT into a receiver other than SPI's own reports SPI_OK_UTILITY */
-	if (rc < 0)
-		elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
+	run_query_statement(tab, &qa, req->forward, &recv);
 	st_query_receiver_end(&recv, result);
 	SPI_finish();
 }
@@ -1150,29 +1189,7 @@ st_op_estimate_query(const StQueryRequest *req, StQueryEstimate *est)
 	}
 	else
 	{
-		SPIExecuteOptions options;
-		Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
-		int			rc;
-
-		if (qa.index)
-			st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
-		else
-			st_query_argtypes(tab, argtypes);
-		memset(&options, 0, sizeof(options));
-		options.params = qa.index
-			? st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes)
-			: st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes);
-		options.read_only = true;
-		options.dest = (DestReceiver *) &recv;
-		if (qa.index && multi_shard(tab, qa.index))
-			rc = SPI_execute_extended(st_index_query_sql(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
-									  &options);
-		else
-			rc = SPI_execute_plan_extended(qa.index
-										   ? st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start)
-										   : st_query_plan(tab, qa.op, req->forward, qa.has_start), &options);
-		if (rc < 0)
-			elog(ERROR, "singletable query failed: %s", SPI_result_code_string(rc));
+		run_query_statement(tab, &qa, req->forward, &recv);
 		est->items = recv.evaluated;
 	}
 	/* closes the last page; the receiver is not ended: nothing is recorded */
@@ -1240,7 +1257,7 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 {
 	StTable    *tab;
 	StQueryArgs qa;
-	Oid			argtypes[ST_INDEX_QUERY_MAX_NARGS];
+	QueryStatement qs;
 	StExprEnv  *env;
 	char	   *result;
 
@@ -1248,21 +1265,9 @@ st_op_explain_query(const StQueryRequest *req, bool analyze)
 	tab = st_table_open(req->table_name, AccessShareLock, ACL_SELECT);
 	parse_request_keys(tab, req, &qa, &env);
 	st_expr_check_unused(env);
-	if (qa.index)
-	{
-		st_index_query_argtypes(tab, qa.index, qa.n_eq, argtypes);
-		result = st_explain_plan(st_index_query_plan(tab, qa.index, qa.n_eq, qa.op, req->forward, qa.has_start),
-								 st_param_list(ST_INDEX_QUERY_NARGS(qa.index), qa.values, qa.nulls, argtypes),
-								 argtypes, ST_INDEX_QUERY_NARGS(qa.index),
-								 multi_shard(tab, qa.index), analyze);
-	}
-	else
-	{
-		st_query_argtypes(tab, argtypes);
-		result = st_explain_plan(st_query_plan(tab, qa.op, req->forward, qa.has_start),
-								 st_param_list(ST_QUERY_NARGS, qa.values, qa.nulls, argtypes),
-								 argtypes, ST_QUERY_NARGS, false, analyze);
-	}
+	query_statement(tab, &qa, &qs);
+	result = st_explain_plan(query_plan(tab, &qa, req->forward), qs.params, qs.argtypes, qs.nargs,
+							 qs.one_shot, analyze);
 	SPI_finish();
 	return result;
 }

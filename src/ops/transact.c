@@ -94,6 +94,7 @@
 #include "utils/errors.h"
 #include "ops/expr_glue.h"
 #include "ops/item.h"
+#include "format/jsonpush.h"
 #include "format/jsonval.h"
 #include "ops/ops.h"
 #include "ops/read_internal.h"
@@ -972,44 +973,6 @@ append_reason(StringInfo buf, Action *a)
 	appendStringInfoChar(buf, '}');
 }
 
-/* Adds "key": to an object being built. */
-static void
-push_key(JsonbParseState **state, const char *key)
-{
-	JsonbValue	k;
-
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	(void) pushJsonbValue(state, WJB_KEY, &k);
-}
-
-/* Adds "key": s to an object being built. */
-static void
-push_string(JsonbParseState **state, const char *key, const char *s)
-{
-	JsonbValue	v;
-
-	push_key(state, key);
-	v.type = jbvString;
-	v.val.string.val = (char *) s;
-	v.val.string.len = strlen(s);
-	(void) pushJsonbValue(state, WJB_VALUE, &v);
-}
-
-/* Adds "key": j (a jsonb) to an object being built. */
-static void
-push_jsonb(JsonbParseState **state, const char *key, Jsonb *j)
-{
-	JsonbValue	v;
-
-	push_key(state, key);
-	v.type = jbvBinary;
-	v.val.binary.data = &j->root;
-	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	(void) pushJsonbValue(state, WJB_VALUE, &v);
-}
-
 /* The CancellationReasons with their Items, as cancellation_reasons() returns them */
 static Jsonb *
 reasons_jsonb(Action *acts, int n)
@@ -1023,12 +986,12 @@ reasons_jsonb(Action *acts, int n)
 
 		CHECK_FOR_INTERRUPTS();
 		(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-		push_string(&state, "Code", reason_codes[a->reason]);
+		st_push_string(&state, "Code", reason_codes[a->reason]);
 		if (a->reason != RC_NONE)
-			push_string(&state, "Message",
+			st_push_string(&state, "Message",
 						a->reason == RC_CONDITION ? "The conditional request failed" : a->message);
 		if (a->reason == RC_CONDITION && a->return_old && a->current)
-			push_jsonb(&state, "Item", a->current);
+			st_push_jsonb(&state, "Item", a->current);
 		(void) pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 	}
 	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_ARRAY, NULL));
@@ -1228,7 +1191,7 @@ write_response(void)
 
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	if (cc)
-		push_jsonb(&state, "ConsumedCapacity", cc);
+		st_push_jsonb(&state, "ConsumedCapacity", cc);
 	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
 }
 
@@ -1370,19 +1333,19 @@ st_op_transact_get(Jsonb *items)
 	old = MemoryContextSwitchTo(callcxt);
 	cc = st_last_consumed_capacity();
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-	push_key(&state, "Responses");
+	st_push_key(&state, "Responses");
 	(void) pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
 	for (int i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 		if (acts[i].current)
-			push_jsonb(&state, "Item", acts[i].current);
+			st_push_jsonb(&state, "Item", acts[i].current);
 		(void) pushJsonbValue(&state, WJB_END_OBJECT, NULL);
 	}
 	(void) pushJsonbValue(&state, WJB_END_ARRAY, NULL);
 	if (cc)
-		push_jsonb(&state, "ConsumedCapacity", cc);
+		st_push_jsonb(&state, "ConsumedCapacity", cc);
 	response = JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
 	MemoryContextSwitchTo(old);
 	SPI_finish();

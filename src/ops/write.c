@@ -126,10 +126,33 @@ check_condition(StTable *tab, const StNode *cond, Jsonb *current, bool keep, StC
 }
 
 /*
- * Executes a kept plan that writes and checks its result code. A constraint
- * the user added to the table (CHECK on item, a foreign key) fails with
- * PostgreSQL's DETAIL "Failing row contains (...)" — the whole item, which
- * would reach the server log. The error is raised again without it.
+ * Raises the error being handled again, from a PG_CATCH block (cxt: the
+ * memory context the PG_TRY began in). A constraint the user added to the
+ * table (CHECK on item, a foreign key) fails with PostgreSQL's DETAIL
+ * "Failing row contains (...)" — the whole item, which would reach the
+ * server log: such an error is raised again without it. Every statement
+ * that writes items runs inside this (single writes here, batches in
+ * batch.c).
+ */
+void
+st_write_rethrow_hiding_row(MemoryContext cxt)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
+		(edata->detail == NULL && edata->detail_log == NULL))
+		PG_RE_THROW();
+	FlushErrorState();
+	edata->detail = pstrdup("The failing row is not shown: it holds item content.");
+	edata->detail_log = NULL;
+	ReThrowError(edata);
+}
+
+/*
+ * Executes a kept plan that writes and checks its result code; a
+ * constraint's error without the failing row (st_write_rethrow_hiding_row).
  */
 void
 st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
@@ -143,17 +166,7 @@ st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expecte
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) != ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION ||
-			(edata->detail == NULL && edata->detail_log == NULL))
-			PG_RE_THROW();
-		FlushErrorState();
-		edata->detail = pstrdup("The failing row is not shown: it holds item content.");
-		edata->detail_log = NULL;
-		ReThrowError(edata);
+		st_write_rethrow_hiding_row(cxt);
 	}
 	PG_END_TRY();
 	if (rc != expected)
@@ -295,15 +308,21 @@ st_write_parse_condition(StTable *tab, const StExprText *expr)
 	return cond;
 }
 
-/* Rejects ReturnValues other than NONE and ALL_OLD (put and delete). */
+/*
+ * The start of a put or delete (op): ReturnValues other than NONE and
+ * ALL_OLD rejected, no item of an earlier failed condition kept, SPI
+ * connected.
+ */
 static void
-check_none_or_all_old(StReturnValues rv, const char *op)
+put_or_delete_begin(StReturnValues rv, const char *op)
 {
 	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("return_values of %s must be NONE or ALL_OLD", op),
 				 st_errdetail_dynamodb("ReturnValues can only be ALL_OLD or NONE")));
+	st_condition_failure_reset();
+	SPI_connect();
 }
 
 /* Copies a result out of SPI's memory into the caller's. */
@@ -313,6 +332,22 @@ result_out(Jsonb *j)
 	if (j == NULL)
 		return NULL;
 	return DatumGetJsonbP(SPI_datumTransfer(JsonbPGetDatum(j), false, -1));
+}
+
+/*
+ * The end of a put or delete that replaced or deleted old (NULL: none) by
+ * item of size bytes (NULL: a delete): its capacity charged and recorded,
+ * SPI finished. Returns old, in the caller's memory, for ALL_OLD (want_old),
+ * else NULL.
+ */
+static Jsonb *
+put_or_delete_end(StCapacity *cap, Jsonb *old, Jsonb *item, int64 size, bool want_old)
+{
+	st_capacity_write(cap, old, item, size, false);
+	st_capacity_end(cap);
+	old = want_old ? result_out(old) : NULL;
+	SPI_finish();
+	return old;
 }
 
 /*
@@ -334,9 +369,7 @@ st_op_put(const StPutRequest *req)
 	Jsonb	   *old = NULL;
 	StCapacity	cap;
 
-	check_none_or_all_old(req->return_values, "put_item");
-	st_condition_failure_reset();
-	SPI_connect();
+	put_or_delete_begin(req->return_values, "put_item");
 	/* also an upsert reads: ON CONFLICT compares the key columns */
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_SELECT | ACL_INSERT | ACL_UPDATE);
 	st_capacity_begin(&cap, tab, ST_STAT_PUT_ITEM);
@@ -374,12 +407,10 @@ st_op_put(const StPutRequest *req)
 			CHECK_FOR_INTERRUPTS();
 		}
 	}
-	st_capacity_write(&cap, old, item.jsonb, item.size, false);
-	st_capacity_end(&cap);
+	old = put_or_delete_end(&cap, old, item.jsonb, item.size, want_old);
+	/* forget the replaced item (not returned: unlocked means no ALL_OLD) */
 	if (!locked && cap.enabled)
 		st_capacity_arm_replaced(false);
-	old = want_old ? result_out(old) : NULL;
-	SPI_finish();
 	return old;
 }
 
@@ -397,9 +428,7 @@ st_op_delete(const StDeleteRequest *req)
 	Jsonb	   *old = NULL;
 	StCapacity	cap;
 
-	check_none_or_all_old(req->return_values, "delete_item");
-	st_condition_failure_reset();
-	SPI_connect();
+	put_or_delete_begin(req->return_values, "delete_item");
 	tab = st_table_open(req->table_name, RowExclusiveLock, ACL_DELETE | ACL_SELECT |
 						(req->expr.condition ? ACL_UPDATE : 0));
 	st_capacity_begin(&cap, tab, ST_STAT_DELETE_ITEM);
@@ -416,23 +445,14 @@ st_op_delete(const StDeleteRequest *req)
 		old = st_item_fetch(tab, ST_PLAN_LOCK, values, nulls, false);
 		check_condition(tab, cond, old, req->return_old_on_failure, &cap);
 		if (old == NULL)
-		{
-			st_capacity_write(&cap, NULL, NULL, 0, false);
-			st_capacity_end(&cap);
-			SPI_finish();
-			return NULL;
-		}
+			return put_or_delete_end(&cap, NULL, NULL, 0, want_old);
 	}
 	/* the deleted item: its size is the delete's cost */
 	if (want_old || cap.enabled)
 		old = st_item_fetch(tab, ST_PLAN_DELETE, values, nulls, false);
 	else
 		st_write_run_plan(st_item_plan(tab, ST_PLAN_DELETE), values, nulls, SPI_OK_DELETE_RETURNING);
-	st_capacity_write(&cap, old, NULL, 0, false);
-	st_capacity_end(&cap);
-	old = want_old ? result_out(old) : NULL;
-	SPI_finish();
-	return old;
+	return put_or_delete_end(&cap, old, NULL, 0, want_old);
 }
 
 /*

@@ -4,8 +4,9 @@
  * of a key, the parsed condition and update, whether a condition holds for
  * the locked item, the item an update makes of it, and the write of a
  * locked item. So a put, update or delete checks and writes exactly as the
- * same action of a transaction does. Internal to the operations layer;
- * other subsystems use ops.h.
+ * same action of a transaction does. Batch writes (batch.c) take one step
+ * too: a constraint's error raised without the failing row. Internal to the
+ * operations layer; other subsystems use ops.h.
  *
  * Every function here runs inside the caller's SPI connection.
  *
@@ -54,5 +55,12 @@ extern bool st_write_locked(StTable *tab, Datum *values, const char *nulls, bool
 
 /* Runs a kept plan that writes; a constraint's error without the failing row (item content) */
 extern void st_write_run_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected);
+
+/*
+ * In the PG_CATCH of a statement that writes items (cxt: the memory context
+ * of its PG_TRY): raises the error again, a constraint's without the failing
+ * row. Batch writes (batch.c) run their statements inside it too.
+ */
+extern void st_write_rethrow_hiding_row(MemoryContext cxt) pg_attribute_noreturn();
 
 #endif
