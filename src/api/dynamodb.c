@@ -6,32 +6,7 @@
  * operation is one line); an unknown name is UnknownOperationException. A
  * handler of an item operation, Query or Scan
  *
- *   1. reads the request's members (a JSON value of the wrong type is
- *      SerializationException) and checks their constraints, collecting
- *      the violations into one ValidationException in DynamoDB's words
- *      ("2 validation errors detected: Value ... at 'tableName' ...");
- *      nothing is locked yet;
- *   2. resolves TableName in the schema singletable.dynamodb_schema
- *      (ResourceNotFoundException) and reads the table's key schema, with
- *      the rights and the lock the operation takes anyway;
- *   3. converts Item, Key, ExpressionAttributeValues and ExclusiveStartKey
- *      from wire AttributeValues to the stored form (src/attrval.c), fills
- *      the request struct of the operations layer (src/ops.h) and calls it:
- *      expressions, key and item validation, conditions, capacity are all
- *      the operations layer's, never repeated here;
- *   4. returns DynamoDB's response document, converting Attributes, Item,
- *      Items and LastEvaluatedKey back to wire form.
- *
- * Errors keep the SQLSTATE -> exception pairing of src/errors.h. The DETAIL
- * of every error raised under singletable.dynamodb is DynamoDB's error body
- * {"__type": ..., "message": ...}: errors of the extension carry it
- * already; any other (PostgreSQL's own) gets one from its SQLSTATE and
- * message. A failed condition of a write that asked for
- * ReturnValuesOnConditionCheckFailure ALL_OLD gets the current item in the
- * body's "Item", and a cancelled TransactWriteItems the items of the
- * reasons that asked for them — in the DETAIL sent to the client only: the
- * server log gets the body without them (errdetail_log), so no item content
- * is logged.
+ * Design notes: the section on dynamodb.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -8,60 +8,7 @@
  * a request that carries one is rewritten, before its handler reads it,
  * into the expression members the handlers already take:
  *
- *   AttributesToGet   -> ProjectionExpression  (GetItem, Query, Scan, and
- *                        each table of BatchGetItem)
- *   KeyConditions     -> KeyConditionExpression
- *   QueryFilter,
- *   ScanFilter        -> FilterExpression      (terms joined by
- *                        ConditionalOperator, AND by default)
- *   Expected          -> ConditionExpression   (PutItem, UpdateItem,
- *                        DeleteItem; likewise)
- *   AttributeUpdates  -> UpdateExpression
- *
- * so that evaluation, key checks, capacity and ReturnValues stay the
- * operations layer's. Every attribute name goes through a generated
- * ExpressionAttributeNames placeholder (legacy names may be reserved words
- * or hold dots, which are then literal characters, as in the legacy form),
- * every value through an ExpressionAttributeValues placeholder. The
- * placeholders are "#l<n>" / ":l<n>", with as many underscores after the
- * "l" as needed not to occur in the request's own expressions and maps
- * (Query may combine KeyConditions with a FilterExpression or
- * ProjectionExpression, the one mix DynamoDB allows), so a generated name
- * can never capture one the caller wrote.
- *
- * What is checked here is what the expression form would check with other
- * words or not at all: DynamoDB's validation of the legacy members, in its
- * order and words (the AWS API reference, "Legacy conditional parameters"
- * in the Developer Guide, and the emulators that copy DynamoDB's messages,
- * shared/docs/dynamodb-semantics.md 0), and the mixing of legacy and
- * expression members (6.1). Values are checked with the one converter
- * (src/attrval.c), so a malformed value gets the message of the legacy
- * form, not the "ExpressionAttributeValues contains invalid value" one.
- *
- * Where the legacy operator means something other than its naive
- * expression, the rewrite says what the legacy form means:
- *   - NE on an absent attribute is true (AWS: a different type or a
- *     missing attribute "does not match" EQ); `a <> :v` is true for a
- *     missing a as well (src/expr/eval.c), so NE is `#a <> :v`.
- *   - NOT_CONTAINS on an absent attribute is false: it tests the absence
- *     of a value in an attribute that exists (the behaviour tests run
- *     against AWS assert, e.g. ScyllaDB Alternator's Expected tests;
- *     dynalite returns true). `NOT contains(#a, :v)` is true for a missing
- *     a, so NOT_CONTAINS is `(attribute_exists(#a) AND NOT contains(#a, :v))`.
- *   - EQ and NE take a value of any type, lists, maps and BOOL included
- *     (AWS: "EQ is supported for all data types, including lists and
- *     maps"; dynalite allows only S, N, B and sets).
- *   - Expected {"Exists": true} needs a Value, {"Exists": false} must not
- *     have one; {"Value": v} alone is EQ (AWS API reference,
- *     ExpectedAttributeValue).
- *   - AttributeUpdates DELETE without a Value removes the attribute, with
- *     a set Value removes those elements; ADD adds to a number or a set and
- *     appends to a list (the list form as dynalite accepts it,
- *     `list_append(if_not_exists(#a, :empty), :v)`); PUT (the default)
- *     sets. A missing item is created with the key, as UpdateItem does.
- *
- * A request whose rewrite exceeds the expression limits (4 KB, 300
- * operators, 100 IN operands) gets that limit's error.
+ * Design notes: the section on dynamodb_legacy.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -11,26 +11,7 @@
  * wait, and make every later locker wait behind it (a queued ACCESS
  * EXCLUSIVE lock on pg_database stalls every new connection).
  *
- * The cache maps a table's OID to its StTable: the registry row (key names
- * and types, read once), the table's quoted qualified name and the SPI
- * plans of its statements (statements.c), kept once prepared. It is created
- * on first use, in CacheMemoryContext; _PG_init only registers callbacks,
- * which is also safe in the postmaster under shared_preload_libraries.
- *
- * An entry goes stale (valid = false) on a relcache invalidation of its
- * table (DROP, ALTER, RENAME, a registry change: tables.c invalidates the
- * table's relcache entry after writing its registry row, which reaches every
- * backend) and on any change to any schema (NAMESPACEOID: a renamed schema
- * changes the qualified name, and the kept plans' SQL would resolve the old
- * text to another table). The next open rebuilds it under the table's lock.
- *
- * A stale entry's plans and memory cannot be freed when the invalidation
- * arrives, nor when the entry is rebuilt: a plan of it may be running (a
- * trigger on the item table calling singletable, an invalidation accepted
- * between two statements of one call). They are retired instead, and freed
- * at the end of the top-level transaction, together with every stale entry
- * still in the cache, whose hash entries are removed. So a backend's cache
- * holds only tables it used in this transaction or whose entries are valid.
+ * Design notes: the section on registry.c in README.md of this folder.
  */
 #include "postgres.h"
 

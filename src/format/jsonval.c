@@ -7,21 +7,7 @@
  *
  *   {"$B": "<base64>"}   {"$SS": ["a", "b"]}   {"$NS": [1, 2.5]}   {"$BS": ["AQ=="]}
  *
- * and a map that would read as a tag (one key, which is one of $B, $SS, $NS,
- * $BS, $M) is written {"$M": {...}}. Any other object is a map. Items are
- * stored in this encoding and returned in it, so every value round-trips.
- * Sets are stored sorted (by bytes, or numerically), numbers in canonical
- * form, base64 with padding: the stored form of a value is unique.
- *
- * A partition or sort key attribute of type B is the exception: it is a
- * plain base64 string in items, as in the key arguments of the API (its type
- * is known from the table). Callers pass the names of such keys.
- *
- * Items may be wide or deep: conversion is linear in the size of the jsonb
- * (a jsonb object's keys are unique and sorted, so maps are built with
- * st_val_map_append, no duplicate search), every loop calls
- * CHECK_FOR_INTERRUPTS(), and converting an item stops as soon as it has
- * more values than can fit in DynamoDB's item size limit.
+ * Design notes: the section on jsonval.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -2,40 +2,16 @@
  * size.c — DynamoDB's size of an item in the stored form, read off its jsonb.
  *
  * Every operation accounts DynamoDB's consumed capacity, which needs the
- * size of every item it reads or writes (rules: the header of item.c,
- * shared/docs/dynamodb-semantics.md 2.2). st_item_size (item.c) gets it by
+ * size of every item it reads or writes (the Developer Guide's "Item sizes
+ * and formats"; ops/README.md, item.c). st_item_size (item.c) gets it by
  * converting the jsonb to a value tree (jsonval.c), which validates every
  * number, binary and set: right for JSON a user passes, far too slow for
  * every row of a query. A stored item is valid and in the stored form (the
  * header of jsonval.c): canonical numbers, padded base64 without line
  * breaks, B and sets tagged, {"$M": ...} for a map that would read as a
  * tag, and the table's B key attributes as plain base64 strings. So its size
- * is read off the jsonb binary directly:
- *
- *   - each container is walked once through its JEntry array (utils/jsonb.h),
- *     each entry's offset following from the previous entry's
- *     (JBE_ADVANCE_OFFSET), as JsonbIterator does it, but with no iterator
- *     and no JsonbValue per container or entry;
- *   - S is the length of its jsonb string (UTF-8 bytes); B is the decoded
- *     length, computed from the base64 text's length and padding;
- *   - N is the one type whose size needs its digits: st_numeric_text
- *     (src/numtext.c) prints them on the stack exactly as numeric_out does,
- *     and st_number_size applies st_number_parse's base-100 rule to them
- *     without building the canonical text. Nothing is allocated (a number
- *     too long for the stack buffer, never a DynamoDB one, is printed by
- *     numeric_out).
- *
- * The item is used as given (callers detoast it once); the walk is linear in
- * the jsonb, calls CHECK_FOR_INTERRUPTS() per entry and check_stack_depth()
- * per container.
- *
- * The walk does not validate. What is seen in passing not to be in the
- * stored form is refused (a tag whose value has the wrong type, an empty set
- * or a member of the wrong type, base64 whose length is not a multiple of 4,
- * a number out of DynamoDB's range), but unsorted or duplicate set members,
- * non-canonical base64, empty names or nesting beyond DynamoDB's limit are
- * sized as they are. For JSON that may not be in the stored form, use
- * st_item_size.
+ * is read off the jsonb binary directly; the section on size.c in README.md
+ * of this folder says how.
  */
 #include "postgres.h"
 

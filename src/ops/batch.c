@@ -12,74 +12,7 @@
  * runs, and it runs one set-based statement per table (and kind of write),
  * never one statement per key.
  *
- * batch_get runs, per table, a kept statement that probes the primary key
- * once per key, in request order:
- *
- *     SELECT k.ord, (SELECT t.item FROM tab t WHERE t.pk = k.pk AND t.sk = k.sk)
- *       FROM ROWS FROM (unnest($1), unnest($2)) WITH ORDINALITY AS k(pk, sk, ord)
- *
- * The correlated subquery cannot be turned into a hash join or a scan of
- * the table: whatever the table's size and statistics, each key is one
- * index scan of the primary key, and the rows come back in the keys' order,
- * one per key (NULL for a missing item). So DynamoDB's 16 MB response limit
- * is applied in request order as the rows arrive, and the statement stops
- * at the first item that does not fit: that key and every later one go to
- * UnprocessedKeys, in the request's shape, uncharged. Each item read is
- * charged as a GetItem (rounded on its own), summed per table; an item its
- * TTL has expired is left out but charged, as get_item does. Every table is
- * read read-only in one SPI connection, so all of them see one snapshot.
- *
- * batch_write checks every request of every table before anything is
- * written (a missing table, an invalid key or item, a duplicate key, too
- * many requests reject the whole batch), then writes table by table, each
- * in a subtransaction: its puts as one multi-row upsert
- *
- *     INSERT INTO tab AS st_old (pk, sk, item)
- *     SELECT k.pk, k.sk, k.item FROM ROWS FROM (unnest($1), unnest($2), unnest($3)) AS k(pk, sk, item)
- *         ON CONFLICT (pk, sk) DO UPDATE SET item = singletable._replacing(st_old.item, EXCLUDED.item)
- *         RETURNING pk, sk
- *
- * and its deletes as one DELETE ... USING unnest(...) RETURNING item. A
- * put is charged on the larger of its item and the item it replaced, which
- * only the upsert sees. The executor evaluates the SET of one input row
- * (where _replacing hands the replaced item to capacity.c) and passes that
- * row's RETURNING to our receiver before it reads the next input row; so
- * the receiver pairs each returned row with the item replaced for exactly
- * that key, and re-arms _replacing for the next one. It checks that each
- * returned key is the one expected next: a row that a trigger skipped or
- * whose key it changed is an error, as in put_item, never a wrong pairing.
- * This is exact, with no second read and no lock beyond the upsert's own.
- * A delete is charged on the item it returned, 1 unit for a key that held
- * none; each put and delete is rounded on its own and summed per table.
- *
- * Deadlocks: each table's keys are written in key order (sorted here) and
- * the tables in OID order, so two batches over overlapping keys take their
- * row locks in one order, whatever order their requests name them in. A
- * table with both puts and deletes first locks its existing items in key
- * order (one SELECT ... FOR UPDATE): the upsert and the delete would
- * otherwise lock in two passes, and two such batches could cross.
- *
- * UnprocessedItems: a table whose statements wait for a row lock longer
- * than the caller's lock_timeout (55P03, DynamoDB's throttling) is rolled
- * back to its subtransaction and returned unprocessed, in the request's
- * shape; the other tables are written. If no table could be written, the
- * call fails with that error, as DynamoDB fails a batch that processed
- * nothing. Any other error aborts the whole call: in DynamoDB each put and
- * delete is atomic and the batch is not, but here the batch runs in the
- * caller's transaction, so an error fails all of it, and a later rollback
- * of the transaction undoes every table.
- *
- * A Citus-distributed table runs the same reads and writes as one-shot
- * multi-shard statements (Citus plans no multi-shard statement with unbound
- * parameters) shaped as Citus accepts them: a join with the unnested keys,
- * pruned to the keys' shards by "pk = ANY($1)". Citus runs no correlated
- * subquery over a distributed table, no volatile function in an upsert's
- * SET and no multi-shard SELECT ... FOR UPDATE, so there the response limit
- * is applied once the rows have arrived, the items that puts replace are
- * read (without a lock) just before the upsert — a concurrent write of the
- * same item in between changes that put's charge, not what it writes — and
- * a table's puts and deletes are not pre-locked (Citus's distributed
- * deadlock detection resolves a crossing).
+ * Design notes: the section on batch.c in README.md of this folder.
  */
 #include "postgres.h"
 

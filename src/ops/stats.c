@@ -7,34 +7,7 @@
  * calls did: calls, items read, returned and written, their bytes, capacity
  * units and failed conditions. The layout follows pg_stat_statements.
  *
- * Under shared_preload_libraries the entries live in a hash table in shared
- * memory of singletable.stats_max entries (PGC_POSTMASTER: the table's size
- * is fixed at startup), guarded by one LWLock of the tranche
- * "singletable stats". Counting takes the lock shared, finds the entry and
- * adds under the entry's spinlock, so that any number of backends count at
- * once; only a new entry takes the lock exclusively. When the table is
- * full, the least used 5% of the entries (at least 10) are evicted first:
- * each call adds 1 to an entry's usage, and every eviction decays all
- * usages by 1%, so that an entry busy long ago makes way for one busy now;
- * stats_info().dealloc counts the evictions. The counters stay until a
- * restart or reset_stats (they are not written to disk).
- *
- * Without preload there is no shared memory: each backend counts its own
- * calls in a hash table of its own (created on first use, same size limit,
- * same eviction), and the view shows them with scope 'backend'.
- *
- * Counting must never fail an operation nor slow it down: on the path of an
- * existing entry there is no catalog access and no allocation; a new entry
- * that finds no room (no memory to sort the entries for eviction, shared
- * memory exhausted) is simply not counted. The one error left is running out of memory for a new entry
- * of the backend-local table.
- *
- * The view reads a copy of this database's entries taken under the lock,
- * then, with the lock released, checks for each table that it still
- * exists and that the caller may see it: SELECT on the table, or the
- * privileges of pg_read_all_stats (both from the syscache, taking no lock
- * on the table). Entries of dropped tables are not shown; they take room
- * until they are evicted or reset.
+ * Design notes: the section on stats.c in README.md of this folder.
  */
 #include "postgres.h"
 

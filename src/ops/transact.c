@@ -7,74 +7,7 @@
  * transaction, in these steps; the first error of a step wins, and nothing
  * is locked or written before the last checks have passed:
  *
- *  1. shape: transact_items is an array of 1 to 100 actions, each an
- *     object with exactly one of Put, Update, Delete or ConditionCheck
- *     whose members are DynamoDB's, of the right JSON types, the required
- *     ones present; the token is 1 to 36 characters;
- *  2. expressions: every condition and update parses and uses exactly its
- *     placeholders (parsed without the table: syntax and placeholders come
- *     before tables, as in DynamoDB);
- *  3. tables: every table named exists and the caller has the privileges
- *     its actions need there (checked before the table is locked,
- *     st_table_open): Put and Update SELECT, INSERT and UPDATE, Delete
- *     SELECT, UPDATE and DELETE, ConditionCheck SELECT and UPDATE (each
- *     action locks its item FOR UPDATE, which takes UPDATE);
- *  4. keys: the expressions again with the table's key rules, each Put's
- *     item checked as put_item checks it, each Key converted to the key's
- *     columns; the items (Put) and keys and values (the others) together
- *     within 4 MB;
- *  5. no two actions on one item (the whole request is refused);
- *  6. with a token: its claim, and the replay of an earlier call with it
- *     (tokens.c);
- *  7. locks, in a canonical order: the actions sorted by the 64-bit hash of
- *     (table OID, key), then by the key itself, each item gets a
- *     transaction-level advisory lock (pg_locks: advisory, objsubid 21332),
- *     then each existing item its row lock and read (the kept
- *     SELECT ... FOR UPDATE, ST_PLAN_LOCK). Every transact_write takes its
- *     locks in that one order, whatever order its actions name the items
- *     in, so two of them never deadlock; the advisory lock also covers an
- *     item that does not exist yet, which no row lock can. Two items whose
- *     hashes collide share one lock: harmless false sharing (one waits for
- *     the other), and still no deadlock, since the hash comes first in the
- *     order;
- *  8. checks, in action order, on the locked items: each condition, and
- *     the item each update makes (write.c's own steps, write_internal.h).
- *     A failed condition gives the action's reason ConditionalCheckFailed;
- *     an update invalid for its item (a wrong operand type, a path that
- *     does not exist, the item over 400 KB) ValidationError, after which
- *     later actions are not checked (reason None). Any reason but None
- *     cancels the transaction: TransactionCanceled (23S02), nothing
- *     written;
- *  9. writes, in action order: an update of each existing item, an insert
- *     of each new one, a delete of each deleted one. An insert that finds
- *     its key taken lost a race with a single-item write that created the
- *     item after the read (single-item writes take no advisory lock): that
- *     item is locked and its action checked again, which may still cancel
- *     the transaction; an error rolls back every write of the call with it;
- * 10. capacity (DynamoDB's transactional charges: 2 x the table part, index
- *     writes as outside a transaction, a ConditionCheck like a write that
- *     writes nothing, on the item it read; a cancelled transaction charges
- *     every action so, on its item), one ConsumedCapacity per table, the
- *     table_stats rows of TransactWriteItems; with a token, its row.
- *
- * The cancellation's DETAIL is DynamoDB's body with its CancellationReasons
- * (Code, Message) but without their Items: errors reach the server log, and
- * no error carries item content. The reasons with the items of failed
- * conditions that asked for them (ReturnValuesOnConditionCheckFailure
- * ALL_OLD) stay in this backend, readable by the same role with
- * singletable.cancellation_reasons(), as condition_check_failure_item()
- * keeps a single write's.
- *
- * Isolation against single-item writes is PostgreSQL's: they wait for the
- * row locks of existing items, and an item one creates after the
- * transaction read it as missing is checked again (step 9). What no lock
- * covers under READ COMMITTED is a single-item write creating an item that
- * a ConditionCheck (or a Delete) found missing and that the transaction
- * does not write; under SERIALIZABLE, PostgreSQL detects that too.
- *
- * transact_get reads every item with read-only statements of one SPI
- * connection, which all see the snapshot of the calling statement: one
- * consistent state of every item, without locks.
+ * Design notes: the section on transact.c in README.md of this folder.
  */
 #include "postgres.h"
 

@@ -1,33 +1,7 @@
 /*
  * write.c — the write operations: put, delete and update (see ops.h).
  *
- * Without a condition, a write is one statement: INSERT ... ON CONFLICT (key)
- * DO UPDATE for a put (unless it returns the old item), DELETE ... RETURNING
- * for a delete. Every other write is a read-check-write under a row lock:
- * the current item is read with SELECT ... FOR UPDATE (which waits for a
- * concurrent writer and then returns the latest committed version), the
- * condition is evaluated on it, and the write follows in the same
- * transaction. When the item does not exist and a concurrent session inserts
- * the same key first, the INSERT ... ON CONFLICT DO NOTHING reports no row and
- * the whole sequence runs again, now against that item. So a condition is
- * always checked against the item the write replaces. Under READ COMMITTED
- * this never fails spuriously; under REPEATABLE READ or SERIALIZABLE a
- * concurrent change raises PostgreSQL's serialization failure (40001), which
- * the caller retries.
- *
- * A statement that should have written a row and reports none did not write:
- * a BEFORE trigger of the user returned NULL, or row-level security hides the
- * row that holds the key. Either is reported as an error, never as success,
- * and never retried forever.
- *
- * Writes go through SPI with plans cached per table (statements.c), so that
- * an item table stays a plain table (Citus can distribute it).
- *
- * The steps of a read-check-write (the statement parameters of a key, the
- * condition, the item an update makes, the write of a locked item) are
- * functions of their own (write_internal.h), which transactions (transact.c)
- * run for many items at once: there every item is locked and read first,
- * every condition checked, and only then every item written.
+ * Design notes: the section on write.c in README.md of this folder.
  */
 #include "postgres.h"
 
