@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """test/gateway/test_gateway.py: singletable-gateway over HTTP, with curl and Python's
 standard library only (SigV4 computed here), against the test double of
 test/gateway/double.sql. Started by test/gateway/run.sh, which provides a throwaway

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """test/gateway/test_resource.py: the posting app (test/sql/dynamodb_posting.sql) through
 singletable-gateway with boto3's resource API — Table objects, batch_writer, Key and Attr
 conditions, Python values with Decimal numbers — against the extension's real
