@@ -12,7 +12,9 @@
 #
 # The clone goes to ROOT/src/main, a copy of ../shared to ROOT/src/shared; the output of
 # .ci/run is shown and kept in ROOT/src/ci.log. Ends with .ci/run's last line and its status.
-# The root shares the host's network: the gateway and Citus suites listen on local ports.
+# .ci/run's environment: HOME, PATH, TERM=dumb and CI=true (as CI sets it), nothing else.
+# Only committed work is cloned. The root shares the host's network: the gateway and Citus
+# suites listen on local ports.
 set -euo pipefail
 
 ROOT=${1:?usage: test/fresh_root.sh ROOT [REV]}
@@ -23,6 +25,7 @@ SHARED=$TOP/../shared
 [[ -d $SHARED ]] || { echo "fresh_root.sh: $SHARED is missing" >&2; exit 1; }
 commit=$(git -C "$TOP" rev-parse --verify "$REV^{commit}")
 ROOT=$(mkdir -p "$ROOT" && cd "$ROOT" && pwd)
+[[ $ROOT != / ]] || { echo "fresh_root.sh: ROOT must not be /" >&2; exit 1; }
 
 if [[ ! -x $ROOT/usr/bin/apt-get ]]; then
     debootstrap --variant=minbase bookworm "$ROOT" http://deb.debian.org/debian
@@ -70,8 +73,11 @@ cleanup() {
 trap cleanup EXIT
 mnt() { mount "$@" && mounted+=("${*: -1}"); }
 mnt -t proc proc "$ROOT/proc"
+# rslave: what is mounted or unmounted below them does not propagate back to the host
 mnt --bind /sys "$ROOT/sys"
+mount --make-rslave "$ROOT/sys"
 mnt --bind /dev "$ROOT/dev"
+mount --make-rslave "$ROOT/dev"
 mnt --bind /dev/pts "$ROOT/dev/pts"
 mnt -t tmpfs tmpfs "$ROOT/dev/shm"
 
