@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """test/gateway/fuzz.py: malformed HTTP and JSON against singletable-gateway for N seconds
 (issue 15), with Python's standard library only (raw sockets, SigV4 computed here).
 

@@ -11,6 +11,9 @@
 # 20 seconds (GATEWAY_FUZZ_SECONDS). Arguments: names of single tests of test_gateway.py
 # to run (default: all, the SDK tests and fuzz.py).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
+# The Python tests run with Debian's /usr/bin/python3 and its python3-boto3 (test/lib.sh
+# installs them), never a python3 found first on PATH (pyenv, a virtualenv) with another
+# boto3: CI tests what Debian 12 ships. GATEWAY_PYTHON=python3 tries another one by hand.
 set -uo pipefail
 # shellcheck source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -23,8 +26,12 @@ fi
 st_start_server || exit 1
 "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -f "$TOP/test/gateway/double.sql" >/dev/null || exit 1
 export GATEWAY PATH="$PGBIN:$PATH"
+# -I: neither PYTHONPATH nor the user's site-packages can bring in another boto3
+PYTHON=("${GATEWAY_PYTHON:-/usr/bin/python3}" -I)
+"${PYTHON[@]}" -c 'import sys, boto3, botocore; print(sys.executable, sys.version.split()[0],
+    "boto3", boto3.__version__, "botocore", botocore.__version__)' 2>&1 | sed 's/^/# /'
 rc=0
-python3 "$TOP/test/gateway/test_gateway.py" "$@" || rc=1
+"${PYTHON[@]}" "$TOP/test/gateway/test_gateway.py" "$@" || rc=1
 
 # End to end with boto3, when the installed extension has singletable.dynamodb (issue 14).
 if (($# == 0)); then
@@ -36,8 +43,8 @@ GRANT gw_sdk_reader TO postgres;
 GRANT USAGE ON SCHEMA public TO gw_sdk_reader;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO gw_sdk_reader;
 SQL
-        python3 "$TOP/test/gateway/test_sdk.py" || rc=1
-        python3 "$TOP/test/gateway/test_resource.py" || rc=1
+        "${PYTHON[@]}" "$TOP/test/gateway/test_sdk.py" || rc=1
+        "${PYTHON[@]}" "$TOP/test/gateway/test_resource.py" || rc=1
         js=$TOP/test/gateway/js
         if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
             # Counted as a failure: CI installs nodejs and npm (test/lib.sh).
@@ -54,7 +61,7 @@ SQL
         echo "# test_sdk.py skipped: the installed extension has no singletable.dynamodb(text, jsonb) yet"
     fi
     # Malformed HTTP and JSON for 20 seconds (fuzz.py; issue 15 asks for 10 minutes by hand:
-    # python3 test/gateway/fuzz.py --seconds 600 in the same environment).
-    python3 "$TOP/test/gateway/fuzz.py" --seconds "${GATEWAY_FUZZ_SECONDS:-20}" || rc=1
+    # /usr/bin/python3 test/gateway/fuzz.py --seconds 600 in the same environment).
+    "${PYTHON[@]}" "$TOP/test/gateway/fuzz.py" --seconds "${GATEWAY_FUZZ_SECONDS:-20}" || rc=1
 fi
 exit $rc

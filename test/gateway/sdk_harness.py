@@ -1,9 +1,12 @@
 """test/gateway/sdk_harness.py: what test_sdk.py and test_resource.py share — a gateway of
-their own with a credentials file, and their TAP-style steps ("ok N - TAG: name" /
-"not ok N - TAG: name" and "# why"), ending with "N passed, N failed" and the exit code.
+their own with a credentials file, their TAP-style steps ("ok N - TAG: name" /
+"not ok N - TAG: name" and "# why"), ending with "N passed, N failed" and the exit code, and
+a signed request without the SDK's client (for what the installed botocore cannot send).
 Needs GATEWAY (the binary) and a PostgreSQL server reachable as user postgres."""
 
 import atexit
+import http.client
+import json
 import os
 import re
 import shutil
@@ -58,6 +61,25 @@ class SdkRun:
         else:
             self.failed += 1
             print(f"not ok {n} - {self.tag}: {name}\n# {detail}", flush=True)
+
+    def post(self, operation, doc, key, secret, region="us-east-1"):
+        """POSTs one DynamoDB request as JSON, signed with botocore's SigV4 signer but
+        neither validated nor serialized by an SDK client; returns (status, parsed body).
+        For parameters the installed botocore does not know (its client refuses them)."""
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+        from botocore.credentials import Credentials
+        req = AWSRequest("POST", f"http://127.0.0.1:{self.port}/", data=json.dumps(doc).encode(),
+                         headers={"Content-Type": "application/x-amz-json-1.0",
+                                  "X-Amz-Target": f"DynamoDB_20120810.{operation}"})
+        SigV4Auth(Credentials(key, secret), "dynamodb", region).add_auth(req)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request("POST", "/", body=req.body, headers=dict(req.headers.items()))
+            resp = conn.getresponse()
+            return resp.status, json.loads(resp.read())
+        finally:
+            conn.close()
 
     def finish(self):
         """SIGTERM drains and stops the gateway (a step of its own); prints the summary and exits."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """test/gateway/test_sdk.py: boto3 (client and resource API) through singletable-gateway
 against the extension's real singletable.dynamodb — end to end, no test double. Run by
 test/gateway/run.sh when the installed extension has that function (GATEWAY, PGHOST,

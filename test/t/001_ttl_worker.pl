@@ -25,7 +25,9 @@ my $INTERVAL = 2;    # singletable.ttl_interval of the test server, seconds
 my $SLACK    = 6;    # "a few seconds": launcher wake-up (1 s), worker start, a slow CI
 
 my $node = PostgreSQL::Test::Cluster->new('ttl');
-$node->init;
+# UTF8 whatever the environment's locale (without LANG initdb would make SQL_ASCII,
+# which CREATE EXTENSION singletable refuses)
+$node->init(extra => [ '--encoding=UTF8', '--locale=C.UTF-8' ]);
 $node->append_conf(
 	'postgresql.conf', qq(
 shared_preload_libraries = 'singletable'

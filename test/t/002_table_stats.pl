@@ -22,7 +22,9 @@ $PostgreSQL::Test::Utils::timeout_default = 60;
 my $MAX = 100;    # singletable.stats_max of the test server (its minimum)
 
 my $node = PostgreSQL::Test::Cluster->new('stats');
-$node->init;
+# UTF8 whatever the environment's locale (without LANG initdb would make SQL_ASCII,
+# which CREATE EXTENSION singletable refuses)
+$node->init(extra => [ '--encoding=UTF8', '--locale=C.UTF-8' ]);
 $node->append_conf(
 	'postgresql.conf', qq(
 shared_preload_libraries = 'singletable'

@@ -20,7 +20,9 @@ use Test::More;
 $PostgreSQL::Test::Utils::timeout_default = 60;
 
 my $node = PostgreSQL::Test::Cluster->new('tokens');
-$node->init;
+# UTF8 whatever the environment's locale (without LANG initdb would make SQL_ASCII,
+# which CREATE EXTENSION singletable refuses)
+$node->init(extra => [ '--encoding=UTF8', '--locale=C.UTF-8' ]);
 $node->append_conf(
 	'postgresql.conf', q(
 shared_preload_libraries = 'singletable'
