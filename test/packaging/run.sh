@@ -97,7 +97,7 @@ trap 'exit 143' TERM
 # --- 1. build packages -------------------------------------------------------------------
 BUILD_PACKAGES=(build-essential debhelper dpkg-dev postgresql-server-dev-all
     "postgresql-server-dev-$PGVERSION" libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev
-    pkg-config lintian debootstrap curl git)
+    pkg-config lintian debootstrap debian-archive-keyring curl git)
 missing=()
 for p in "${BUILD_PACKAGES[@]}"; do
     [[ $(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null) == installed ]] || missing+=("$p")
@@ -168,20 +168,7 @@ if [[ -z $MIRROR ]]; then
 fi
 [[ -n $MIRROR ]] || bail "no $SUITE/main source in the host's apt configuration"
 
-TARBALL=$CACHE/$SUITE-minbase.tar.gz
-mkdir -p "$CACHE/archives" "$ROOT"
-if [[ -z $(find "$TARBALL" -mtime -30 2>/dev/null) ]]; then
-    echo "# debootstrap --variant=minbase $SUITE (cached in $TARBALL afterwards)"
-    if ! debootstrap --variant=minbase "$SUITE" "$WORK/debootstrap" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 ||
-        ! tar -C "$WORK/debootstrap" --numeric-owner -czf "$TARBALL.$$" . ||
-        ! mv "$TARBALL.$$" "$TARBALL"; then
-        rm -f "$TARBALL.$$"
-        show "$WORK/debootstrap.log" | diag
-        bail "debootstrap failed"
-    fi
-    rm -rf "$WORK/debootstrap"
-fi
-step "apt-get install in a clean root"
+step "a clean root, and apt-get install there"
 # mount_in_root TARGET MOUNT ARGS...: mounts, and remembers to unmount at exit
 mount_in_root() {
     local target=$ROOT$1
@@ -189,9 +176,24 @@ mount_in_root() {
     mount "$@" "$target" || bail "mount $* $target failed"
     MOUNTS+=("$target")
 }
-# The root lives in a tmpfs: unpacking and dpkg run faster, and unmounting it is the cleanup.
+# The root lives in a tmpfs: debootstrap, unpacking and dpkg run faster, and unmounting it
+# is the cleanup.
+mkdir -p "$CACHE/archives" "$ROOT"
 mount_in_root "" -t tmpfs -o size=4g,mode=755 singletable-root
-tar -C "$ROOT" --numeric-owner -xzf "$TARBALL" || bail "could not unpack $TARBALL"
+TARBALL=$CACHE/$SUITE-minbase.tar.gz
+if [[ -n $(find "$TARBALL" -mtime -30 2>/dev/null) ]]; then
+    tar -C "$ROOT" --numeric-owner -xzf "$TARBALL" || bail "could not unpack $TARBALL"
+else
+    echo "# debootstrap --variant=minbase $SUITE (cached in $TARBALL afterwards)"
+    if ! debootstrap --variant=minbase "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1; then
+        show "$WORK/debootstrap.log" | diag
+        bail "debootstrap failed"
+    fi
+    if ! tar -C "$ROOT" --numeric-owner -czf "$TARBALL.$$" . || ! mv "$TARBALL.$$" "$TARBALL"; then
+        rm -f "$TARBALL.$$"
+        bail "could not write $TARBALL"
+    fi
+fi
 mount_in_root /proc -t proc proc
 mount_in_root /sys -t sysfs sysfs
 mount_in_root /dev --bind /dev
@@ -239,6 +241,16 @@ check "/etc/singletable/credentials is mode 600, owned by singletable" \
     test "$(stat -c '%a %u:%g' "$ROOT/etc/singletable/credentials" 2>&1)" = "600 $(run_in_root id -u singletable):$(run_in_root id -g singletable)"
 UNIT=$ROOT/lib/systemd/system/singletable-gateway.service
 check "the unit is installed" test -f "$UNIT"
+# The host's systemd-analyze checks the unit's syntax and that its programs exist in the
+# root (not the units it orders itself after: the root has no systemd).
+verify_unit() {
+    systemd-analyze verify --root="$ROOT" --man=no --recursive-errors=no \
+        /lib/systemd/system/singletable-gateway.service >"$WORK/verify.log" 2>&1 ||
+        { diag <"$WORK/verify.log"; false; }
+}
+if command -v systemd-analyze >/dev/null; then
+    check "systemd-analyze verify accepts the unit" verify_unit
+fi
 # root_processes: the processes running in the root (whose / is ROOT)
 root_processes() {
     local p
