@@ -183,5 +183,9 @@ run_suite diff pg_regress bash "$TOP/test/diff/run.sh" --ci
 # /var/cache/singletable), a coordinator and two workers of its own (not the test server),
 # the posting app on a distributed table (TAP lines, one per check).
 run_suite citus pg_regress bash "$TOP/test/citus/run.sh"
+# The Debian packages: dpkg-buildpackage, lintian, then installed into a clean Debian 12 root
+# (debootstrap, cached in /var/cache/singletable) where CREATE EXTENSION works and the
+# packaged gateway, started as its systemd unit says, answers signed requests.
+run_suite packaging pg_regress bash "$TOP/test/packaging/run.sh"
 
 finish
