@@ -51,7 +51,6 @@
 #include "utils/errors.h"
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
 
 
 /* The SQL expression of an index key attribute (see the file header). */
