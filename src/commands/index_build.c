@@ -188,9 +188,10 @@ run_toplevel(const char *sql)
  * If step 2 or 3 fails, the row is marked FAILED with the error message and
  * the (invalid) PostgreSQL index is dropped; describe_table shows it, and
  * drop_gsi removes the row. The registry row and the worker's log line keep
- * only the error's message: the DETAIL of the items check lists keys of
- * offending items, which every role could read in singletable.indexes
- * (create_gsi without concurrently shows them to its caller).
+ * only the error's message, which every role can read in
+ * singletable.indexes: a DETAIL may carry values (PostgreSQL's own errors
+ * put key values there); the items check's count of offending items and
+ * the query that lists them are for create_gsi without concurrently.
  */
 void
 st_index_build_main(Datum arg)
@@ -279,7 +280,7 @@ st_index_build_main(Datum arg)
 		AbortCurrentTransaction();
 		/*
 		 * The message only: singletable.indexes is readable by every role,
-		 * and the check's DETAIL lists keys of the table's items.
+		 * and a DETAIL may carry values (see st_index_build_main).
 		 */
 		message = pstrdup(edata->message);
 		ereport(LOG,
