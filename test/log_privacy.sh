@@ -139,10 +139,12 @@ fails_without_marker "a write failing a CHECK constraint" "23514\\|violates chec
     "SELECT singletable.transact_write(jsonb_build_array(jsonb_build_object('Put', jsonb_build_object('TableName', 'people', 'Item', (SELECT item FROM staging)))))" \
     "SELECT singletable.transact_write('[{\"Update\": {\"TableName\": \"people\", \"Key\": {\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}, \"UpdateExpression\": \"SET forbidden = :v\", \"ExpressionAttributeValues\": {\":v\": 1}}}]')"
 
-# create_gsi refused by an item whose key holds the marker: the error counts the items and
-# gives the query that lists them, without their keys
+# create_gsi refused by an item whose key holds the marker, in SQL and through
+# singletable.dynamodb (which logs the DETAIL its client does not get): the error counts the
+# items and gives the query that lists them, without their keys
 fails_without_marker "create_gsi refused by existing items" "cannot create index" \
-    "SELECT singletable.create_gsi('people', 'by-handle', 'handle')"
+    "SELECT singletable.create_gsi('people', 'by-handle', 'handle')" \
+    "SELECT singletable.dynamodb('UpdateTable', '{\"TableName\": \"people\", \"AttributeDefinitions\": [{\"AttributeName\": \"handle\", \"AttributeType\": \"S\"}], \"GlobalSecondaryIndexUpdates\": [{\"Create\": {\"IndexName\": \"by-handle\", \"KeySchema\": [{\"AttributeName\": \"handle\", \"KeyType\": \"HASH\"}], \"Projection\": {\"ProjectionType\": \"KEYS_ONLY\"}}}]}')"
 # the same refusal in a concurrent build: the worker logs it and keeps it as BuildError
 q "$DB" <<<"SELECT singletable.create_gsi('people', 'by-handle', 'handle', concurrently => true)" >/dev/null ||
     bail "create_gsi concurrently failed to start"
