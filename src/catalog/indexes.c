@@ -1,14 +1,17 @@
 /*
  * indexes.c — secondary indexes (GSIs and LSIs) as the table cache holds
- * them: their registry rows in singletable.indexes (st_indexes_load; written
- * by the DDL, commands/indexes.c), the SQL of their key expressions and
- * predicates (st_index_set_sql, which describes an index's layout), and the
- * rules an item's index key attributes follow, as DynamoDB has them
+ * them: their registry rows in singletable.indexes (read by st_indexes_load;
+ * written by the DDL, commands/indexes.c), the SQL of their key expressions
+ * and predicates, and the rules an item's index key attributes follow.
+ *
+ * Writes check the index key attributes as DynamoDB does
  * (st_index_check_item): absent is fine; present, they must have the
  * declared type, not be empty, and be within the key size limits.
  * create_gsi checks the items already in the table the same way before it
- * builds the index (st_index_check_backfill); its error counts the
- * offending items and gives the query that lists them, naming none.
+ * builds the index; its error counts the offending items and gives the
+ * query that lists them, naming none.
+ *
+ * Design notes: the section on indexes.c in README.md of this folder.
  */
 #include "postgres.h"
 
@@ -34,7 +37,7 @@
 #include "catalog/registry.h"
 
 
-/* The SQL expression of an index key attribute (see st_index_set_sql). */
+/* The SQL expression of an index key attribute (see the Design notes). */
 char *
 st_index_key_expr(const char *attname, StKeyType t)
 {
@@ -88,20 +91,6 @@ key_type_name(StKeyType t)
  * attributes. An LSI's partition key is the table's key column; every other
  * attribute is an expression over the item, tested for its type in the
  * predicate.
- *
- * A GSI is a partial btree index on the item table over typed expressions of
- * the item's index key attributes (S: ((item->>'a') COLLATE "C"), N:
- * ((item->'a')::numeric), B: decode of the stored {"$B": base64} form)
- * followed by the table's key columns, so that ties come back in base-key
- * order and pagination has a total order; a key may have up to 4 partition
- * and 4 sort attributes, in that order. An LSI's first column is the
- * table's partition key column, then its one sort attribute, then the
- * table's sort key. The predicate admits exactly the items carrying every
- * index key attribute with the declared JSON type, so items without them
- * (the sparse case) cost nothing in the index. The same SQL text is written
- * into the CREATE INDEX and into the query statements (statements.c), so
- * the planner proves the partial index usable, in generic plans too. With
- * concurrently, commands/index_build.c builds it.
  */
 void
 st_index_set_sql(StTable *tab, StIndex *idx)
@@ -279,11 +268,6 @@ read_attrs(HeapTuple tup, TupleDesc desc, int col, StIndexAttr *attrs, bool type
  * Reads the table's secondary indexes from singletable.indexes into tab
  * (memory in tab->cxt), for the cache entry registry.c builds. An installation not yet updated to 0.2.0 has no
  * index registry: its tables have no indexes.
- *
- * The registry row names the PostgreSQL index by name (in the table's
- * schema), not by regclass: pg_dump restores the registry's rows before it
- * creates indexes (post-data), where a regclass of the index would not yet
- * resolve. The registry is written as its owner, like singletable.tables.
  */
 void
 st_indexes_load(StTable *tab)

@@ -5,12 +5,7 @@
  * DynamoDB's CreateGlobalSecondaryIndex does (IndexStatus CREATING, then
  * ACTIVE).
  *
- * CREATE INDEX CONCURRENTLY cannot run inside a transaction block or a
- * function: it commits and starts transactions of its own, and it waits
- * for every transaction with an older snapshot, the caller's included. So
- * create_gsi writes the registry row with status CREATING and starts a
- * dynamic background worker (no shared_preload_libraries needed), whose
- * steps st_index_build_main describes.
+ * Design notes: the section on index_build.c in README.md of this folder.
  */
 #include "postgres.h"
 
@@ -173,26 +168,7 @@ run_toplevel(const char *sql)
 	MemoryContextDelete(stmtcxt);
 }
 
-/*
- * Entry point of the worker, which
- *   1. waits for the caller's transaction to end (its xid lock); if the
- *      caller rolled back, the row is gone and the worker exits;
- *   2. runs CREATE INDEX CONCURRENTLY as a top-level statement, as the
- *      caller's role (who owns the table), so that PostgreSQL's ownership
- *      check applies to the build too;
- *   3. checks the items already in the table (st_index_check_backfill):
- *      every writer that started after the registry row was committed
- *      checks the index keys itself, and CREATE INDEX CONCURRENTLY waited
- *      for all older writers before its first scan;
- *   4. marks the row ACTIVE; queries refuse the index until then.
- * If step 2 or 3 fails, the row is marked FAILED with the error message and
- * the (invalid) PostgreSQL index is dropped; describe_table shows it, and
- * drop_gsi removes the row. The registry row and the worker's log line keep
- * only the error's message, which every role can read in
- * singletable.indexes: a DETAIL may carry values (PostgreSQL's own errors
- * put key values there); the items check's count of offending items and
- * the query that lists them are for create_gsi without concurrently.
- */
+/* Entry point of the worker: its steps are in the Design notes. */
 void
 st_index_build_main(Datum arg)
 {
@@ -280,7 +256,7 @@ st_index_build_main(Datum arg)
 		AbortCurrentTransaction();
 		/*
 		 * The message only: singletable.indexes is readable by every role,
-		 * and a DETAIL may carry values (see st_index_build_main).
+		 * and a DETAIL may carry values (see the Design notes).
 		 */
 		message = pstrdup(edata->message);
 		ereport(LOG,
