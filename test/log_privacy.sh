@@ -7,10 +7,11 @@
 # return_values_on_condition_check_failure => 'ALL_OLD' on put, update and delete, and a
 # user's CHECK constraint on the item table failing a put or update — with
 # items holding a unique marker in an attribute value, and transact_writes cancelled by a
-# failed condition that asked for the item (ALL_OLD) or failing that CHECK, then checks that the marker is in
-# the table and the failure item can be read back in the session, but appears nowhere in
-# the server log. The statements themselves name only keys and placeholders: the marker
-# is written by a statement that succeeds.
+# failed condition that asked for the item (ALL_OLD) or failing that CHECK, and create_gsi
+# refused (at once and in a concurrent build) by items whose key holds the marker, then
+# checks that the marker is in the table and the failure item can be read back in the
+# session, but appears nowhere in the server log. The statements themselves name only keys
+# and placeholders: the marker is written by a statement that succeeds.
 #
 # Prints TAP lines; needs the server log file: $ST_DIR/server.log (test/lib.sh).
 set -uo pipefail
@@ -27,6 +28,8 @@ q "$DB" <<SQL >/dev/null || bail "setup failed"
 CREATE EXTENSION singletable;
 SELECT singletable.create_table('people');
 SELECT singletable.put_item('people', jsonb_build_object('pk', 'USER#1', 'sk', 'PROFILE', 'ssn', '$MARKER'));
+-- the marker in a key: create_gsi over handle (S) refuses this item, whose handle is a number
+SELECT singletable.put_item('people', jsonb_build_object('pk', 'USER#$MARKER', 'sk', 'PROFILE', 'handle', 1));
 SQL
 
 if [[ ! -r $LOG ]]; then
@@ -136,11 +139,35 @@ fails_without_marker "a write failing a CHECK constraint" "23514\\|violates chec
     "SELECT singletable.transact_write(jsonb_build_array(jsonb_build_object('Put', jsonb_build_object('TableName', 'people', 'Item', (SELECT item FROM staging)))))" \
     "SELECT singletable.transact_write('[{\"Update\": {\"TableName\": \"people\", \"Key\": {\"pk\": \"USER#1\", \"sk\": \"PROFILE\"}, \"UpdateExpression\": \"SET forbidden = :v\", \"ExpressionAttributeValues\": {\":v\": 1}}}]')"
 
+# create_gsi refused by an item whose key holds the marker, in SQL and through
+# singletable.dynamodb (which logs the DETAIL its client does not get): the error counts the
+# items and gives the query that lists them, without their keys
+fails_without_marker "create_gsi refused by existing items" "cannot create index" \
+    "SELECT singletable.create_gsi('people', 'by-handle', 'handle')" \
+    "SELECT singletable.dynamodb('UpdateTable', '{\"TableName\": \"people\", \"AttributeDefinitions\": [{\"AttributeName\": \"handle\", \"AttributeType\": \"S\"}], \"GlobalSecondaryIndexUpdates\": [{\"Create\": {\"IndexName\": \"by-handle\", \"KeySchema\": [{\"AttributeName\": \"handle\", \"KeyType\": \"HASH\"}], \"Projection\": {\"ProjectionType\": \"KEYS_ONLY\"}}}]}')"
+# the same refusal in a concurrent build: the worker logs it and keeps it as BuildError
+q "$DB" <<<"SELECT singletable.create_gsi('people', 'by-handle', 'handle', concurrently => true)" >/dev/null ||
+    bail "create_gsi concurrently failed to start"
+for _ in $(seq 300); do
+    status=$(q "$DB" <<<"SELECT status FROM singletable.indexes WHERE index_name = 'by-handle'")
+    [[ $status == CREATING ]] || break
+    sleep 0.1
+done
+build_error=$(q "$DB" <<<"SELECT build_error FROM singletable.indexes WHERE index_name = 'by-handle'")
+if [[ $status == FAILED && $build_error == *"cannot create index"* && $build_error != *"$MARKER"* ]]; then
+    ok "a concurrent build refused by existing items keeps its error without item content"
+else
+    not_ok "a concurrent build refused by existing items keeps its error without item content"
+    diag "status: $status" "build_error: $build_error"
+fi
+q "$DB" <<<"SELECT singletable.drop_gsi('people', 'by-handle')" >/dev/null || bail "drop_gsi failed"
+
 # make sure the log has everything written so far
 "$PGBIN/psql" -X -q -d "$DB" -c "SELECT pg_catalog.pg_sleep(0)" >/dev/null
 logged=$(tail -c +"$((before + 1))" "$LOG")
 if grep -q "conditional check failed" <<<"$logged" && grep -q "violates check constraint" <<<"$logged" &&
-        grep -q "transaction cancelled" <<<"$logged"; then
+        grep -q "transaction cancelled" <<<"$logged" && grep -q "cannot create index" <<<"$logged" &&
+        grep -q "building index \"by-handle\" failed" <<<"$logged"; then
     ok "the failed conditions are in the server log"
 else
     not_ok "the failed conditions are in the server log"

@@ -5,24 +5,12 @@
  * DescribeLimits and DescribeEndpoints.
  *
  * DynamoDB's tables are item-collection tables in one schema
- * (singletable.dynamodb_schema): CreateTable calls the C functions behind
- * singletable.create_table, create_gsi and create_lsi (and, with
- * singletable.dynamodb_distribute on and Citus installed, distribute_table),
- * so its tables are ordinary singletable tables; any table of the schema
- * made by create_table answers DescribeTable. What DynamoDB reports that the
- * extension's registries do not hold — the billing mode, the provisioned
- * throughput, the tags — is kept in singletable.dynamodb_tables, written as
- * the registry's owner (st_registry_execute_as_owner) like the other
- * registries; its rows go with their table (event trigger). A table is
- * ACTIVE as soon as it is created — CreateTable answers CREATING, every
- * later DescribeTable ACTIVE, DeleteTable DELETING — or, with
- * singletable.dynamodb_create_delay, once that time has passed since its
- * creation (singletable.tables.created_at): until then DynamoDB's rules for
- * a CREATING table apply (st_ddb_check_active, table_status).
- *
- * Every request is checked for its shape and DynamoDB's constraints before
- * anything is locked; the definitions are checked as DynamoDB checks them,
- * with its messages, before any DDL runs.
+ * (singletable.dynamodb_schema), made and changed by the DDL of commands.h
+ * that the SQL functions create_table, create_gsi, ... call too, so they are
+ * ordinary singletable tables; what DynamoDB reports beyond the registries
+ * (billing mode, throughput, tags) is kept in singletable.dynamodb_tables
+ * (register_table). Every request is checked for its shape and DynamoDB's
+ * constraints, with its messages, before anything is locked or any DDL runs.
  */
 #include "postgres.h"
 
@@ -44,39 +32,11 @@
 #include "utils/errors.h"
 #include "format/jsonval.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
-
-/* The C functions of the SQL DDL (tables.c, indexes.c, ttl.c, distribute.c) */
-extern Datum singletable_create_gsi(PG_FUNCTION_ARGS);
-extern Datum singletable_create_lsi(PG_FUNCTION_ARGS);
-extern Datum singletable_drop_gsi(PG_FUNCTION_ARGS);
-extern Datum singletable_enable_ttl(PG_FUNCTION_ARGS);
-extern Datum singletable_disable_ttl(PG_FUNCTION_ARGS);
-extern Datum singletable_distribute_table(PG_FUNCTION_ARGS);
+#include "commands/commands.h"
 
 #define ST_DDB_REGISTRY "dynamodb_tables"
 #define ARN_PREFIX "arn:aws:dynamodb:ddblocal:000000000000:table/"
 #define INVALID "One or more parameter values were invalid: "
-
-/* Calls a SQL function's C implementation; a NULL Datum of args is SQL NULL when isnull says so */
-static Datum
-call_sql(PGFunction fn, int nargs, Datum *args, bool *isnull, bool *result_null)
-{
-	LOCAL_FCINFO(fcinfo, 10);
-	Datum		r;
-
-	Assert(nargs <= 10);
-	InitFunctionCallInfoData(*fcinfo, NULL, nargs, InvalidOid, NULL, NULL);
-	for (int i = 0; i < nargs; i++)
-	{
-		fcinfo->args[i].value = args[i];
-		fcinfo->args[i].isnull = isnull[i];
-	}
-	r = (*fn) (fcinfo);
-	if (result_null)
-		*result_null = fcinfo->isnull;
-	return r;
-}
 
 /*
  * Makes what the DDL of this call has written so far visible to the
@@ -363,19 +323,18 @@ check_index(IndexDef *ix, TableDef *t, bool lsi, bool provisioned)
 }
 
 /* The non-key attributes of an index as a text[] (NULL: none) */
-static Datum
-nonkey_array(JsonbValue *arr, bool *isnull)
+static ArrayType *
+nonkey_array(JsonbValue *arr)
 {
 	int			n = array_size(arr);
 	Datum	   *elems;
 
-	*isnull = (arr == NULL);
 	if (arr == NULL)
-		return (Datum) 0;
+		return NULL;
 	elems = palloc(sizeof(Datum) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 		elems[i] = text_datum(st_ddb_string_of(getIthJsonbValueFromContainer(arr->val.binary.data, i)));
-	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
+	return construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT);
 }
 
 /* ProvisionedThroughput {ReadCapacityUnits, WriteCapacityUnits}: checked into e */
@@ -534,9 +493,6 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 static Jsonb *
 table_description(const char *name, const char *status, const DescOpts *opts)
 {
-	text	   *qual = st_ddb_table_text(name);
-	Datum		arg = PointerGetDatum(qual);
-	bool		argnull = false;
 	Jsonb	   *desc;
 	JsonbParseState *st = NULL;
 	JsonbIterator *it;
@@ -550,7 +506,7 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	Jsonb	   *index_pt = NULL;
 	MemoryContext outer = CurrentMemoryContext;
 
-	desc = DatumGetJsonbP(call_sql(singletable_describe_table, 1, &arg, &argnull, NULL));
+	desc = st_describe_table(st_ddb_table_text(name));
 	SPI_connect();
 	{
 		Oid			argtypes[1] = {OIDOID};
@@ -635,7 +591,13 @@ wrap(const char *key, Jsonb *j)
 	return end_object(&st);
 }
 
-/* Writes the billing mode and throughput of a table (an upsert) */
+/*
+ * Writes the billing mode and throughput of a table (an upsert) into
+ * singletable.dynamodb_tables, which holds what DynamoDB reports that the
+ * extension's registries do not (also the tags). It is written as the
+ * registry's owner (st_registry_execute_as_owner) like the other
+ * registries; its rows go with their table (event trigger).
+ */
 static void
 register_table(Oid relid, const char *billing, int64 rcu, int64 wcu)
 {
@@ -682,38 +644,37 @@ register_index_throughput(Oid relid, const char *index, int64 rcu, int64 wcu)
 
 /* ------------------------------------------------------------ CreateTable */
 
+/* Creates GSI ix (its attributes defined in t) on table, built at once */
 static void
-create_gsi(const char *table, IndexDef *ix, TableDef *t)
+create_gsi(text *table, IndexDef *ix, TableDef *t)
 {
-	Datum		a[9];
-	bool		n[9] = {false, false, false, false, false, false, false, false, false};
+	StCreateGsiRequest req;
 
-	a[0] = text_datum(table);
-	a[1] = text_datum(ix->name);
-	a[2] = text_datum(ix->key.hash);
-	a[3] = text_datum(ix->key.range);
-	n[3] = ix->key.range == NULL;
-	a[4] = text_datum(attr_type(t, ix->key.hash));
-	a[5] = text_datum(ix->key.range ? attr_type(t, ix->key.range) : "S");
-	a[6] = text_datum(ix->projection);
-	a[7] = nonkey_array(ix->nonkey, &n[7]);
-	a[8] = BoolGetDatum(false);
-	(void) call_sql(singletable_create_gsi, 9, a, n, NULL);
+	req.table_name = table;
+	req.index_name = ix->name;
+	req.partition_key = ix->key.hash;
+	req.partition_key_type = attr_type(t, ix->key.hash);
+	req.sort_key = ix->key.range;
+	req.sort_key_type = ix->key.range ? attr_type(t, ix->key.range) : "S";
+	req.projection = ix->projection;
+	req.non_key_attributes = nonkey_array(ix->nonkey);
+	req.concurrently = false;
+	(void) st_create_gsi(&req);
 }
 
+/* Creates LSI ix (its sort attribute defined in t) on table */
 static void
-create_lsi(const char *table, IndexDef *ix, TableDef *t)
+create_lsi(text *table, IndexDef *ix, TableDef *t)
 {
-	Datum		a[6];
-	bool		n[6] = {false, false, false, false, false, false};
+	StCreateLsiRequest req;
 
-	a[0] = text_datum(table);
-	a[1] = text_datum(ix->name);
-	a[2] = text_datum(ix->key.range);
-	a[3] = text_datum(attr_type(t, ix->key.range));
-	a[4] = text_datum(ix->projection);
-	a[5] = nonkey_array(ix->nonkey, &n[5]);
-	(void) call_sql(singletable_create_lsi, 6, a, n, NULL);
+	req.table_name = table;
+	req.index_name = ix->name;
+	req.sort_key = ix->key.range;
+	req.sort_key_type = attr_type(t, ix->key.range);
+	req.projection = ix->projection;
+	req.non_key_attributes = nonkey_array(ix->nonkey);
+	(void) st_create_lsi(&req);
 }
 
 Jsonb *
@@ -733,8 +694,7 @@ st_ddb_create_table(StDdbCall *call)
 	bool		provisioned;
 	int64		rcu,
 				wcu;
-	Datum		a[5];
-	bool		n[5] = {false, false, false, false, false};
+	StCreateTableRequest ct;
 	Oid			relid;
 
 	memset(&t, 0, sizeof(t));
@@ -836,18 +796,17 @@ st_ddb_create_table(StDdbCall *call)
 	}
 
 	/* the table, its indexes, its DynamoDB settings, its distribution */
-	a[0] = PointerGetDatum(st_ddb_table_text(name));
-	a[1] = text_datum(t.key.hash);
-	a[2] = text_datum(t.key.range);
-	n[2] = t.key.range == NULL;
-	a[3] = text_datum(attr_type(&t, t.key.hash));
-	a[4] = text_datum(t.key.range ? attr_type(&t, t.key.range) : "S");
-	relid = DatumGetObjectId(call_sql(singletable_create_table, 5, a, n, NULL));
+	ct.table_name = st_ddb_table_text(name);
+	ct.partition_key = t.key.hash;
+	ct.sort_key = t.key.range;
+	ct.partition_key_type = attr_type(&t, t.key.hash);
+	ct.sort_key_type = t.key.range ? attr_type(&t, t.key.range) : "S";
+	relid = st_create_table(&ct);
 	see_own_writes();
 	for (int i = 0; i < t.n_lsi; i++)
-		create_lsi(text_to_cstring(DatumGetTextPP(a[0])), &t.lsi[i], &t);
+		create_lsi(ct.table_name, &t.lsi[i], &t);
 	for (int i = 0; i < t.n_gsi; i++)
-		create_gsi(text_to_cstring(DatumGetTextPP(a[0])), &t.gsi[i], &t);
+		create_gsi(ct.table_name, &t.gsi[i], &t);
 	see_own_writes_end();
 	see_own_writes();
 	register_table(relid, provisioned ? "PROVISIONED" : "PAY_PER_REQUEST", rcu, wcu);
@@ -887,11 +846,10 @@ st_ddb_create_table(StDdbCall *call)
 		see_own_writes_end();
 		if (st_dynamodb_distribute && st_citus_installed())
 		{
-			Datum		da[2] = {a[0], (Datum) 0};
-			bool		dn[2] = {false, true};
+			StDistributeRequest dr = {ct.table_name, false, 0};
 
 			see_own_writes();
-			(void) call_sql(singletable_distribute_table, 2, da, dn, NULL);
+			st_distribute_table(&dr);
 			see_own_writes_end();
 		}
 		return wrap("TableDescription", desc);
@@ -903,7 +861,11 @@ st_ddb_create_table(StDdbCall *call)
 /*
  * Whether table relid (a table of the schema) is still CREATING: made less
  * than singletable.dynamodb_create_delay ago. Never with the delay 0, the
- * default, which costs nothing.
+ * default, which costs nothing: a table is ACTIVE as soon as it is created
+ * (CreateTable answers CREATING, every later DescribeTable ACTIVE,
+ * DeleteTable DELETING). Until the delay has passed since its creation
+ * (singletable.tables.created_at), DynamoDB's rules for a CREATING table
+ * apply (st_ddb_check_active, check_not_creating).
  */
 static bool
 table_creating(Oid relid)
@@ -972,17 +934,14 @@ st_ddb_delete_table(StDdbCall *call)
 {
 	char	   *name = required_table(call);
 	Jsonb	   *desc;
-	Datum		a;
-	bool		n = false;
 
 	check_not_creating(name);
 	desc = table_description(name, "DELETING", NULL);
-	a = PointerGetDatum(st_ddb_table_text(name));
-
-	(void) call_sql(singletable_drop_table, 1, &a, &n, NULL);
+	st_drop_table(st_ddb_table_text(name));
 	return wrap("TableDescription", desc);
 }
 
+/* Any table of the schema made by create_table answers DescribeTable too */
 Jsonb *
 st_ddb_describe_table(StDdbCall *call)
 {
@@ -1260,7 +1219,7 @@ st_ddb_update_table(StDdbCall *call)
 		if (!provisioned && create.has_throughput)
 			validation(psprintf(INVALID "ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
 								create.name));
-		create_gsi(text_to_cstring(st_ddb_table_text(name)), &create, &t);
+		create_gsi(st_ddb_table_text(name), &create, &t);
 		register_index_throughput(relid, create.name, create.has_throughput ? create.rcu : -1, create.wcu);
 	}
 
@@ -1304,10 +1263,7 @@ st_ddb_update_table(StDdbCall *call)
 	}
 	if (drop)
 	{
-		Datum		a[2] = {PointerGetDatum(st_ddb_table_text(name)), text_datum(drop)};
-		bool		n[2] = {false, false};
-
-		(void) call_sql(singletable_drop_gsi, 2, a, n, NULL);
+		st_drop_gsi(st_ddb_table_text(name), drop);
 		register_index_throughput(relid, drop, -1, 0);
 	}
 	return wrap("TableDescription", desc);
@@ -1372,15 +1328,10 @@ st_ddb_update_ttl(StDdbCall *call)
 		validation("TimeToLive is already disabled");
 	if (!enabled && strcmp(current, attr) != 0)
 		validation(psprintf("TimeToLive is active on a different AttributeName: current AttributeName is %s", current));
-	{
-		Datum		a[2] = {PointerGetDatum(st_ddb_table_text(name)), text_datum(attr)};
-		bool		n[2] = {false, false};
-
-		if (enabled)
-			(void) call_sql(singletable_enable_ttl, 2, a, n, NULL);
-		else
-			(void) call_sql(singletable_disable_ttl, 1, a, n, NULL);
-	}
+	if (enabled)
+		st_enable_ttl(st_ddb_table_text(name), attr);
+	else
+		st_disable_ttl(st_ddb_table_text(name));
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	st_ddb_push_key(&st, "TimeToLiveSpecification");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);

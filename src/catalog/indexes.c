@@ -4,30 +4,14 @@
  * written by the DDL, commands/indexes.c), the SQL of their key expressions
  * and predicates, and the rules an item's index key attributes follow.
  *
- * A GSI is a partial btree index on the item table over typed expressions of
- * the item's index key attributes (S: ((item->>'a') COLLATE "C"), N:
- * ((item->'a')::numeric), B: decode of the stored {"$B": base64} form)
- * followed by the table's key columns, so that ties come back in base-key
- * order and pagination has a total order; a key may have up to 4 partition
- * and 4 sort attributes, in that order. An LSI's first column is the
- * table's partition key column, then its one sort attribute, then the
- * table's sort key. The predicate admits exactly the items carrying every
- * index key attribute with the declared JSON type, so items without them
- * (the sparse case) cost nothing in the index. The same SQL text
- * (st_index_set_sql) is written into the CREATE INDEX and into the query
- * statements (statements.c), so the planner proves the partial index
- * usable, in generic plans too. With concurrently, index_build.c builds it.
- *
  * Writes check the index key attributes as DynamoDB does
  * (st_index_check_item): absent is fine; present, they must have the
  * declared type, not be empty, and be within the key size limits.
  * create_gsi checks the items already in the table the same way before it
- * builds the index, and lists up to 5 keys of offending items.
+ * builds the index; its error counts the offending items and gives the
+ * query that lists them, naming none.
  *
- * The registry row names the PostgreSQL index by name (in the table's
- * schema), not by regclass: pg_dump restores the registry's rows before it
- * creates indexes (post-data), where a regclass of the index would not yet
- * resolve. The registry is written as its owner, like singletable.tables.
+ * Design notes: the section on indexes.c in README.md of this folder.
  */
 #include "postgres.h"
 
@@ -51,10 +35,9 @@
 #include "utils/errors.h"
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
 
 
-/* The SQL expression of an index key attribute (see the file header). */
+/* The SQL expression of an index key attribute (see the Design notes). */
 char *
 st_index_key_expr(const char *attname, StKeyType t)
 {
@@ -72,17 +55,28 @@ st_index_key_expr(const char *attname, StKeyType t)
 	return NULL;
 }
 
+/*
+ * An operator or a function's schema in the SQL below: search_path-proof
+ * (OPERATOR(pg_catalog.->), pg_catalog.f) for the SQL the extension runs,
+ * or readable (->, f) for SQL shown to a user, who runs it as written.
+ */
+#define SQL_OP(readable, op) ((readable) ? op : "OPERATOR(pg_catalog." op ")")
+#define SQL_FN(readable) ((readable) ? "" : "pg_catalog.")
+
 /* The typed-presence test of one attribute (the JSON type its stored form has). */
 static void
-append_type_test(StringInfo buf, const char *attname, StKeyType t)
+append_type_test(StringInfo buf, const char *attname, StKeyType t, bool readable)
 {
 	const char *lit = quote_literal_cstr(attname);
 
 	if (t == ST_KEY_B)
-		appendStringInfo(buf, "pg_catalog.jsonb_typeof((" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s) OPERATOR(pg_catalog.->) '$B') OPERATOR(pg_catalog.=) 'string'", lit);
+		appendStringInfo(buf, "%sjsonb_typeof((" ST_ITEM_COLUMN " %s %s) %s '$B') %s 'string'",
+						 SQL_FN(readable), SQL_OP(readable, "->"), lit, SQL_OP(readable, "->"),
+						 SQL_OP(readable, "="));
 	else
-		appendStringInfo(buf, "pg_catalog.jsonb_typeof(" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->) %s) OPERATOR(pg_catalog.=) '%s'",
-						 lit, t == ST_KEY_S ? "string" : "number");
+		appendStringInfo(buf, "%sjsonb_typeof(" ST_ITEM_COLUMN " %s %s) %s '%s'",
+						 SQL_FN(readable), SQL_OP(readable, "->"), lit, SQL_OP(readable, "="),
+						 t == ST_KEY_S ? "string" : "number");
 }
 
 /* The DynamoDB type name of a key type. */
@@ -114,14 +108,14 @@ st_index_set_sql(StTable *tab, StIndex *idx)
 		idx->pk[i].expr = st_index_key_expr(idx->pk[i].name, idx->pk[i].type);
 		if (buf.len > 0)
 			appendStringInfoString(&buf, " AND ");
-		append_type_test(&buf, idx->pk[i].name, idx->pk[i].type);
+		append_type_test(&buf, idx->pk[i].name, idx->pk[i].type, false);
 	}
 	for (int i = 0; i < idx->n_sk; i++)
 	{
 		idx->sk[i].expr = st_index_key_expr(idx->sk[i].name, idx->sk[i].type);
 		if (buf.len > 0)
 			appendStringInfoString(&buf, " AND ");
-		append_type_test(&buf, idx->sk[i].name, idx->sk[i].type);
+		append_type_test(&buf, idx->sk[i].name, idx->sk[i].type, false);
 	}
 	idx->predicate = buf.data;
 }
@@ -341,40 +335,50 @@ st_indexes_load(StTable *tab)
 	SPI_freetuptable(tt);
 }
 
-/* The SQL condition "the item carries attribute name but not as an index key may hold it". */
+/*
+ * The SQL condition "the item carries attribute name but not as an index key
+ * may hold it": of the wrong type, or (S, B) empty or over the key size limit.
+ */
 static void
-append_bad_attr(StringInfo buf, const char *name, StKeyType t, bool is_sort)
+append_bad_attr(StringInfo buf, const char *name, StKeyType t, bool is_sort, bool readable)
 {
 	const char *lit = quote_literal_cstr(name);
 	int			limit = is_sort ? ST_MAX_SORT_KEY_BYTES : ST_MAX_PARTITION_KEY_BYTES;
 
-	appendStringInfo(buf, "(" ST_ITEM_COLUMN " OPERATOR(pg_catalog.?) %s AND (NOT (", lit);
-	append_type_test(buf, name, t);
+	appendStringInfo(buf, "(" ST_ITEM_COLUMN " %s %s AND (NOT (", SQL_OP(readable, "?"), lit);
+	append_type_test(buf, name, t, readable);
 	appendStringInfoString(buf, ")");
 	if (t == ST_KEY_S)
-		appendStringInfo(buf, " OR pg_catalog.octet_length(" ST_ITEM_COLUMN " OPERATOR(pg_catalog.->>) %s) NOT BETWEEN 1 AND %d", lit, limit);
+		appendStringInfo(buf, " OR %soctet_length(" ST_ITEM_COLUMN " %s %s) NOT BETWEEN 1 AND %d",
+						 SQL_FN(readable), SQL_OP(readable, "->>"), lit, limit);
 	else if (t == ST_KEY_B)
-		appendStringInfo(buf, " OR pg_catalog.length(%s) NOT BETWEEN 1 AND %d",
-						 st_index_key_expr(name, t), limit);
+		appendStringInfo(buf, " OR %slength(%sdecode(((" ST_ITEM_COLUMN " %s %s) %s '$B'), 'base64')) NOT BETWEEN 1 AND %d",
+						 SQL_FN(readable), SQL_FN(readable), SQL_OP(readable, "->"), lit,
+						 SQL_OP(readable, "->>"), limit);
 	appendStringInfoString(buf, "))");
 }
 
 /*
  * Refuses to index a table holding items whose index key attributes the
- * index may not hold (DynamoDB's backfill rule), listing up to 5 of their
- * keys and naming the attribute at fault in the first of them.
+ * index may not hold (DynamoDB's backfill rule), naming the attribute at
+ * fault in the first of them in key order. The error says how many items
+ * there are and gives the query that lists their keys, never a key or any
+ * other item content: errors reach the server log.
  */
 void
 st_index_check_backfill(StTable *tab, StIndex *idx)
 {
 	StringInfoData sql;
 	StringInfoData which;
-	StringInfoData keys;
+	StringInfoData listing;
 	const StIndexAttr *attrs[2 * ST_MAX_INDEX_KEY_ATTRS];
 	bool		sorts[2 * ST_MAX_INDEX_KEY_ATTRS];
 	int			n = 0;
 	int			bad;
+	int64		count;
 	bool		isnull;
+	const char *pk = quote_identifier(tab->pk_name);
+	const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
 
 	for (int i = idx->is_lsi ? idx->n_pk : 0; i < idx->n_pk; i++)
 	{
@@ -392,40 +396,38 @@ st_index_check_backfill(StTable *tab, StIndex *idx)
 	for (int i = 0; i < n; i++)
 	{
 		appendStringInfoString(&which, " WHEN ");
-		append_bad_attr(&which, attrs[i]->name, attrs[i]->type, sorts[i]);
+		append_bad_attr(&which, attrs[i]->name, attrs[i]->type, sorts[i], false);
 		appendStringInfo(&which, " THEN %d", i);
 	}
 	appendStringInfoString(&which, " END");
-	/* the first bad attribute of each item (w), of at most 5 items in key order */
-	{
-		const char *pk = quote_identifier(tab->pk_name);
-		const char *sk = tab->sk_name ? quote_identifier(tab->sk_name) : NULL;
-
-		appendStringInfo(&sql, "SELECT %s::pg_catalog.text, %s%s, w FROM (SELECT %s%s%s, %s AS w FROM %s) s"
-						 " WHERE w IS NOT NULL ORDER BY %s%s LIMIT 5",
-						 pk, sk ? sk : "NULL", "::pg_catalog.text",
-						 pk, sk ? ", " : "", sk ? sk : "", which.data, tab->qualname,
-						 pk, sk ? psprintf(", %s", sk) : "");
-	}
+	/* the first bad attribute (w) of the first such item in key order, and how many there are */
+	appendStringInfo(&sql, "SELECT w, pg_catalog.count(*) OVER () FROM (SELECT %s%s%s, %s AS w FROM %s) s"
+					 " WHERE w IS NOT NULL ORDER BY %s%s LIMIT 1",
+					 pk, sk ? ", " : "", sk ? sk : "", which.data, tab->qualname,
+					 pk, sk ? psprintf(", %s", sk) : "");
 	if (SPI_execute(sql.data, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "checking the items of table \"%s\" failed", tab->relname);
 	if (SPI_processed == 0)
 		return;
-	bad = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	initStringInfo(&keys);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		char	   *pk = SPI_getvalue(tup, SPI_tuptable->tupdesc, 1);
-		char	   *sk = SPI_getvalue(tup, SPI_tuptable->tupdesc, 2);
+	bad = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 
-		appendStringInfo(&keys, "%s(%s%s%s)", i ? ", " : "", pk, sk ? ", " : "", sk ? sk : "");
+	/* the same conditions, as a user would type them */
+	initStringInfo(&listing);
+	appendStringInfo(&listing, "SELECT %s%s%s FROM %s WHERE ", pk, sk ? ", " : "", sk ? sk : "", tab->qualname);
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&listing, " OR ");
+		append_bad_attr(&listing, attrs[i]->name, attrs[i]->type, sorts[i], true);
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("cannot create index \"%s\" on table \"%s\": items hold key attribute \"%s\" with a wrong type, empty or over the key size limit",
 					idx->name, tab->relname, attrs[bad]->name),
-			 errdetail("Keys of such items (at most 5): %s.", keys.data),
-			 errhint("Fix or remove those attributes, then create the index again.")));
+			 errdetail_plural("%lld item holds such an attribute.",
+							  "%lld items hold such attributes.",
+							  (unsigned long) count, (long long) count),
+			 errhint("Fix or remove those attributes, then create the index again. This query lists the keys of those items: %s",
+					 listing.data)));
 }
-

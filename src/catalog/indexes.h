@@ -1,8 +1,9 @@
 /*
  * indexes.h — secondary indexes of item-collection tables: their registry
- * (singletable.indexes), their DDL (create_gsi, create_lsi, drop_gsi,
- * drop_lsi), the SQL text of their key expressions and predicate, and the
- * check of an item's index key attributes before it is written.
+ * (singletable.indexes) and cache entries, the SQL text of their key
+ * expressions and predicate, and the checks of an item's index key
+ * attributes before it is written and of a table's items before an index is
+ * built. Their DDL is commands/indexes.c.
  */
 #ifndef SINGLETABLE_INDEXES_H
 #define SINGLETABLE_INDEXES_H
@@ -84,7 +85,7 @@ extern char *st_index_create_sql(StTable *tab, StIndex *idx, bool concurrently);
 #define ST_INDEX_N_KEY_BYTES			32
 #define ST_INDEX_ATTR_OVERHEAD			8
 
-/* Refuses to index a table holding items the index may not hold (listing their keys) */
+/* Refuses to index a table holding items the index may not hold (counting them) */
 extern void st_index_check_backfill(StTable *tab, StIndex *idx);
 
 

@@ -558,18 +558,6 @@ singletable_registry_changed(PG_FUNCTION_ARGS)
 	return PointerGetDatum(NULL);
 }
 
-
-/* A text argument that must not be NULL, as a C string. */
-char *
-st_required_text_arg(FunctionCallInfo fcinfo, int n, const char *param)
-{
-	if (PG_ARGISNULL(n))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("%s must not be NULL", param)));
-	return text_to_cstring(PG_GETARG_TEXT_PP(n));
-}
-
 /*
  * Runs a statement on a registry table (singletable.<registry>) as that
  * table's owner: callers need not (and should not) have write access to the

@@ -65,9 +65,6 @@ extern text *st_table_name_text(Oid relid);
 /* Reads tab's TTL setting into its cache entry */
 extern void st_ttl_load(StTable *tab);
 
-/* A text argument that must not be NULL, as a C string */
-extern char *st_required_text_arg(FunctionCallInfo fcinfo, int n, const char *param);
-
 /* Runs a statement on the registry table singletable.<registry> as its owner */
 extern void st_registry_execute_as_owner(const char *registry, const char *sql, int nargs,
 										 Oid *argtypes, Datum *values, const char *nulls);

@@ -1,7 +1,10 @@
 /*
- * distribute.c — singletable.distribute_table(): hands an item-collection
- * table to Citus, distributed by its partition key. What the other layers
- * need to know of a distributed table is catalog/distribute.c.
+ * distribute.c — st_distribute_table (commands.h), behind the SQL function
+ * singletable.distribute_table() (functions/sql_ddl.c) and the JSON API's
+ * CreateTable with singletable.dynamodb_distribute: hands an
+ * item-collection table to Citus, distributed by its partition key, with
+ * the segment index parallel scans read. What the other layers need to know
+ * of a distributed table is catalog/distribute.c.
  */
 #include "postgres.h"
 #include "access/genam.h"
@@ -25,8 +28,7 @@
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
 #include "catalog/statements.h"
-
-PG_FUNCTION_INFO_V1(singletable_distribute_table);
+#include "commands/commands.h"
 
 /*
  * Whether SQL can call the hash function of tab's partition key type on the
@@ -69,7 +71,7 @@ segment_index_name(StTable *tab)
 	return name;
 }
 
-/* CREATE INDEX of the segment index of tab, named name (see the file header). */
+/* CREATE INDEX of the segment index of tab, named name: (hash of the partition key, keys). */
 static char *
 segment_index_sql(StTable *tab, const char *name)
 {
@@ -113,10 +115,10 @@ colocation_target(StTable *tab)
  * singletable.distribute_table(table_name, shard_count) -> void:
  * create_distributed_table by the partition key column, colocated with the
  * other item tables of the same partition key type, and the segment index
- * that parallel scans read (see the file header), where its key type allows.
+ * that parallel scans read (segment_index_sql), where its key type allows.
  */
-Datum
-singletable_distribute_table(PG_FUNCTION_ARGS)
+void
+st_distribute_table(const StDistributeRequest *req)
 {
 	StTable    *tab;
 	char	   *colocate;
@@ -126,24 +128,24 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 	char		nulls[4] = {' ', ' ', ' ', ' '};
 	int			rc;
 
-	if (!PG_ARGISNULL(1) && (PG_GETARG_INT32(1) < 1 || PG_GETARG_INT32(1) > 64000))
+	if (req->has_shard_count && (req->shard_count < 1 || req->shard_count > 64000))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("shard_count must be between 1 and 64000, not %d", PG_GETARG_INT32(1))));
+				 errmsg("shard_count must be between 1 and 64000, not %d", req->shard_count)));
 	if (!st_citus_installed())
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot distribute a table: the citus extension is not installed in this database"),
 				 errhint("Install Citus, add it to shared_preload_libraries and run CREATE EXTENSION citus; see README, \"Scaling out with Citus\".")));
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock, ST_ACL_OWNER);
+	tab = st_table_open(req->table_name, AccessShareLock, ST_ACL_OWNER);
 	if (st_citus_table(tab->relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TABLE_DEFINITION),
 				 errmsg("table \"%s\" is already distributed", tab->relname)));
 	colocate = colocation_target(tab);
 	segment_index = segment_index_possible(tab) ? segment_index_name(tab) : NULL;
-	if (colocate && !PG_ARGISNULL(1))
+	if (colocate && req->has_shard_count)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("shard_count cannot be given for table \"%s\": it is colocated with \"%s\", which has its shard count",
@@ -152,12 +154,12 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 	values[0] = ObjectIdGetDatum(tab->relid);
 	values[1] = CStringGetTextDatum(tab->pk_name);
 	values[2] = CStringGetTextDatum(colocate ? colocate : "default");
-	values[3] = PG_ARGISNULL(1) ? (Datum) 0 : Int32GetDatum(PG_GETARG_INT32(1));
-	nulls[3] = PG_ARGISNULL(1) ? 'n' : ' ';
-	rc = SPI_execute_with_args(PG_ARGISNULL(1)
+	values[3] = req->has_shard_count ? Int32GetDatum(req->shard_count) : (Datum) 0;
+	nulls[3] = req->has_shard_count ? ' ' : 'n';
+	rc = SPI_execute_with_args(!req->has_shard_count
 							   ? "SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3)"
 							   : "SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3, shard_count => $4)",
-							   PG_ARGISNULL(1) ? 3 : 4, argtypes, values, nulls, false, 0);
+							   req->has_shard_count ? 4 : 3, argtypes, values, nulls, false, 0);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "create_distributed_table failed: %s", SPI_result_code_string(rc));
 	/* the items were copied to the shards; the coordinator's copy would only take disk */
@@ -174,5 +176,4 @@ singletable_distribute_table(PG_FUNCTION_ARGS)
 		SPI_execute(segment_index_sql(tab, segment_index), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "creating the scan segment index of table \"%s\" failed", tab->relname);
 	SPI_finish();
-	PG_RETURN_VOID();
 }

@@ -1,30 +1,11 @@
 /*
- * index_build.c — create_gsi(..., concurrently => true): the index is built
- * with CREATE INDEX CONCURRENTLY by a background worker, so that writes go
- * on while it is built, and the call returns at once, as DynamoDB's
- * CreateGlobalSecondaryIndex does (IndexStatus CREATING, then ACTIVE).
+ * index_build.c — st_create_gsi with concurrently (commands.h): the index is
+ * built with CREATE INDEX CONCURRENTLY by a background worker, so that
+ * writes go on while it is built, and the call returns at once, as
+ * DynamoDB's CreateGlobalSecondaryIndex does (IndexStatus CREATING, then
+ * ACTIVE).
  *
- * CREATE INDEX CONCURRENTLY cannot run inside a transaction block or a
- * function: it commits and starts transactions of its own, and it waits
- * for every transaction with an older snapshot, the caller's included. So
- * create_gsi writes the registry row with status CREATING and starts a
- * dynamic background worker (no shared_preload_libraries needed), which:
- *   1. waits for the caller's transaction to end (its xid lock); if the
- *      caller rolled back, the row is gone and the worker exits;
- *   2. runs CREATE INDEX CONCURRENTLY as a top-level statement, as the
- *      caller's role (who owns the table), so that PostgreSQL's ownership
- *      check applies to the build too;
- *   3. checks the items already in the table (st_index_check_backfill):
- *      every writer that started after the registry row was committed
- *      checks the index keys itself, and CREATE INDEX CONCURRENTLY waited
- *      for all older writers before its first scan;
- *   4. marks the row ACTIVE; queries refuse the index until then.
- * If step 2 or 3 fails, the row is marked FAILED with the error message and
- * the (invalid) PostgreSQL index is dropped; describe_table shows it, and
- * drop_gsi removes the row. The registry row and the worker's log line keep
- * only the error's message: the DETAIL of the items check lists keys of
- * offending items, which every role could read in singletable.indexes
- * (create_gsi without concurrently shows them to its caller).
+ * Design notes: the section on index_build.c in README.md of this folder.
  */
 #include "postgres.h"
 
@@ -49,9 +30,8 @@
 #include "utils/snapmgr.h"
 
 #include "utils/bgw.h"
-#include "commands/indexes.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
+#include "commands/commands_internal.h"
 
 PGDLLEXPORT void st_index_build_main(Datum arg);
 
@@ -188,7 +168,7 @@ run_toplevel(const char *sql)
 	MemoryContextDelete(stmtcxt);
 }
 
-/* Entry point of the worker (see the file header). */
+/* Entry point of the worker: its steps are in the Design notes. */
 void
 st_index_build_main(Datum arg)
 {
@@ -276,7 +256,7 @@ st_index_build_main(Datum arg)
 		AbortCurrentTransaction();
 		/*
 		 * The message only: singletable.indexes is readable by every role,
-		 * and the check's DETAIL lists keys of the table's items.
+		 * and a DETAIL may carry values (see the Design notes).
 		 */
 		message = pstrdup(edata->message);
 		ereport(LOG,

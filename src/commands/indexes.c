@@ -1,10 +1,12 @@
 /*
- * indexes.c — DDL of secondary indexes: create_gsi, create_lsi, drop_gsi,
- * drop_lsi and index_sql. Each checks its arguments and the caller's rights
- * before locking, creates the partial expression index (or launches a
- * concurrent build, index_build.c) and registers it in singletable.indexes.
- * What reads and writes need of an index (its cache entry, key expressions,
- * item checks) is catalog/indexes.c.
+ * indexes.c — DDL of secondary indexes (commands.h): st_create_gsi,
+ * st_create_lsi, st_drop_gsi, st_drop_lsi and st_index_sql, behind the SQL
+ * functions of those names (functions/sql_ddl.c) and the JSON API's
+ * CreateTable and UpdateTable. Each checks its arguments and the caller's
+ * rights before locking, creates the partial expression index (or launches
+ * a concurrent build, index_build.c) and registers it in
+ * singletable.indexes. What reads and writes need of an index (its cache
+ * entry, key expressions, item checks) is catalog/indexes.c.
  */
 #include "postgres.h"
 #include "access/htup_details.h"
@@ -26,14 +28,8 @@
 #include "utils/errors.h"
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
-#include "commands/indexes.h"
-
-PG_FUNCTION_INFO_V1(singletable_create_gsi);
-PG_FUNCTION_INFO_V1(singletable_drop_gsi);
-PG_FUNCTION_INFO_V1(singletable_create_lsi);
-PG_FUNCTION_INFO_V1(singletable_drop_lsi);
-PG_FUNCTION_INFO_V1(singletable_index_sql);
+#include "commands/commands.h"
+#include "commands/commands_internal.h"
 
 /* Validates an index name: DynamoDB's 3 to 255 characters of [a-zA-Z0-9_.-]. */
 static void
@@ -328,71 +324,68 @@ create_index(StTable *tab, StIndex *idx, ArrayType *nonkey, const char *projecti
 }
 
 /*
- * singletable.create_gsi(table_name, index_name, partition_key, sort_key,
- *   partition_key_type, sort_key_type, projection, non_key_attributes,
- *   concurrently) -> regclass of the PostgreSQL index (NULL when built
- *   concurrently: it does not exist yet)
+ * Creates a GSI (singletable.create_gsi(table_name, index_name,
+ * partition_key, sort_key, partition_key_type, sort_key_type, projection,
+ * non_key_attributes, concurrently) -> regclass of the PostgreSQL index,
+ * NULL when built concurrently: it does not exist yet).
  */
-Datum
-singletable_create_gsi(PG_FUNCTION_ARGS)
+Oid
+st_create_gsi(const StCreateGsiRequest *req)
 {
 	StTable    *tab;
 	StIndex		idx;
-	char	   *pk_names = st_required_text_arg(fcinfo, 2, "partition_key");
-	char	   *pk_types = st_required_text_arg(fcinfo, 4, "partition_key_type");
-	char	   *projection = st_required_text_arg(fcinfo, 6, "projection");
-	ArrayType  *nonkey = PG_ARGISNULL(7) ? NULL : PG_GETARG_ARRAYTYPE_P(7);
-	bool		concurrently = PG_NARGS() > 8 && !PG_ARGISNULL(8) && PG_GETARG_BOOL(8);
+	const char *pk_names = st_ddl_required(req->partition_key, "partition_key");
+	const char *pk_types = st_ddl_required(req->partition_key_type, "partition_key_type");
+	const char *projection = st_ddl_required(req->projection, "projection");
+	ArrayType  *nonkey = req->non_key_attributes;
+	bool		concurrently = req->concurrently;
 	Oid			indexrelid;
 
 	memset(&idx, 0, sizeof(idx));
-	idx.name = st_required_text_arg(fcinfo, 1, "index_name");
+	idx.name = pstrdup(st_ddl_required(req->index_name, "index_name"));
 	check_index_name(idx.name);
 	idx.n_pk = parse_key_attrs(pk_names, pk_types, "partition_key", "partition_key_type", idx.pk);
-	if (!PG_ARGISNULL(3))
-		idx.n_sk = parse_key_attrs(text_to_cstring(PG_GETARG_TEXT_PP(3)),
-								   st_required_text_arg(fcinfo, 5, "sort_key_type"),
+	if (req->sort_key != NULL)
+		idx.n_sk = parse_key_attrs(req->sort_key, st_ddl_required(req->sort_key_type, "sort_key_type"),
 								   "sort_key", "sort_key_type", idx.sk);
 	nonkey = parse_projection(&idx, projection, nonkey);
 
 	SPI_connect();
 	/* ownership checked before the lock; SHARE blocks writes while the index is built */
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0),
-						concurrently ? ShareUpdateExclusiveLock : ShareLock, ST_ACL_OWNER);
+	tab = st_table_open(req->table_name, concurrently ? ShareUpdateExclusiveLock : ShareLock, ST_ACL_OWNER);
 	indexrelid = create_index(tab, &idx, nonkey, projection, concurrently);
 	SPI_finish();
-	if (!OidIsValid(indexrelid))
-		PG_RETURN_NULL();
-	PG_RETURN_OID(indexrelid);
+	return indexrelid;
 }
 
 /*
- * singletable.create_lsi(table_name, index_name, sort_key, sort_key_type,
- *   projection, non_key_attributes) -> regclass of the PostgreSQL index
+ * Creates an LSI (singletable.create_lsi(table_name, index_name, sort_key,
+ * sort_key_type, projection, non_key_attributes) -> regclass of the
+ * PostgreSQL index).
  */
-Datum
-singletable_create_lsi(PG_FUNCTION_ARGS)
+Oid
+st_create_lsi(const StCreateLsiRequest *req)
 {
 	StTable    *tab;
 	StIndex		idx;
-	char	   *sk_name = st_required_text_arg(fcinfo, 2, "sort_key");
-	char	   *sk_type = st_required_text_arg(fcinfo, 3, "sort_key_type");
-	char	   *projection = st_required_text_arg(fcinfo, 4, "projection");
-	ArrayType  *nonkey = PG_ARGISNULL(5) ? NULL : PG_GETARG_ARRAYTYPE_P(5);
+	const char *sk_name = st_ddl_required(req->sort_key, "sort_key");
+	const char *sk_type = st_ddl_required(req->sort_key_type, "sort_key_type");
+	const char *projection = st_ddl_required(req->projection, "projection");
+	ArrayType  *nonkey = req->non_key_attributes;
 	Oid			indexrelid;
 
 	memset(&idx, 0, sizeof(idx));
-	idx.name = st_required_text_arg(fcinfo, 1, "index_name");
+	idx.name = pstrdup(st_ddl_required(req->index_name, "index_name"));
 	idx.is_lsi = true;
 	check_index_name(idx.name);
 	check_attr_name(sk_name, "sort_key");
 	idx.n_sk = 1;
-	idx.sk[0].name = sk_name;
+	idx.sk[0].name = pstrdup(sk_name);
 	idx.sk[0].type = st_key_type_from_text(sk_type, "sort_key_type");
 	nonkey = parse_projection(&idx, projection, nonkey);
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+	tab = st_table_open(req->table_name, ShareLock, ST_ACL_OWNER);
 	if (tab->sk_name == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -410,7 +403,7 @@ singletable_create_lsi(PG_FUNCTION_ARGS)
 	idx.pk[0].type = tab->pk_type;
 	indexrelid = create_index(tab, &idx, nonkey, projection, false);
 	SPI_finish();
-	PG_RETURN_OID(indexrelid);
+	return indexrelid;
 }
 
 /*
@@ -419,15 +412,15 @@ singletable_create_lsi(PG_FUNCTION_ARGS)
  * removing the registry row, and a registry row left without its index.
  */
 static void
-drop_index(FunctionCallInfo fcinfo, bool lsi)
+drop_index(text *table_name, const char *index_name, bool lsi)
 {
 	StTable    *tab;
-	char	   *index_name = st_required_text_arg(fcinfo, 1, "index_name");
 	StIndex    *idx;
 	char	   *nsp;
 
+	st_ddl_required(index_name, "index_name");
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock, ST_ACL_OWNER);
+	tab = st_table_open(table_name, AccessExclusiveLock, ST_ACL_OWNER);
 	idx = st_table_index(tab, index_name);
 	if (idx == NULL || idx->is_lsi != lsi)
 		ereport(ERROR,
@@ -460,19 +453,17 @@ drop_index(FunctionCallInfo fcinfo, bool lsi)
 }
 
 /* singletable.drop_gsi(table_name, index_name) */
-Datum
-singletable_drop_gsi(PG_FUNCTION_ARGS)
+void
+st_drop_gsi(text *table_name, const char *index_name)
 {
-	drop_index(fcinfo, false);
-	PG_RETURN_VOID();
+	drop_index(table_name, index_name, false);
 }
 
 /* singletable.drop_lsi(table_name, index_name) */
-Datum
-singletable_drop_lsi(PG_FUNCTION_ARGS)
+void
+st_drop_lsi(text *table_name, const char *index_name)
 {
-	drop_index(fcinfo, true);
-	PG_RETURN_VOID();
+	drop_index(table_name, index_name, true);
 }
 
 /* Replaces every occurrence of from in s by to (a new string). */
@@ -516,18 +507,19 @@ readable_sql(const char *sql)
  * index's predicate, equality on each partition key expression ($1, $2,
  * ...), ORDER BY the sort key expressions and the table's keys. Conditions
  * on the sort key expressions added to it are index conditions too.
+ * Returned in the caller's memory context.
  */
-Datum
-singletable_index_sql(PG_FUNCTION_ARGS)
+char *
+st_index_sql(text *table_name, const char *index_name)
 {
 	StTable    *tab;
 	StIndex    *idx;
-	char	   *index_name = st_required_text_arg(fcinfo, 1, "index_name");
 	StringInfoData sql;
 	char	   *result;
 
+	st_ddl_required(index_name, "index_name");
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock, ACL_SELECT);
+	tab = st_table_open(table_name, AccessShareLock, ACL_SELECT);
 	idx = st_table_index(tab, index_name);
 	if (idx == NULL)
 		ereport(ERROR,
@@ -553,5 +545,5 @@ singletable_index_sql(PG_FUNCTION_ARGS)
 		strcpy(result, text);
 	}
 	SPI_finish();
-	PG_RETURN_TEXT_P(cstring_to_text(result));
+	return result;
 }

@@ -1,26 +1,17 @@
 /*
- * tables.c — DDL of item-collection tables: create_table, drop_table and
- * describe_table.
+ * tables.c — DDL of item-collection tables (commands.h): st_create_table,
+ * st_drop_table and st_describe_table, behind the SQL functions of those
+ * names (functions/sql_ddl.c) and the JSON API's CreateTable, DeleteTable
+ * and DescribeTable.
  *
- * create_table runs CREATE TABLE with the caller's rights (so the caller
- * owns the table) and then writes the table's registry row as the
- * registry's owner: callers need no write access to singletable.tables.
- * Temporary tables are refused before anything is created: their registry
- * row would outlive them (the sql_drop event trigger does not fire for the
- * drop at session end), and pg_dump would export it as a bare OID. Unlogged
- * tables are not made by create_table; one turned unlogged later by ALTER
- * TABLE is an ordinary permanent table as far as the registry is concerned.
- *
- * Every registry change invalidates the table's relcache entry, which every
- * backend's cache listens to (registry.c): create_table does so explicitly
- * after its INSERT; a drop (drop_table, or DROP TABLE with the sql_drop
- * event trigger deleting the row) invalidates the dropped relation anyway.
- *
- * drop_table and describe_table resolve the table through st_table_open:
- * ownership (drop) or SELECT (describe) is checked before the table is
- * locked. The DROP statement names the table as the catalog knows it under
- * the lock, never by cached text, so a renamed schema cannot make it drop
- * another table.
+ * create_table runs CREATE TABLE with the caller's rights (the caller owns
+ * the table), then writes the registry row as the registry's owner: callers
+ * need no write access to singletable.tables. Every registry change
+ * invalidates the table's relcache entry, which every backend's cache
+ * listens to (registry.c). drop_table and describe_table check ownership or
+ * SELECT before the lock (st_table_open); DROP names the table as the
+ * catalog knows it under the lock, never by cached text, so a renamed
+ * schema cannot make it drop another table.
  */
 #include "postgres.h"
 
@@ -50,7 +41,7 @@
 #include "catalog/distribute.h"
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
+#include "commands/commands.h"
 
 /*
  * A sparse index's share of the items is measured on at most this many
@@ -58,22 +49,16 @@
  */
 #define ST_COUNT_SAMPLE_ITEMS 30000
 
-PG_FUNCTION_INFO_V1(singletable_create_table);
-PG_FUNCTION_INFO_V1(singletable_drop_table);
-PG_FUNCTION_INFO_V1(singletable_describe_table);
-
-/* Validates a key attribute name given to create_table. */
-static char *
-check_key_name(text *t, const char *param)
+/* Validates a key attribute name given to create_table (NULL: not given). */
+static const char *
+check_key_name(const char *s, const char *param)
 {
-	char	   *s;
 	int			len;
 
-	if (t == NULL)
+	if (s == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s must not be NULL", param)));
-	s = text_to_cstring(t);
 	len = strlen(s);
 	if (len < 1 || len > 255)
 		ereport(ERROR,
@@ -90,8 +75,12 @@ check_key_name(text *t, const char *param)
 /*
  * Refuses to create a temporary table, named in pg_temp or created there
  * because pg_temp comes first in search_path: the registry row would outlive
- * it. Checked before anything is created (finding the creation schema may
- * create this session's temporary schema, which the error rolls back).
+ * it (the sql_drop event trigger does not fire for the drop at session end),
+ * and pg_dump would export it as a bare OID. Checked before anything is
+ * created (finding the creation schema may create this session's temporary
+ * schema, which the error rolls back). Unlogged tables are not made here;
+ * one turned unlogged later by ALTER TABLE is an ordinary permanent table as
+ * far as the registry is concerned.
  */
 static void
 refuse_temporary(RangeVar *rv, text *name)
@@ -109,20 +98,19 @@ refuse_temporary(RangeVar *rv, text *name)
 }
 
 /*
- * singletable.create_table(table_name, partition_key, sort_key,
- *                          partition_key_type, sort_key_type) -> regclass
- *
  * Creates, with the caller's rights, a table whose key attributes are real
  * columns under a btree primary key (S as text COLLATE "C", N numeric, B
- * bytea) and whose items live in one jsonb column, then registers it.
+ * bytea) and whose items live in one jsonb column, then registers it
+ * (singletable.create_table(table_name, partition_key, sort_key,
+ * partition_key_type, sort_key_type) -> regclass).
  */
-Datum
-singletable_create_table(PG_FUNCTION_ARGS)
+Oid
+st_create_table(const StCreateTableRequest *req)
 {
-	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	text	   *name = req->table_name;
 	RangeVar   *rv = st_name_to_rangevar(name);
-	char	   *pk_name = check_key_name(PG_ARGISNULL(1) ? NULL : PG_GETARG_TEXT_PP(1), "partition_key");
-	char	   *sk_name = PG_ARGISNULL(2) ? NULL : check_key_name(PG_GETARG_TEXT_PP(2), "sort_key");
+	const char *pk_name = check_key_name(req->partition_key, "partition_key");
+	const char *sk_name = req->sort_key == NULL ? NULL : check_key_name(req->sort_key, "sort_key");
 	StKeyType	pk_type,
 				sk_type = ST_KEY_S;
 	StringInfoData sql;
@@ -131,18 +119,18 @@ singletable_create_table(PG_FUNCTION_ARGS)
 	AclResult	aclresult;
 	const char *qualname;
 
-	if (PG_ARGISNULL(3))
+	if (req->partition_key_type == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("partition_key_type must not be NULL")));
-	pk_type = st_key_type_from_text(text_to_cstring(PG_GETARG_TEXT_PP(3)), "partition_key_type");
+	pk_type = st_key_type_from_text(req->partition_key_type, "partition_key_type");
 	if (sk_name)
 	{
-		if (PG_ARGISNULL(4))
+		if (req->sort_key_type == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("sort_key_type must not be NULL when sort_key is given")));
-		sk_type = st_key_type_from_text(text_to_cstring(PG_GETARG_TEXT_PP(4)), "sort_key_type");
+		sk_type = st_key_type_from_text(req->sort_key_type, "sort_key_type");
 		if (strcmp(pk_name, sk_name) == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -227,15 +215,16 @@ singletable_create_table(PG_FUNCTION_ARGS)
 	 */
 	CacheInvalidateRelcacheByRelid(relid);
 	SPI_finish();
-	PG_RETURN_OID(relid);
+	return relid;
 }
 
 /*
- * singletable.drop_table(table_name): drops an item-collection table with the
- * caller's rights; the sql_drop event trigger removes its registry row.
+ * Drops an item-collection table with the caller's rights; the sql_drop
+ * event trigger removes its registry row, and the drop invalidates the
+ * dropped relation's cache entries.
  */
-Datum
-singletable_drop_table(PG_FUNCTION_ARGS)
+void
+st_drop_table(text *table_name)
 {
 	StTable    *tab;
 	char	   *nsp;
@@ -243,8 +232,7 @@ singletable_drop_table(PG_FUNCTION_ARGS)
 	char	   *sql;
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock,
-						ST_ACL_OWNER);
+	tab = st_table_open(table_name, AccessExclusiveLock, ST_ACL_OWNER);
 
 	/* the name the catalog gives the locked table now, not the cached text */
 	nsp = get_namespace_name(get_rel_namespace(tab->relid));
@@ -255,7 +243,6 @@ singletable_drop_table(PG_FUNCTION_ARGS)
 	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "DROP TABLE failed");
 	SPI_finish();
-	PG_RETURN_VOID();
 }
 
 /* pg_class.reltuples of a relation (-1: never vacuumed or analysed). */
@@ -358,13 +345,12 @@ index_item_counts(StTable *tab, int64 items, float4 table_reltuples)
 }
 
 /*
- * singletable.describe_table(table_name) -> jsonb, in the shape of
- * DynamoDB's DescribeTable: key schema, attribute types, the item counts
- * of the table and of each index (current within a second of a commit; see
- * table_item_count) and sizes on disk.
+ * A table in the shape of DynamoDB's DescribeTable: key schema, attribute
+ * types, the item counts of the table and of each index (current within a
+ * second of a commit; see table_item_count) and sizes on disk.
  */
-Datum
-singletable_describe_table(PG_FUNCTION_ARGS)
+Jsonb *
+st_describe_table(text *table_name)
 {
 	StTable    *tab;
 	Oid			argtypes[7] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, INT8OID};
@@ -379,8 +365,7 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 	bool		isnull;
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessShareLock,
-						ACL_SELECT);
+	tab = st_table_open(table_name, AccessShareLock, ACL_SELECT);
 	pkt[0] = (char) tab->pk_type;
 	skt[0] = (char) tab->sk_type;
 	values[0] = ObjectIdGetDatum(tab->relid);
@@ -511,7 +496,8 @@ singletable_describe_table(PG_FUNCTION_ARGS)
 			result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		}
 	}
+	/* into the caller's memory context */
 	result = SPI_datumTransfer(result, false, -1);
 	SPI_finish();
-	PG_RETURN_DATUM(result);
+	return DatumGetJsonbP(result);
 }

@@ -1,7 +1,10 @@
 /*
- * ttl.c — DDL of Time to Live: enable_ttl creates the partial index the sweep
- * reads and registers the setting; disable_ttl drops both. The sweep itself
- * and the test reads use are ops/ttl.c; the background workers bgw/ttl_worker.c.
+ * ttl.c — DDL of Time to Live (commands.h): st_enable_ttl creates the
+ * partial index the sweep reads and registers the setting; st_disable_ttl
+ * drops both. Behind the SQL functions enable_ttl and disable_ttl
+ * (functions/sql_ddl.c) and the JSON API's UpdateTimeToLive. The sweep
+ * itself and the test reads use are ops/ttl.c; the background workers
+ * bgw/ttl_worker.c.
  */
 #include "postgres.h"
 
@@ -19,19 +22,18 @@
 #include "utils/errors.h"
 #include "format/keys.h"
 #include "ops/ttl.h"
-
-PG_FUNCTION_INFO_V1(singletable_enable_ttl);
-PG_FUNCTION_INFO_V1(singletable_disable_ttl);
+#include "commands/commands.h"
+#include "commands/commands_internal.h"
 
 /*
  * singletable.enable_ttl(table_name, attribute_name): the table's items
  * expire at the Number of epoch seconds in attribute_name. Creates the
  * partial index the sweep reads and registers the setting.
  */
-Datum
-singletable_enable_ttl(PG_FUNCTION_ARGS)
+void
+st_enable_ttl(text *table_name, const char *attribute_name)
 {
-	char	   *attr = st_required_text_arg(fcinfo, 1, "attribute_name");
+	const char *attr = st_ddl_required(attribute_name, "attribute_name");
 	int			len = strlen(attr);
 	StTable    *tab;
 	char	   *idxname;
@@ -45,7 +47,7 @@ singletable_enable_ttl(PG_FUNCTION_ARGS)
 									   len < 1 ? "greater than or equal to 1" : "less than or equal to 255")));
 	SPI_connect();
 	/* ownership before the lock; SHARE: writes wait while the index is built */
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), ShareLock, ST_ACL_OWNER);
+	tab = st_table_open(table_name, ShareLock, ST_ACL_OWNER);
 	if (tab->ttl_attr != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -80,17 +82,16 @@ singletable_enable_ttl(PG_FUNCTION_ARGS)
 	SPI_finish();
 	/* a database that now has a TTL table is served at once */
 	st_ttl_wake_launcher();
-	PG_RETURN_VOID();
 }
 
 /* singletable.disable_ttl(table_name): items no longer expire; the TTL index is dropped. */
-Datum
-singletable_disable_ttl(PG_FUNCTION_ARGS)
+void
+st_disable_ttl(text *table_name)
 {
 	StTable    *tab;
 
 	SPI_connect();
-	tab = st_table_open(PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0), AccessExclusiveLock, ST_ACL_OWNER);
+	tab = st_table_open(table_name, AccessExclusiveLock, ST_ACL_OWNER);
 	if (tab->ttl_attr == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -110,5 +111,4 @@ singletable_disable_ttl(PG_FUNCTION_ARGS)
 	}
 	CacheInvalidateRelcacheByRelid(tab->relid);
 	SPI_finish();
-	PG_RETURN_VOID();
 }

@@ -30,7 +30,6 @@
 #include "utils/errors.h"
 #include "format/keys.h"
 #include "catalog/registry.h"
-#include "commands/tables.h"
 #include "ops/ttl.h"
 
 /* the settings of the sweep (guc.c defines them) */

@@ -226,11 +226,30 @@ SELECT count(*) FROM gsi_posts WHERE sk = 'POST#9' OR pk = repeat('p', 1000) OR 
 -- an absent index key is fine (sparse)
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#1", "sk": "POST#9", "gsi1sk": 3}');
 SELECT count(*) FROM singletable.query('gsi_posts', 'STATUS#approved', '=', '3', index_name => 'gsi1');
--- create_gsi on items that cannot be in the index: refused with their keys, nothing left behind
+-- create_gsi on items that cannot be in the index: refused with their count and the query
+-- that lists them (never their keys: errors reach the server log), nothing left behind
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#2", "sk": "POST#9", "gsi2pk": 1}');
 SELECT singletable.put_item('gsi_posts', '{"pk": "USER#3", "sk": "POST#9", "gsi2pk": "ok", "gsi2sk": ""}');
 SELECT singletable.create_gsi('gsi_posts', 'gsi2', 'gsi2pk', 'gsi2sk');
 SELECT singletable.create_gsi('gsi_posts', 'gsi2', 'gsi2pk', 'gsi2sk', partition_key_type => 'N');
+-- the HINT's query lists exactly those items
+CREATE FUNCTION pg_temp.hint_listing(create_sql text) RETURNS TABLE (pk text, sk text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  hint text;
+BEGIN
+  EXECUTE create_sql;
+EXCEPTION WHEN datatype_mismatch THEN
+  GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+  RETURN QUERY EXECUTE substring(hint from 'SELECT .*') || ' ORDER BY 1, 2';
+END $$;
+SELECT * FROM pg_temp.hint_listing($q$SELECT singletable.create_gsi('gsi_posts', 'gsi2', 'gsi2pk', 'gsi2sk')$q$);
+SELECT * FROM pg_temp.hint_listing($q$SELECT singletable.create_gsi('gsi_posts', 'gsi2', 'gsi2pk', 'gsi2sk', partition_key_type => 'N')$q$);
+-- and for a B key (an empty binary value)
+SELECT singletable.put_item('gsi_posts', '{"pk": "USER#4", "sk": "POST#9", "gsi3b": {"$B": ""}}');
+SELECT singletable.create_gsi('gsi_posts', 'gsi3', 'gsi3b', partition_key_type => 'B');
+SELECT * FROM pg_temp.hint_listing($q$SELECT singletable.create_gsi('gsi_posts', 'gsi3', 'gsi3b', partition_key_type => 'B')$q$);
+SELECT singletable.delete_item('gsi_posts', 'USER#4', 'POST#9');
 SELECT count(*) FROM singletable.indexes WHERE index_name = 'gsi2';
 SELECT count(*) FROM pg_class WHERE relname = 'gsi_posts_gsi2_gsi';
 -- bad arguments
