@@ -72,6 +72,10 @@ cleanup() {
 }
 trap cleanup EXIT
 mnt() { mount "$@" && mounted+=("${*: -1}"); }
+# the root a mount point of its own, as / is on a real machine: test/packaging/run.sh makes
+# its mounts private with unshare, which needs that
+mnt --bind "$ROOT" "$ROOT"
+mount --make-private "$ROOT"
 mnt -t proc proc "$ROOT/proc"
 # rslave: what is mounted or unmounted below them does not propagate back to the host
 mnt --bind /sys "$ROOT/sys"
