@@ -6,7 +6,7 @@ EXTVERSION = $(shell grep default_version $(EXTENSION).control | sed -e "s/defau
 MODULE_big = singletable
 # src/ holds one folder per layer (src/README.md); headers are included by their
 # folder path from src/ ("catalog/registry.h"), which no PostgreSQL header shadows
-# (test/layers.sh checks).
+# (test/checks/layers.sh checks).
 OBJS = $(patsubst %.c,%.o,$(wildcard src/*.c src/*/*.c))
 PG_CPPFLAGS += -I$(srcdir)/src
 
@@ -19,17 +19,18 @@ DATA = $(wildcard sql/singletable--*.sql)
 ERRORS_TABLE_H = src/utils/errors_table.h
 EXTRA_CLEAN = $(ERRORS_TABLE_H) $(ERRORS_TABLE_H).tmp
 
-TESTS = $(wildcard test/sql/*.sql)
-REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
-REGRESS_OPTS = --inputdir=test --load-extension=singletable
+TESTS = $(wildcard test/regress/sql/*.sql)
+REGRESS = $(patsubst test/regress/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test/regress --load-extension=singletable
 
-# isolation tests (test/specs/*.spec against expected/*.out, run with `make installcheck`
+# test/regress/expected and test/isolation/expected link to the top-level expected/.
+# isolation tests (test/isolation/specs/*.spec against expected/*.out, run with `make installcheck`
 # after the regression tests; results go to output_iso/)
-SPECS = $(wildcard test/specs/*.spec)
-ISOLATION = $(patsubst test/specs/%.spec,%,$(SPECS))
-ISOLATION_OPTS = --inputdir=test --load-extension=singletable
+SPECS = $(wildcard test/isolation/specs/*.spec)
+ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(SPECS))
+ISOLATION_OPTS = --inputdir=test/isolation --load-extension=singletable
 
-# TAP tests (test/t/*.pl, PostgreSQL::Test::Cluster): run them with test/run_tap.sh, not
+# TAP tests (test/tap/t/*.pl, PostgreSQL::Test::Cluster): run them with test/tap/run.sh, not
 # with TAP_TESTS = 1 here, which would make `make installcheck` (run as root by
 # test/run.sh) also run prove, and Cluster.pm refuses to run initdb as root.
 

@@ -1,5 +1,5 @@
 -- singletable 0.1.0 -> 0.2.0 (ALTER EXTENSION singletable UPDATE).
--- Every change here has its twin in sql/singletable--0.2.0.sql; test/upgrade.sh checks
+-- Every change here has its twin in sql/singletable--0.2.0.sql; test/server/upgrade.sh checks
 -- that an upgraded installation and a fresh one have the same objects.
 -- The schema check at the top of the 0.2.0 install script is not repeated: an
 -- installed extension's schema already holds its objects.
@@ -96,7 +96,7 @@ COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
 
 -- Internal: the fast size of an item in the stored form that every operation accounts
 -- its capacity with (src/size.c): the expression of the size index (create_size_index),
--- compared with item_size by test/sql/stored_size.sql. Not part of the API.
+-- compared with item_size by test/regress/sql/stored_size.sql. Not part of the API.
 CREATE FUNCTION singletable._stored_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
 RETURNS pg_catalog.int8
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE
@@ -106,7 +106,7 @@ COMMENT ON FUNCTION singletable._stored_size(pg_catalog.jsonb, pg_catalog.text[]
 
 -- Internal: the same size as the wire writer counts it while it writes an item in wire
 -- form (src/attrval.c), as singletable.dynamodb's Query and Scan do for every item they
--- read; compared with _stored_size by test/sql/stored_size.sql. Not part of the API.
+-- read; compared with _stored_size by test/regress/sql/stored_size.sql. Not part of the API.
 CREATE FUNCTION singletable._wire_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
 RETURNS pg_catalog.int8
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE

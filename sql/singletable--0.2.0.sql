@@ -444,7 +444,7 @@ COMMENT ON FUNCTION singletable.item_size(pg_catalog.jsonb) IS
 
 -- Internal: the fast size of an item in the stored form that every operation accounts
 -- its capacity with (src/size.c): the expression of the size index (create_size_index),
--- compared with item_size by test/sql/stored_size.sql. Not part of the API.
+-- compared with item_size by test/regress/sql/stored_size.sql. Not part of the API.
 CREATE FUNCTION singletable._stored_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
 RETURNS pg_catalog.int8
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE
@@ -454,7 +454,7 @@ COMMENT ON FUNCTION singletable._stored_size(pg_catalog.jsonb, pg_catalog.text[]
 
 -- Internal: the same size as the wire writer counts it while it writes an item in wire
 -- form (src/attrval.c), as singletable.dynamodb's Query and Scan do for every item they
--- read; compared with _stored_size by test/sql/stored_size.sql. Not part of the API.
+-- read; compared with _stored_size by test/regress/sql/stored_size.sql. Not part of the API.
 CREATE FUNCTION singletable._wire_size(item pg_catalog.jsonb, b_keys pg_catalog.text[] DEFAULT NULL)
 RETURNS pg_catalog.int8
 LANGUAGE C CALLED ON NULL INPUT IMMUTABLE PARALLEL SAFE

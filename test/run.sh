@@ -127,13 +127,13 @@ run_suite() {
 # run cover both variants.
 st_build_install "-DUSE_ASSERT_CHECKING -O0" || setup_failed "build with assertions"
 # The TTL workers stay off on this server: the regression tests sweep with ttl_sweep()
-# themselves, deterministically (test/t/ tests the workers).
+# themselves, deterministically (test/tap/t/ tests the workers).
 st_start_server "shared_preload_libraries = 'singletable'" "singletable.ttl_enabled = off" ||
     setup_failed "starting the test server"
 [[ $("$PGBIN/psql" -X -A -t -d postgres -c 'SHOW shared_preload_libraries') == singletable ]] ||
     setup_failed "preloading singletable"
 
-# pg_regress (test/sql/*.sql against expected/*.out). It runs as root but connects as
+# pg_regress (test/regress/sql/*.sql against expected/*.out). It runs as root but connects as
 # PGUSER=postgres over the socket, which trust authentication allows. `make installcheck`
 # alone runs the regression and then the isolation tests; here they are separate suites
 # (ISOLATION= / REGRESS= turn one off), so that a failed regression test does not keep
@@ -147,34 +147,34 @@ st_restart_server "shared_preload_libraries = ''" ||
 run_suite regress pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" ISOLATION=
 # Each layer of src/ calls only the layers below it (src/README.md), read off the objects
 # just built.
-run_suite layers pg_regress bash "$TOP/test/layers.sh"
+run_suite layers pg_regress bash "$TOP/test/checks/layers.sh"
 # Every relative link and anchor of README.md, CHANGELOG.md, docs/ and the folder READMEs resolves.
-run_suite links pg_regress bash "$TOP/test/check_links.sh"
+run_suite links pg_regress bash "$TOP/test/checks/links.sh"
 # Both sides answer what src/utils/errors.tab says, row by row (extension, gateway, and the two together).
-run_suite errors_table pg_regress bash "$TOP/test/errors_table.sh"
+run_suite errors_table pg_regress bash "$TOP/test/server/errors_table.sh"
 
-# pg_isolation_regress (test/specs/*.spec against expected/*.out, results in output_iso/):
+# pg_isolation_regress (test/isolation/specs/*.spec against expected/*.out, results in output_iso/):
 # concurrent put_item/delete_item on the same item.
 run_suite isolation pg_regress make -C "$TOP" installcheck PG_CONFIG="$PG_CONFIG" REGRESS=
 
 # pg_dump of a database using singletable, restored with psql (TAP lines, one per check).
-run_suite dump pg_regress bash "$TOP/test/dump_restore.sh"
+run_suite dump pg_regress bash "$TOP/test/server/dump_restore.sh"
 # CREATE EXTENSION in fresh databases: the check of a pre-existing schema singletable.
-run_suite install pg_regress bash "$TOP/test/install.sh"
+run_suite install pg_regress bash "$TOP/test/server/install.sh"
 # The released versions updated to the default one, compared with a fresh install.
-run_suite upgrade pg_regress bash "$TOP/test/upgrade.sh"
-run_suite concurrency pg_regress bash "$TOP/test/concurrency.sh"
+run_suite upgrade pg_regress bash "$TOP/test/server/upgrade.sh"
+run_suite concurrency pg_regress bash "$TOP/test/server/concurrency.sh"
 # The expression engine outside the server: the fuzz corpus, the inputs of past
 # findings and deeply nested inputs, replayed once under ASan/UBSan (seconds).
 run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"
 
 # The TTL background workers (launcher and per-database workers, which need
-# shared_preload_libraries): test/t/*.pl with PostgreSQL::Test::Cluster, each starting its
+# shared_preload_libraries): test/tap/t/*.pl with PostgreSQL::Test::Cluster, each starting its
 # own servers with the installed extension; prove's summary is counted. About a minute.
-run_suite tap prove bash "$TOP/test/run_tap.sh"
-run_suite lock_privileges pg_regress bash "$TOP/test/lock_privileges.sh"
-run_suite cache pg_regress bash "$TOP/test/cache.sh"
-run_suite log_privacy pg_regress bash "$TOP/test/log_privacy.sh"
+run_suite tap prove bash "$TOP/test/tap/run.sh"
+run_suite lock_privileges pg_regress bash "$TOP/test/server/lock_privileges.sh"
+run_suite cache pg_regress bash "$TOP/test/server/cache.sh"
+run_suite log_privacy pg_regress bash "$TOP/test/server/log_privacy.sh"
 run_suite gateway pg_regress bash "$TOP/test/gateway/run.sh"
 # singletable.dynamodb against dynalite (test/diff: 1000 generated cases, seed 1, one TAP
 # line per DynamoDB operation; npm ci into test/diff/node_modules on the first run).

@@ -557,7 +557,7 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
  * is walked once, not twice. The leaves: an S is its bytes, an N its text's
  * size, a B its decoded length, BOOL and NULL 1; an L is 3 + 1 per element,
  * an M 3 + (name + 1) per member, an item (name) per attribute; a set the
- * sum of its members'. test/sql/stored_size.sql compares the two sizes.
+ * sum of its members'. test/regress/sql/stored_size.sql compares the two sizes.
  */
 
 /*

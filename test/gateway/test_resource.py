@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test/gateway/test_resource.py: the posting app (test/sql/dynamodb_posting.sql) through
+"""test/gateway/test_resource.py: the posting app (test/regress/sql/dynamodb_posting.sql) through
 singletable-gateway with boto3's resource API — Table objects, batch_writer, Key and Attr
 conditions, Python values with Decimal numbers — against the extension's real
 singletable.dynamodb. Each access pattern is checked against its exact items.

@@ -9,7 +9,7 @@ const { Pool } = require('pg');
 const { errorOutcome } = require('./wire');
 
 // The fallback: SQLSTATE -> exception, a test-side approximation of the error table
-// (src/utils/errors.tab; test/errors_table.sh checks the extension against it).
+// (src/utils/errors.tab; test/server/errors_table.sh checks the extension against it).
 function byState(code) {
   const m = {
     '23S01': 'ConditionalCheckFailedException', '23S02': 'TransactionCanceledException',

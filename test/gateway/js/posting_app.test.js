@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// test/gateway/js/posting_app.test.js: the posting app (test/sql/dynamodb_posting.sql, the
+// test/gateway/js/posting_app.test.js: the posting app (test/regress/sql/dynamodb_posting.sql, the
 // mission's worked example) through singletable-gateway with the AWS SDK for JavaScript v3
 // DocumentClient, native JS values in and out, against the extension's real
 // singletable.dynamodb. It proves that an unmodified DocumentClient application runs on

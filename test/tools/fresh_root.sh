@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test/fresh_root.sh: runs .ci/run the way CI does on a new machine, inside a Debian 12 root
+# test/tools/fresh_root.sh: runs .ci/run the way CI does on a new machine, inside a Debian 12 root
 # (chroot): a fresh clone, ../shared beside it without write bits, nothing installed but what
 # .ci/run installs itself, and an environment without LANG or any UTF-8 locale.
 # A developer tool, not run by CI. As root on the host:
 #
-#   test/fresh_root.sh ROOT [REV]
+#   test/tools/fresh_root.sh ROOT [REV]
 #
 # ROOT  a Debian 12 root directory, created with debootstrap --variant=minbase when missing.
 #       .ci/run installs into it: give each run a fresh copy (e.g. cp -a base ROOT).
@@ -17,9 +17,9 @@
 # suites listen on local ports.
 set -euo pipefail
 
-ROOT=${1:?usage: test/fresh_root.sh ROOT [REV]}
+ROOT=${1:?usage: test/tools/fresh_root.sh ROOT [REV]}
 REV=${2:-HEAD}
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SHARED=$TOP/../shared
 ((EUID == 0)) || { echo "fresh_root.sh: run it as root" >&2; exit 1; }
 [[ -d $SHARED ]] || { echo "fresh_root.sh: $SHARED is missing" >&2; exit 1; }

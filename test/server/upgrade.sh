@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/upgrade.sh: the upgrade path. Every released version installs with today's
+# test/server/upgrade.sh: the upgrade path. Every released version installs with today's
 # library, updates to the default version with ALTER EXTENSION singletable UPDATE, keeps
 # its items readable and writable, and ends up with exactly the objects of a fresh
 # install of the default version.
@@ -31,7 +31,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 TOP=${TOP:-$(cd "$TAP_HERE/.." && pwd)}
 OLD=singletable_upgrade_old
 NEW=singletable_upgrade_new

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/lock_privileges.sh: a call by a role without rights fails at once, without
+# test/server/lock_privileges.sh: a call by a role without rights fails at once, without
 # queueing a lock on the table it names.
 #
 # Session A holds locks in an open transaction: SHARE on an item table, ACCESS EXCLUSIVE
@@ -20,8 +20,8 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
-# shellcheck source=test/session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
+# shellcheck source=test/server/session.sh
 source "$(dirname "${BASH_SOURCE[0]}")/session.sh"
 trap 'session_stop_all; tap_cleanup' EXIT
 

@@ -2,7 +2,7 @@
 -- stats_info, and who sees which rows. DeleteItem is the operation that counts so far.
 -- The file runs with and without shared_preload_libraries = 'singletable': nothing it
 -- prints depends on the scope, which is compared with the setting instead. (Sessions
--- sharing the counters, eviction and other databases: test/t/002_table_stats.pl.)
+-- sharing the counters, eviction and other databases: test/tap/t/002_table_stats.pl.)
 
 -- setup
 SET client_min_messages = warning;

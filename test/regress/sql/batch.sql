@@ -4,7 +4,7 @@
 -- tables without sort key, GSIs kept, rights and row-level security, triggers, and the
 -- statements each call runs (one per table and kind, index probes, never a scan).
 -- Concurrency (a racing put_item, crossing batches, lock_timeout and UnprocessedItems,
--- rights before locks): test/specs/batch_put_race.spec.
+-- rights before locks): test/isolation/specs/batch_put_race.spec.
 -- The file runs with and without shared_preload_libraries = 'singletable'.
 
 -- setup
@@ -299,7 +299,7 @@ SELECT singletable.batch_write('{"bt": [{"PutRequest": {"Item": {"pk": "same", "
   -> 'UnprocessedItems';
 
 -- rights: every table is opened with the privileges its requests need, checked before
--- its lock (test/specs/batch_put_race.spec shows that no lock is waited for)
+-- its lock (test/isolation/specs/batch_put_race.spec shows that no lock is waited for)
 SET ROLE regress_st_batch_reader;
 SELECT singletable.batch_get('{"bt": {"Keys": [{"pk": "USER#1", "sk": "PROFILE"}]}}') -> 'Responses';
 -- invalid input: a reader cannot put or delete, nor read a table it has no right on

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/log_privacy.sh: no item content reaches the server log.
+# test/server/log_privacy.sh: no item content reaches the server log.
 #
 # Errors are written to the server log (log_min_error_statement = error logs the
 # statement too), so an error must never carry an item. This suite makes writes fail in
@@ -17,7 +17,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 DB=singletable_log_privacy
 LOG=$ST_DIR/server.log
 MARKER="secret-$(date +%s)-$$-PII"

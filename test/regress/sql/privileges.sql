@@ -3,7 +3,7 @@
 -- refused; a name resolves to the table it names now, also after a schema
 -- rename in the same session (the per-backend cache and its kept plans).
 -- The waiting itself (no lock queued by a refused call) is checked by
--- test/lock_privileges.sh, invalidation across backends by test/cache.sh.
+-- test/server/lock_privileges.sh, invalidation across backends by test/server/cache.sh.
 
 -- setup
 SET client_min_messages = warning;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/layers.sh: checks that each layer of src/ calls only the layers below it
+# test/checks/layers.sh: checks that each layer of src/ calls only the layers below it
 # (src/README.md has the map), from the symbols of the built objects: for every
 # function or variable an object uses and another object of the extension defines,
 # the caller's folder must rank above the callee's, or be the same folder. The
@@ -8,7 +8,7 @@
 # of the same path (src/ comes first on the include path). Run after `make`.
 # One TAP line per check; exits non-zero on a failure.
 set -uo pipefail
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 cd "$TOP"
 

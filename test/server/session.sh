@@ -1,4 +1,4 @@
-# test/session.sh: sourced by shell test suites after test/tap.sh. A background psql
+# test/server/session.sh: sourced by shell test suites after test/tap.sh. A background psql
 # session that stays connected (one backend) while the script runs other sessions:
 #   session_start NAME DB [USER]   starts it (psql reading from a fifo)
 #   session_run NAME SQL           runs SQL in it and prints its output; waits for the

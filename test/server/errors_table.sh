@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/errors_table.sh: the error table src/utils/errors.tab is the single source of what
+# test/server/errors_table.sh: the error table src/utils/errors.tab is the single source of what
 # the extension and the gateway answer for an error, checked row by row on what they do:
 #
 #   generator  src/utils/gen_errors.awk writes the same headers every time, the built
@@ -18,7 +18,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 ROOT=$(cd "$TAP_HERE/.." && pwd)
 TABLE=$ROOT/src/utils/errors.tab
 GEN=$ROOT/src/utils/gen_errors.awk

@@ -1,5 +1,5 @@
 # The operation statistics in shared memory (singletable.table_stats with
-# shared_preload_libraries = 'singletable'): what the pg_regress test (test/sql/table_stats.sql)
+# shared_preload_libraries = 'singletable'): what the pg_regress test (test/regress/sql/table_stats.sql)
 # cannot show from its one session and database.
 #
 # Sections: counts of one session seen by another while both are open, and after both
@@ -8,7 +8,7 @@
 # empties them; eviction with singletable.stats_max = 100: the table stays at most full,
 # the least used entries go, a busy one stays with its counts, stats_info.dealloc counts.
 #
-# Run with test/run_tap.sh (as root it runs prove as the OS user postgres).
+# Run with test/tap/run.sh (as root it runs prove as the OS user postgres).
 
 use strict;
 use warnings;

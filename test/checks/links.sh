@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/check_links.sh [FILE.md...]: checks the links of the documentation, without the
+# test/checks/links.sh [FILE.md...]: checks the links of the documentation, without the
 # network. Every relative link must name a file or directory of the repository, and every
 # #anchor (of the same file, or of another Markdown file) a heading of that file, by
 # GitHub's rule: the heading's text lower-cased, spaces turned into '-', every other
@@ -13,7 +13,7 @@
 # file has a broken link. Needs bash and python3 only.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$TOP"
 
 files=("$@")

@@ -98,7 +98,7 @@ SELECT ddb('Query', '{"TableName": "Things", "KeyConditionExpression": "pk = :p"
 SELECT ddb('Scan', '{"TableName": "Things", "Segment": -1, "TotalSegments": 1000001}');
 -- a missing table: ResourceNotFoundException
 SELECT ddb('GetItem', '{"TableName": "Nothing", "Key": {"pk": {"S": "a"}}}');
--- legacy parameters become expressions (test/sql/dynamodb_legacy.sql); mixed with them, an error
+-- legacy parameters become expressions (test/regress/sql/dynamodb_legacy.sql); mixed with them, an error
 SELECT ddb('GetItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributesToGet": ["s"], "ProjectionExpression": "s"}');
 SELECT ddb('PutItem', '{"TableName": "Things", "Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "Expected": {"s": {"Exists": false}}}');
 SELECT ddb('UpdateItem', '{"TableName": "Things", "Key": {"pk": {"S": "a"}, "sk": {"N": "1"}}, "AttributeUpdates": {}}');

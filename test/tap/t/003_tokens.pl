@@ -8,7 +8,7 @@
 # expiry by the worker, also of many tokens at once, and the token usable again; a
 # database without the extension; the server log.
 #
-# Run with test/run_tap.sh (as root it runs prove as the OS user postgres).
+# Run with test/tap/run.sh (as root it runs prove as the OS user postgres).
 
 use strict;
 use warnings;

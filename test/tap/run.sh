@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# test/run_tap.sh: runs the TAP tests of test/t/*.pl (PostgreSQL::Test::Cluster from
+# test/tap/run.sh: runs the TAP tests of test/tap/t/*.pl (PostgreSQL::Test::Cluster from
 # postgresql-server-dev-15) with prove, against the installed extension, and prints prove's
 # output (its summary is what test/run.sh's "prove" parser counts). Exits with prove's status.
 #
-#   test/run_tap.sh [TEST...]      e.g. test/run_tap.sh t/001_ttl_worker.pl
+#   test/tap/run.sh [TEST...]      e.g. test/tap/run.sh t/001_ttl_worker.pl
 #
 # Why not `make installcheck` with TAP_TESTS = 1: PGXS's installcheck then runs prove too,
 # after the regression and isolation tests, from the top directory (t/*.pl) and as the
@@ -20,7 +20,7 @@
 # PG_TEST_NOCLEAN=1 keeps the test directory (its path is printed).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 BINDIR=$("$PG_CONFIG" --bindir)
 # pg_config --pgxs is .../lib/pgxs/src/makefiles/pgxs.mk
@@ -60,7 +60,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The tests are copied, so that the user running them needs no access to the repository.
-cp -r "$TOP/test/t" "$WORK/t"
+cp -r "$TOP/test/tap/t" "$WORK/t"
 mkdir "$WORK/tmp_check"
 
 as_tester=()

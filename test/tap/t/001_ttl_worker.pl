@@ -8,7 +8,7 @@
 # terminated; a worker killed by SIGKILL (crash restart); ttl_interval raised and lowered
 # on reload; ttl_enabled = off; DROP DATABASE, also during a long sweep; the server log.
 #
-# Run with test/run_tap.sh (as root it runs prove as the OS user postgres).
+# Run with test/tap/run.sh (as root it runs prove as the OS user postgres).
 
 use strict;
 use warnings;

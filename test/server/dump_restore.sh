@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/dump_restore.sh: pg_dump / restore of a database that uses singletable.
+# test/server/dump_restore.sh: pg_dump / restore of a database that uses singletable.
 #
 # Creates a database with item tables of every key shape (S/S, N/N, B/B, partition key
 # only), one in another schema, one renamed and one moved by ALTER TABLE after items were
@@ -17,7 +17,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 SRC=singletable_dump_src
 DST=singletable_dump_dst
 

@@ -5,7 +5,7 @@
 -- ClientRequestTokens (replay, mismatch, expiry, per role, rolled back with the
 -- transaction), privileges, transactional capacity and table_stats.
 -- Concurrency (locks in canonical order, claims, a token in use) is in
--- test/specs/transact_*.spec, tokens across sessions and restarts in test/t/003_tokens.pl.
+-- test/isolation/specs/transact_*.spec, tokens across sessions and restarts in test/tap/t/003_tokens.pl.
 
 -- setup
 SET client_min_messages = warning;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/install.sh: CREATE EXTENSION singletable in fresh databases.
+# test/server/install.sh: CREATE EXTENSION singletable in fresh databases.
 #
 # The install script refuses a pre-existing schema "singletable" that could hold objects
 # capturing other roles' calls (SQLSTATE 42P06, naming the schema and its owner):
@@ -8,7 +8,7 @@
 #   * one owned by a superuser that already holds an object (a planted put_item);
 # and accepts one owned by a superuser that is empty and grants nothing but USAGE, as
 # DROP EXTENSION leaves it behind. (A schema created by pg_dump's CREATE SCHEMA is
-# covered by test/dump_restore.sh.)
+# covered by test/server/dump_restore.sh.)
 # In a database that is not UTF8, prefix_upper_bound(text) is an error (0A000), as its
 # bound is defined in UTF-8 byte order.
 #
@@ -19,7 +19,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 DB=singletable_install
 ASCII_DB=singletable_install_ascii
 ROLE=singletable_install_mallory

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test/cache.sh: the per-backend cache of item tables, seen from long-lived sessions.
+# test/server/cache.sh: the per-backend cache of item tables, seen from long-lived sessions.
 #
 # 1. Invalidation across backends: session A uses s.t (entry cached, statements kept);
 #    another session renames schema s to s_old and creates a new s.t, then drops and
@@ -29,13 +29,13 @@ if [[ -n ${ST_CACHE_PRELOADED:-} ]]; then
     # the inner run: a server of its own, with the library preloaded
     unset ST_DIR
     # shellcheck source=test/lib.sh
-    source "$HERE/lib.sh"
+    source "$HERE/../lib.sh"
     st_start_server "shared_preload_libraries = 'singletable'" >/dev/null 2>&1 \
         || { echo "Bail out! could not start a server with the library preloaded"; exit 1; }
 fi
 # shellcheck source=test/tap.sh
-source "$HERE/tap.sh"
-# shellcheck source=test/session.sh
+source "$HERE/../tap.sh"
+# shellcheck source=test/server/session.sh
 source "$HERE/session.sh"
 trap 'session_stop_all; tap_cleanup' EXIT
 

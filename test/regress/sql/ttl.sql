@@ -68,7 +68,7 @@ SELECT singletable.put_item('ttl_app', jsonb_build_object('pk', 'POST#p_18', 'sk
 SET singletable.ttl_batch_size = 1;
 SELECT singletable.ttl_sweep();
 RESET singletable.ttl_batch_size;
--- an item another transaction has locked is skipped, not waited for (see test/t/ for two sessions)
+-- an item another transaction has locked is skipped, not waited for (see test/tap/t/ for two sessions)
 
 -- errors
 SELECT singletable.enable_ttl('ttl_app', 'other');

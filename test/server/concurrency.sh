@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# test/concurrency.sh: concurrent writers with pgbench, checked for exact results.
+# test/server/concurrency.sh: concurrent writers with pgbench, checked for exact results.
 #
-# The isolation specs (test/specs/) fix one interleaving at a time; here several pgbench
+# The isolation specs (test/isolation/specs/) fix one interleaving at a time; here several pgbench
 # clients really run at once against the same items:
 #   (a) atomic counter: 4 clients x 250 transactions of update_item 'ADD n :one' on one
 #       item that does not exist at the start, so the first increments race to create it
@@ -28,7 +28,7 @@
 set -uo pipefail
 
 # shellcheck source=test/tap.sh
-source "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../tap.sh"
 DB=singletable_concurrency
 CLIENTS=4
 JOBS=2
