@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # test/lib.sh: shell functions shared by test/run.sh and test/demo.sh (source it, don't run it).
 #
-#   st_install_deps              install the Debian 12 build/test packages when missing (root only)
+#   st_install_deps [GROUP...]   install the missing Debian 12 packages of the groups
+#                                ST_PKG_<GROUP> below (root only; none named: ST_PACKAGES)
 #   st_build_install [COPT]      make clean, make COPT="-Werror [COPT]" (warnings are errors in
 #                                CI only: the Makefile leaves -Werror out), make install
 #   st_start_server [LINE...]    throwaway PostgreSQL 15 server on a private Unix socket;
@@ -20,23 +21,51 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 # Fall back to Debian's path when pg_config is missing, so st_install_deps can still run first.
 PGBIN=$("$PG_CONFIG" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-# libmicrohttpd-dev, libpq-dev, libssl-dev, zlib1g-dev: singletable-gateway (gateway/); python3, python3-boto3, curl: its tests
-ST_PACKAGES=(postgresql-15 postgresql-server-dev-15 libipc-run-perl make gcc pkg-config
-             libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev python3 python3-boto3 curl)
-# nodejs, npm: test/gateway/js and the differential test (test/diff), unless a node is on PATH
-# (installed otherwise: Debian's npm would replace it)
-command -v node >/dev/null 2>&1 || ST_PACKAGES+=(nodejs npm)
+# The Debian 12 packages, in groups for st_install_deps (apt-get adds their dependencies).
+# EXTENSION: build the extension with PGXS, install it and run it (the server-dev package
+# brings clang and llvm too: PGXS also builds the bitcode for the server's JIT).
+ST_PKG_EXTENSION=(postgresql-15 postgresql-server-dev-15 make gcc)
+# GATEWAY: build singletable-gateway (gateway/Makefile).
+ST_PKG_GATEWAY=(pkg-config libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev)
+# BOTO3: the DynamoDB client of test/demo.sh --gateway.
+# shellcheck disable=SC2034  # st_install_deps reads the groups by name
+ST_PKG_BOTO3=(python3 python3-boto3)
+# TEST: what test/run.sh's suites need on top of these: IPC::Run (the TAP tests, test/t),
+# python3, python3-boto3 and curl (the gateway's tests); nodejs and npm (test/gateway/js and
+# the differential test, test/diff) unless a node is on PATH (installed otherwise: Debian's
+# npm would replace it).
+ST_PKG_TEST=(libipc-run-perl python3 python3-boto3 curl)
+command -v node >/dev/null 2>&1 || ST_PKG_TEST+=(nodejs npm)
+# All of them: what st_install_deps installs when no group is named (scripts that need more
+# append to it before calling st_install_deps, as test/citus/build.sh does).
+ST_PACKAGES=("${ST_PKG_EXTENSION[@]}" "${ST_PKG_GATEWAY[@]}" "${ST_PKG_TEST[@]}")
 
 st_log() { printf '==> %s\n' "$*" >&2; }
 
-# Installs the missing packages of ST_PACKAGES (exits 1 when that needs root and we are not).
+# Installs the missing packages of the groups named (st_install_deps EXTENSION GATEWAY
+# installs those of ST_PKG_EXTENSION and ST_PKG_GATEWAY), or of ST_PACKAGES when none is
+# named. Exits 1 when that needs root and we are not.
+# shellcheck disable=SC2120  # the groups are optional
 st_install_deps() {
-    local pkg missing=()
+    local group pkg wanted=() missing=()
+    if (($# == 0)); then
+        wanted=("${ST_PACKAGES[@]}")
+    fi
+    for group in "$@"; do
+        if ! declare -p "ST_PKG_$group" >/dev/null 2>&1; then
+            echo "st_install_deps: no package group $group (ST_PKG_$group)" >&2
+            return 1
+        fi
+        local -n pkgs="ST_PKG_$group"
+        wanted+=("${pkgs[@]}")
+        unset -n pkgs
+    done
     if ! command -v dpkg-query >/dev/null 2>&1; then
-        st_log "not a Debian system: assuming ${ST_PACKAGES[*]} (or equivalents) are installed"
+        st_log "not a Debian system: assuming ${wanted[*]} (or equivalents) are installed"
         return 0
     fi
-    for pkg in "${ST_PACKAGES[@]}"; do
+    for pkg in "${wanted[@]}"; do
+        [[ " ${missing[*]} " == *" $pkg "* ]] && continue
         if [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) != "install ok installed" ]]; then
             missing+=("$pkg")
         fi
