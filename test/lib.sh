@@ -79,16 +79,47 @@ st_install_deps() {
     fi
 
     # postgresql-common would create and start a default cluster "main" on port 5432 when
-    # postgresql-15 is installed; we never use it, so stop it from being created at all.
-    # This must be in place before the package is installed.
-    local ccd=/etc/postgresql-common/createcluster.d
-    if ! grep -qsE '^[[:space:]]*create_main_cluster' "$ccd"/*.conf; then
+    # postgresql-15 is installed; we never use it, so stop it from being created at all, with
+    # a drop-in that must be in place before the package is installed. Unless the machine
+    # already says whether to create one, the drop-in is ours and is removed right after the
+    # install (whether it worked or not), so that the machine's setting is as it was: a
+    # PostgreSQL installed later gets its default cluster as usual.
+    local ccd=/etc/postgresql-common/createcluster.d dropin='' made_dirs=() dir rc=0 traps
+    if [[ " ${missing[*]} " =~ \ postgresql-[0-9]+\  ]] &&
+            ! grep -qsE '^[[:space:]]*create_main_cluster' "$ccd"/*.conf; then
+        for dir in /etc/postgresql-common "$ccd"; do
+            [[ -d $dir ]] || made_dirs=("$dir" "${made_dirs[@]}")
+        done
+        dropin=$ccd/no-main.conf
         mkdir -p "$ccd" || return 1
-        echo 'create_main_cluster = false' >"$ccd/no-main.conf" || return 1
+        echo 'create_main_cluster = false' >"$dropin" || return 1
+        # undone on Ctrl-C too (the caller's traps for these are restored afterwards)
+        traps=$(trap -p INT TERM)
+        trap 'st_undo_no_main; exit 130' INT
+        trap 'st_undo_no_main; exit 143' TERM
     fi
     st_log "installing ${missing[*]}"
-    apt-get update || return 1
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || return 1
+    if apt-get update; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || rc=$?
+    else
+        rc=1
+    fi
+    if [[ -n $dropin ]]; then
+        st_undo_no_main
+        trap - INT TERM
+        eval "$traps"
+    fi
+    return "$rc"
+}
+
+# For st_install_deps (it sees its variables dropin and made_dirs): removes the drop-in and the
+# directories made for it, unless a package owns them now.
+st_undo_no_main() {
+    local dir
+    rm -f "$dropin"
+    for dir in "${made_dirs[@]}"; do
+        dpkg-query -S "$dir" >/dev/null 2>&1 || rmdir "$dir" 2>/dev/null || true
+    done
 }
 
 # Builds the extension from scratch, warnings as errors (PGXS appends COPT to CFLAGS), with
