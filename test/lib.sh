@@ -4,7 +4,8 @@
 #   st_install_deps [GROUP...]   install the missing Debian 12 packages of the groups
 #                                ST_PKG_<GROUP> below (root only; none named: ST_PACKAGES)
 #   st_build_install [COPT]      make clean, make COPT="-Werror [COPT]" (warnings are errors in
-#                                CI only: the Makefile leaves -Werror out), make install
+#                                CI only: the Makefile leaves -Werror out), make install;
+#                                ST_BUILD_GATEWAY=0 leaves singletable-gateway out, =1 requires it
 #   st_start_server [LINE...]    throwaway PostgreSQL 15 server on a private Unix socket;
 #                                each LINE is appended to its postgresql.conf
 #   st_restart_server [LINE...]  restart it, each LINE first appended to its postgresql.conf
@@ -14,7 +15,8 @@
 # them inside `if`/`||`, where bash ignores `set -e` within the function body.
 #
 # Environment: ST_KEEP=1 leaves the server running and its directory in place at exit;
-# PG_CONFIG overrides the pg_config used (default: Debian's PostgreSQL 15).
+# PG_CONFIG overrides the pg_config used (default: Debian's PostgreSQL 15); ST_SETUP_LOG=FILE
+# sends the output of apt-get and make to FILE instead of the terminal (see st_run).
 
 # Repository root, from this file's location (works whatever the caller's cwd is).
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,12 +44,39 @@ ST_PACKAGES=("${ST_PKG_EXTENSION[@]}" "${ST_PKG_GATEWAY[@]}" "${ST_PKG_TEST[@]}"
 
 st_log() { printf '==> %s\n' "$*" >&2; }
 
+# Runs CMD with its output (stdout and stderr) appended to $ST_SETUP_LOG when that is set,
+# else shown as usual. When it fails with a log, prints its last lines of output and the log's
+# path.
+st_run() {
+    local rc=0 start
+    if [[ -z ${ST_SETUP_LOG:-} ]]; then
+        "$@"
+        return
+    fi
+    printf '\n$ %s\n' "$*" >>"$ST_SETUP_LOG"
+    start=$(($(stat -c %s "$ST_SETUP_LOG") + 1))
+    "$@" >>"$ST_SETUP_LOG" 2>&1 </dev/null || rc=$?
+    if ((rc != 0)); then
+        {
+            echo "failed (exit status $rc): $*"
+            echo "--- its last lines in $ST_SETUP_LOG:"
+            tail -c +"$start" "$ST_SETUP_LOG" | tail -n 30
+            echo "--- the whole log: $ST_SETUP_LOG"
+        } >&2
+    fi
+    return "$rc"
+}
+
 # Installs the missing packages of the groups named (st_install_deps EXTENSION GATEWAY
 # installs those of ST_PKG_EXTENSION and ST_PKG_GATEWAY), or of ST_PACKAGES when none is
-# named. Exits 1 when that needs root and we are not.
-# shellcheck disable=SC2120  # the groups are optional
+# named. Exits 1 when that needs root and we are not. Sets ST_INSTALLED to the packages asked
+# for (the missing ones; apt-get also installs their dependencies) and ST_INSTALLED_COUNT
+# to how many packages apt-get installed in all (empty when it did not say).
+# shellcheck disable=SC2034,SC2120  # ST_INSTALLED* are for the caller; the groups are optional
 st_install_deps() {
     local group pkg wanted=() missing=()
+    ST_INSTALLED=()
+    ST_INSTALLED_COUNT=
     if (($# == 0)); then
         wanted=("${ST_PACKAGES[@]}")
     fi
@@ -98,9 +127,11 @@ st_install_deps() {
         trap 'st_undo_no_main; exit 130' INT
         trap 'st_undo_no_main; exit 143' TERM
     fi
-    st_log "installing ${missing[*]}"
-    if apt-get update; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || rc=$?
+    st_log "apt-get update"
+    if st_run apt-get update; then
+        st_log "apt-get install: ${#missing[@]} packages and what they depend on: ${missing[*]}"
+        DEBIAN_FRONTEND=noninteractive st_run apt-get install -y --no-install-recommends "${missing[@]}" ||
+            rc=$?
     else
         rc=1
     fi
@@ -109,7 +140,12 @@ st_install_deps() {
         trap - INT TERM
         eval "$traps"
     fi
-    return "$rc"
+    ((rc == 0)) || return "$rc"
+    ST_INSTALLED=("${missing[@]}")
+    if [[ -n ${ST_SETUP_LOG:-} ]]; then
+        # apt-get's "N upgraded, N newly installed, N to remove and N not upgraded."
+        ST_INSTALLED_COUNT=$(sed -n 's/.* \([0-9][0-9]*\) newly installed,.*/\1/p' "$ST_SETUP_LOG" | tail -n 1)
+    fi
 }
 
 # For st_install_deps (it sees its variables dropin and made_dirs): removes the drop-in and the
@@ -124,14 +160,25 @@ st_undo_no_main() {
 
 # Builds the extension from scratch, warnings as errors (PGXS appends COPT to CFLAGS), with
 # the extra compiler flags $1 (e.g. -DUSE_ASSERT_CHECKING), and installs it into the
-# PostgreSQL 15 installation.
+# PostgreSQL 15 installation. singletable-gateway: ST_BUILD_GATEWAY=1 builds and installs it
+# too (`make gateway install-gateway`, which fail when its libraries are missing),
+# ST_BUILD_GATEWAY=0 leaves it out (GATEWAY=no); unset, `make` and `make install` build and
+# install it when pkg-config finds its libraries.
+# shellcheck disable=SC2120  # the extra compiler flags are optional
 st_build_install() {
-    local copt="-Werror${1:+ $1}" jobs
+    local copt="-Werror${1:+ $1}" jobs what='' make_vars=() build=(all) install=(install) dirs
     jobs=$(nproc 2>/dev/null || echo 2)
-    st_log "building in $TOP with COPT='$copt'"
-    make -C "$TOP" clean PG_CONFIG="$PG_CONFIG" >/dev/null || return 1
-    make -C "$TOP" -j"$jobs" PG_CONFIG="$PG_CONFIG" COPT="$copt" || return 1
-    make -C "$TOP" install PG_CONFIG="$PG_CONFIG" || return 1
+    case ${ST_BUILD_GATEWAY:-} in
+        0) make_vars=(GATEWAY=no); what="; the extension only" ;;
+        1) build+=(gateway); install+=(install-gateway); what="; the extension and the gateway" ;;
+    esac
+    st_log "building in $TOP (COPT='$copt'$what)"
+    st_run make -C "$TOP" "${make_vars[@]}" clean PG_CONFIG="$PG_CONFIG" >/dev/null || return 1
+    st_run make -C "$TOP" "${make_vars[@]}" -j"$jobs" PG_CONFIG="$PG_CONFIG" COPT="$copt" "${build[@]}" || return 1
+    dirs="${DESTDIR:-}$("$PG_CONFIG" --pkglibdir), ${DESTDIR:-}$("$PG_CONFIG" --sharedir)/extension"
+    [[ ${ST_BUILD_GATEWAY:-} == 1 ]] && dirs+=", ${DESTDIR:-}$("$PG_CONFIG" --bindir)"
+    st_log "make install: $dirs"
+    st_run make -C "$TOP" "${make_vars[@]}" PG_CONFIG="$PG_CONFIG" "${install[@]}" || return 1
 }
 
 # Runs a command as the server's OS user: "postgres" when we are root (initdb and postgres
@@ -188,7 +235,7 @@ st_start_server() {
         chown postgres: "$ST_DIR" || return 1
     fi
 
-    st_log "initdb in $ST_DIR/data"
+    st_log "initdb: a throwaway PostgreSQL server in $ST_DIR/data"
     if ! st_as_owner "$PGBIN/initdb" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
             -D "$ST_DIR/data" >"$ST_DIR/initdb.log" 2>&1; then
         cat "$ST_DIR/initdb.log" >&2
@@ -209,7 +256,7 @@ st_start_server() {
         done
     } >>"$ST_DIR/data/postgresql.conf" || return 1
 
-    st_log "starting server (socket $ST_DIR, port $PGPORT)"
+    st_log "starting it (socket $ST_DIR, port $PGPORT)"
     if ! st_as_owner "$PGBIN/pg_ctl" -D "$ST_DIR/data" -l "$ST_DIR/server.log" -w -t 60 start >/dev/null; then
         cat "$ST_DIR/server.log" >&2
         return 1
