@@ -115,7 +115,7 @@ run_suite() {
 }
 
 # Dependencies are installed in a subshell because st_install_deps exits when not root.
-(st_install_deps) || setup_failed "installing dependencies"
+(st_install_deps EXTENSION GATEWAY TEST) || setup_failed "installing dependencies"
 
 # Two builds, each running the regression suite once: first a debug build with
 # assertions enabled (USE_ASSERT_CHECKING in the extension's own code and in the server
