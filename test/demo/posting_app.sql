@@ -1,4 +1,4 @@
--- test/demo/posting_app.sql: the SaaS posting app of docs/mission.md (seed 000) as one
+-- test/demo/posting_app.sql: a SaaS app that schedules social-media posts, as one
 -- singletable item-collection table, then each of its access patterns.
 -- test/demo.sh runs it after CREATE EXTENSION singletable; by hand:
 --   psql -X -v ON_ERROR_STOP=1 -f test/demo/posting_app.sql
@@ -41,8 +41,9 @@ SELECT singletable.create_table('posting_app');
 SELECT singletable.create_gsi('posting_app', 'gsi1', partition_key => 'gsi1pk', sort_key => 'gsi1sk');
 
 \echo
-\echo '=== Load the items (put_item returns NULL unless asked for the previous item) ==='
+\echo '=== Load the items: 38 put_item calls, one per item (not echoed: read them in test/demo/posting_app.sql) ==='
 \o /dev/null
+\set ECHO none
 -- user u_1001
 SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "PROFILE", "name": "Aiko Tanaka", "email": "aiko@example.com", "plan": "pro", "timezone": "Asia/Tokyo", "createdAt": "2026-01-12T08:30:00Z"}');
 SELECT singletable.put_item('posting_app', '{"pk": "USER#u_1001", "sk": "POST#p_2001", "title": "Postgres can do single-table design", "status": "approved", "publishAt": "2026-06-23T09:00:00Z", "gsi1pk": "STATUS#approved", "gsi1sk": "2026-06-23T09:00:00Z", "createdAt": "2026-06-20T10:00:00Z"}');
@@ -88,6 +89,7 @@ SELECT singletable.put_item('posting_app', '{"pk": "POST#p_2202", "sk": "SOURCE#
 SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1001", "role": "admin", "joinedAt": "2026-05-02T09:00:00Z", "gsi1pk": "ROLE#admin", "gsi1sk": "2026-05-02T09:00:00Z"}');
 SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1002", "role": "editor", "joinedAt": "2026-05-03T11:15:00Z", "gsi1pk": "ROLE#editor", "gsi1sk": "2026-05-03T11:15:00Z"}');
 SELECT singletable.put_item('posting_app', '{"pk": "TEAM#t_01", "sk": "MEMBER#u_1003", "role": "admin", "joinedAt": "2026-04-18T15:30:00Z", "gsi1pk": "ROLE#admin", "gsi1sk": "2026-04-18T15:30:00Z"}');
+\set ECHO queries
 -- 5,000 more users with a profile and two draft posts each, so that the table is big enough
 -- for the planner to prefer the index over a sequential scan, as on a real table.
 SELECT count(singletable.put_item('posting_app', item))
