@@ -260,19 +260,32 @@ rel_reltuples(Oid relid)
 }
 
 /*
- * The items in a table now: the cumulative statistics' live tuples, which
- * every commit updates (visible within a second, without ANALYZE); when the
- * statistics hold no entry for the table (after a crash or pg_stat_reset),
- * reltuples as of the last VACUUM or ANALYZE.
+ * The items in a table now. On a table analysed or vacuumed with items: the
+ * cumulative statistics' live tuples, which every session reports at most
+ * seconds after its commits (reltuples when the statistics hold no entry,
+ * after a crash or pg_stat_reset). On a table never analysed, or empty when
+ * last analysed, the statistics may not have heard of the latest writes
+ * yet: the items are counted, up to ST_COUNT_SAMPLE_ITEMS (the work stays
+ * bounded); beyond, the statistics' count, of which the bound is a floor.
  */
 static int64
-table_item_count(Oid relid, float4 reltuples)
+table_item_count(StTable *tab, float4 reltuples)
 {
-	PgStat_StatTabEntry *e = pgstat_fetch_stat_tabentry(relid);
+	PgStat_StatTabEntry *e = pgstat_fetch_stat_tabentry(tab->relid);
+	int64		live = e != NULL ? Max(e->n_live_tuples, 0) : -1;
+	int64		counted;
+	bool		isnull;
 
-	if (e != NULL)
-		return Max(e->n_live_tuples, 0);
-	return reltuples > 0 ? (int64) reltuples : 0;
+	/* a distributed table's figures are its shards' (st_distributed_table_size) */
+	if (reltuples > 0 || st_citus_table(tab->relid))
+		return live >= 0 ? live : Max((int64) reltuples, 0);
+	if (SPI_execute(psprintf("SELECT pg_catalog.count(*) FROM (SELECT FROM %s LIMIT %d) s",
+							 tab->qualname, ST_COUNT_SAMPLE_ITEMS + 1), true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "counting the items of table \"%s\" failed", tab->relname);
+	counted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (counted <= ST_COUNT_SAMPLE_ITEMS)
+		return counted;
+	return Max(live, counted);
 }
 
 /*
@@ -380,7 +393,7 @@ st_describe_table(text *table_name)
 	else
 		nulls[4] = nulls[5] = 'n';
 	reltuples = rel_reltuples(tab->relid);
-	items = table_item_count(tab->relid, reltuples);
+	items = table_item_count(tab, reltuples);
 	values[6] = Int64GetDatum(items);
 	if (tab->n_indexes > 0)
 		index_counts = index_item_counts(tab, items, reltuples);

@@ -46,6 +46,14 @@ SELECT pg_stat_force_next_flush();
 SELECT singletable.describe_table('t_default') -> 'ItemCount' AS item_count;
 ANALYZE t_default;
 SELECT singletable.describe_table('t_default') -> 'ItemCount' AS item_count;
+-- a table never analysed is counted (up to 30,000 items): right after its writes, before
+-- any session has reported them to the cumulative statistics
+SELECT singletable.create_table('t_fresh');
+SELECT count(*) FROM (
+  SELECT singletable.put_item('t_fresh', jsonb_build_object('pk', 'P', 'sk', 'S' || i))
+    FROM generate_series(1, 11) i) s;
+SELECT singletable.describe_table('t_fresh') -> 'ItemCount' AS item_count;
+SELECT singletable.drop_table('t_fresh');
 -- and each index's: a sparse GSI and an LSI hold the items with their key attributes,
 -- counted on a table never analysed, then scaled by the share ANALYZE measured
 SELECT singletable.create_table('t_counted');
