@@ -69,16 +69,6 @@ extern text *st_ddb_table_text(const char *name);
 /* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
 extern Oid	st_ddb_table_relid(const char *name);
 
-/*
- * JSON building: format/jsonpush.h. The old names remain for the control
- * plane (dynamodb_tables.c) until it calls st_push_* itself.
- */
-#define st_ddb_push_key st_push_key
-#define st_ddb_push_string st_push_string
-#define st_ddb_push_int st_push_int
-#define st_ddb_push_bool st_push_bool
-#define st_ddb_push_jsonb st_push_jsonb
-
 /* The control plane (dynamodb_tables.c) */
 extern Jsonb *st_ddb_create_table(StDdbCall *call);
 extern Jsonb *st_ddb_delete_table(StDdbCall *call);

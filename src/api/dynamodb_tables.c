@@ -390,11 +390,11 @@ push_index_throughput(JsonbParseState **st, Jsonb *index_pt, const char *index)
 		(void) obj_int(v->val.binary.data, "ReadCapacityUnits", &rcu);
 		(void) obj_int(v->val.binary.data, "WriteCapacityUnits", &wcu);
 	}
-	st_ddb_push_key(st, "ProvisionedThroughput");
+	st_push_key(st, "ProvisionedThroughput");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_int(st, "NumberOfDecreasesToday", 0);
-	st_ddb_push_int(st, "ReadCapacityUnits", rcu);
-	st_ddb_push_int(st, "WriteCapacityUnits", wcu);
+	st_push_int(st, "NumberOfDecreasesToday", 0);
+	st_push_int(st, "ReadCapacityUnits", rcu);
+	st_push_int(st, "WriteCapacityUnits", wcu);
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
@@ -468,7 +468,7 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 			pushJsonbValue(st, WJB_VALUE, &mv);
 		}
 		if (index_name)
-			st_ddb_push_string(st, "IndexArn", psprintf(ARN_PREFIX "%s/index/%s", table, index_name));
+			st_push_string(st, "IndexArn", psprintf(ARN_PREFIX "%s/index/%s", table, index_name));
 		if (!local && index_name)
 		{
 			if (opts && opts->gsi_status)
@@ -479,7 +479,7 @@ push_indexes(JsonbParseState **st, JsonbValue *v, const char *table, bool local,
 			push_index_throughput(st, index_pt, index_name);
 		}
 		if (status)
-			st_ddb_push_string(st, "IndexStatus", status);
+			st_push_string(st, "IndexStatus", status);
 		pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(st, WJB_END_ARRAY, NULL);
@@ -562,21 +562,21 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 		pushJsonbValue(&st, WJB_KEY, &k);
 		pushJsonbValue(&st, WJB_VALUE, &v);
 	}
-	st_ddb_push_string(&st, "TableStatus", status);
-	st_ddb_push_string(&st, "TableArn", psprintf(ARN_PREFIX "%s", name));
-	st_ddb_push_key(&st, "CreationDateTime");
+	st_push_string(&st, "TableStatus", status);
+	st_push_string(&st, "TableArn", psprintf(ARN_PREFIX "%s", name));
+	st_push_key(&st, "CreationDateTime");
 	v.type = jbvNumeric;
 	v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(created)));
 	pushJsonbValue(&st, WJB_VALUE, &v);
-	st_ddb_push_key(&st, "BillingModeSummary");
+	st_push_key(&st, "BillingModeSummary");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_string(&st, "BillingMode", billing);
+	st_push_string(&st, "BillingMode", billing);
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	st_ddb_push_key(&st, "ProvisionedThroughput");
+	st_push_key(&st, "ProvisionedThroughput");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_int(&st, "NumberOfDecreasesToday", 0);
-	st_ddb_push_int(&st, "ReadCapacityUnits", rcu);
-	st_ddb_push_int(&st, "WriteCapacityUnits", wcu);
+	st_push_int(&st, "NumberOfDecreasesToday", 0);
+	st_push_int(&st, "ReadCapacityUnits", rcu);
+	st_push_int(&st, "WriteCapacityUnits", wcu);
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	return end_object(&st);
 }
@@ -587,7 +587,7 @@ wrap(const char *key, Jsonb *j)
 	JsonbParseState *st = NULL;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_jsonb(&st, key, j);
+	st_push_jsonb(&st, key, j);
 	return end_object(&st);
 }
 
@@ -820,8 +820,8 @@ st_ddb_create_table(StDdbCall *call)
 		Jsonb	   *req;
 
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		st_ddb_push_string(&st, "ResourceArn", psprintf(ARN_PREFIX "%s", name));
-		st_ddb_push_key(&st, "Tags");
+		st_push_string(&st, "ResourceArn", psprintf(ARN_PREFIX "%s", name));
+		st_push_key(&st, "Tags");
 		pushJsonbValue(&st, WJB_VALUE, tags);
 		req = end_object(&st);
 		{
@@ -974,7 +974,7 @@ st_ddb_list_tables(StDdbCall *call)
 	values[1] = text_datum(start);
 	values[2] = Int64GetDatum(limit + 1);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(&st, "TableNames");
+	st_push_key(&st, "TableNames");
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT c.relname::pg_catalog.text FROM singletable.tables t"
@@ -1001,7 +1001,7 @@ st_ddb_list_tables(StDdbCall *call)
 		last = NULL;
 	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
 	if (last)
-		st_ddb_push_string(&st, "LastEvaluatedTableName", last);
+		st_push_string(&st, "LastEvaluatedTableName", last);
 	SPI_finish();
 	return end_object(&st);
 }
@@ -1333,10 +1333,10 @@ st_ddb_update_ttl(StDdbCall *call)
 	else
 		st_disable_ttl(st_ddb_table_text(name));
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(&st, "TimeToLiveSpecification");
+	st_push_key(&st, "TimeToLiveSpecification");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_string(&st, "AttributeName", attr);
-	st_ddb_push_bool(&st, "Enabled", enabled == 1);
+	st_push_string(&st, "AttributeName", attr);
+	st_push_bool(&st, "Enabled", enabled == 1);
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	return end_object(&st);
 }
@@ -1349,11 +1349,11 @@ st_ddb_describe_ttl(StDdbCall *call)
 	JsonbParseState *st = NULL;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(&st, "TimeToLiveDescription");
+	st_push_key(&st, "TimeToLiveDescription");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	if (attr)
-		st_ddb_push_string(&st, "AttributeName", attr);
-	st_ddb_push_string(&st, "TimeToLiveStatus", attr ? "ENABLED" : "DISABLED");
+		st_push_string(&st, "AttributeName", attr);
+	st_push_string(&st, "TimeToLiveStatus", attr ? "ENABLED" : "DISABLED");
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	return end_object(&st);
 }
@@ -1450,7 +1450,7 @@ st_ddb_tag_resource(StDdbCall *call)
 			st_ddb_error(&e, psprintf("'%s'", value), psprintf("%s.value", p),
 						 "Member must have length less than or equal to 256");
 		if (key && value)
-			st_ddb_push_string(&st, key, value);
+			st_push_string(&st, key, value);
 	}
 	add = end_object(&st);
 	st_ddb_errors_raise(&e);
@@ -1529,7 +1529,7 @@ st_ddb_list_tags(StDdbCall *call)
 	JsonbParseState *st = NULL;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(&st, "Tags");
+	st_push_key(&st, "Tags");
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT e.key, e.value FROM singletable." ST_DDB_REGISTRY " d,"
@@ -1542,8 +1542,8 @@ st_ddb_list_tags(StDdbCall *call)
 	{
 		CHECK_FOR_INTERRUPTS();
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		st_ddb_push_string(&st, "Key", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
-		st_ddb_push_string(&st, "Value", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
+		st_push_string(&st, "Key", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		st_push_string(&st, "Value", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
@@ -1560,10 +1560,10 @@ st_ddb_describe_limits(StDdbCall *call)
 
 	/* DynamoDB's default quotas (there is no throttling here) */
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_int(&st, "AccountMaxReadCapacityUnits", 80000);
-	st_ddb_push_int(&st, "AccountMaxWriteCapacityUnits", 80000);
-	st_ddb_push_int(&st, "TableMaxReadCapacityUnits", 40000);
-	st_ddb_push_int(&st, "TableMaxWriteCapacityUnits", 40000);
+	st_push_int(&st, "AccountMaxReadCapacityUnits", 80000);
+	st_push_int(&st, "AccountMaxWriteCapacityUnits", 80000);
+	st_push_int(&st, "TableMaxReadCapacityUnits", 40000);
+	st_push_int(&st, "TableMaxWriteCapacityUnits", 40000);
 	return end_object(&st);
 }
 
@@ -1573,11 +1573,11 @@ st_ddb_describe_endpoints(StDdbCall *call)
 	JsonbParseState *st = NULL;
 
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_key(&st, "Endpoints");
+	st_push_key(&st, "Endpoints");
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-	st_ddb_push_string(&st, "Address", "localhost");
-	st_ddb_push_int(&st, "CachePeriodInMinutes", 1440);
+	st_push_string(&st, "Address", "localhost");
+	st_push_int(&st, "CachePeriodInMinutes", 1440);
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 	pushJsonbValue(&st, WJB_END_ARRAY, NULL);
 	return end_object(&st);

@@ -7,6 +7,7 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "format/jsonpush.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -302,42 +303,6 @@ page_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 	return false;
 }
 
-/* Adds "key": value to an object being built. */
-static void
-push_member(JsonbParseState **state, const char *key, JsonbValue *v)
-{
-	JsonbValue	k;
-
-	k.type = jbvString;
-	k.val.string.val = (char *) key;
-	k.val.string.len = strlen(key);
-	(void) pushJsonbValue(state, WJB_KEY, &k);
-	(void) pushJsonbValue(state, WJB_VALUE, v);
-}
-
-/* Adds "key": jsonb (an object) to an object being built. */
-static void
-push_jsonb_member(JsonbParseState **state, const char *key, Jsonb *j)
-{
-	JsonbValue	v;
-
-	v.type = jbvBinary;
-	v.val.binary.data = &j->root;
-	v.val.binary.len = VARSIZE(j) - VARHDRSZ;
-	push_member(state, key, &v);
-}
-
-/* Adds "key": n to an object being built. */
-static void
-push_count(JsonbParseState **state, const char *key, uint64 n)
-{
-	JsonbValue	v;
-
-	v.type = jbvNumeric;
-	v.val.numeric = int64_to_numeric((int64) n);
-	push_member(state, key, &v);
-}
-
 /*
  * DynamoDB's response of one page: {"Items": [...], "Count", "ScannedCount",
  * "LastEvaluatedKey" (when the page did not reach the end), "ConsumedCapacity"}.
@@ -353,13 +318,13 @@ page_response(PageItems *p, StReadResult *res)
 	items = pushJsonbValue(&p->state, WJB_END_ARRAY, NULL);
 	(void) pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	iv = *items;
-	push_member(&state, "Items", &iv);
-	push_count(&state, "Count", res->count);
-	push_count(&state, "ScannedCount", res->scanned);
+	st_push_member(&state, "Items", &iv);
+	st_push_int(&state, "Count", (int64) res->count);
+	st_push_int(&state, "ScannedCount", (int64) res->scanned);
 	if (res->last_key)
-		push_jsonb_member(&state, "LastEvaluatedKey", res->last_key);
+		st_push_jsonb(&state, "LastEvaluatedKey", res->last_key);
 	if (cc)
-		push_jsonb_member(&state, "ConsumedCapacity", cc);
+		st_push_jsonb(&state, "ConsumedCapacity", cc);
 	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
 }
 

@@ -9,19 +9,7 @@
  *     {"__type": "com.amazon.coral.validate#ValidationException",
  *      "message": "One or more parameter values were invalid: ..."}
  *
- * so that a SQL caller, the JSON API and the gateway get the exception and
- * DynamoDB's text without parsing prose. errmsg stays in PostgreSQL's style
- * (lower case, names the table, attribute or limit). Raise such an error with
- *
- *     ereport(ERROR, (errcode(ERRCODE_...), errmsg("..."),
- *                     st_errdetail_dynamodb("DynamoDB's message %s", ...)));
- *
- * st_errdetail_dynamodb reads the SQLSTATE already set by errcode(), so the
- * exception in DETAIL always agrees with the SQLSTATE. The error table
- * utils/errors.tab is the one place that pairs them, for the extension and
- * the gateway alike; README's SQLSTATE table documents it.
- *
- * Include after postgres.h.
+ * Design notes: the section on errors.h in README.md of this folder.
  */
 #ifndef SINGLETABLE_ERRORS_H
 #define SINGLETABLE_ERRORS_H

@@ -5,7 +5,8 @@
 # the caller's folder must rank above the callee's, or be the same folder. The
 # deliberate exceptions are listed in ALLOWED below, each with its reason in the
 # folder's README. Also checks that no header of src/ shadows a PostgreSQL header
-# of the same path (src/ comes first on the include path). Run after `make`.
+# of the same path (src/ comes first on the include path), and that each folder's README
+# names every file of the folder. Run after `make`.
 # One TAP line per check; exits non-zero on a failure.
 set -uo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -71,6 +72,19 @@ for o in objs:
 for b in bad:
     print("# " + b)
 tap(not bad, "no call from a lower layer to a higher one" + (f" ({len(bad)} found)" if bad else ""))
+
+# every file of a folder is named in the folder's README (as `name`)
+missing = []
+tracked = subprocess.run(["git", "ls-files", "src"], capture_output=True, text=True).stdout.split()
+for d in sorted({os.path.dirname(f) for f in tracked if f.count("/") == 2}):
+    readme = os.path.join(d, "README.md")
+    text = open(readme).read() if os.path.exists(readme) else ""
+    for f in tracked:
+        if os.path.dirname(f) == d and not f.endswith("README.md") and f"`{os.path.basename(f)}`" not in text:
+            missing.append(f)
+for m in missing:
+    print(f"# {m} is not named in its folder's README.md")
+tap(not missing, "every file of a folder of src/ is named in its README" + (f" ({len(missing)} not)" if missing else ""))
 
 server = sys.argv[1]
 shadow = [h for h in glob.glob("src/*/*.h") if os.path.exists(os.path.join(server, os.path.relpath(h, "src")))]
