@@ -13,7 +13,10 @@
 #      credentials, starts it as the installed unit would (its ExecStart, expanded from its
 #      EnvironmentFile, as its User: there is no systemd in the root), and sends SigV4-signed
 #      requests with curl: ListTables, CreateTable, PutItem, GetItem; unsigned and wrongly
-#      signed requests must be refused.
+#      signed requests must be refused;
+#   7. removes the packages and installs from source in the same root, as README says:
+#      with postgresql-server-dev-15, gcc and make only the extension builds and installs
+#      (make names the gateway's missing packages in one line); with those, the gateway too.
 # The root shares the host's network: the gateway listens on 127.0.0.1 port 0 (a free port,
 # read from its log) and PostgreSQL on its Unix socket only. Mounts live in a private mount
 # namespace (unshare), so they never show on the host, and are unmounted at exit anyway.
@@ -228,11 +231,6 @@ else
     show "$WORK/apt-root.log" | diag
     bail "nothing installed to test"
 fi
-cp -n "$ROOT"/var/cache/apt/archives/*.deb "$CACHE/archives/" 2>/dev/null
-# keep the cache to what the last run used
-for f in "$CACHE"/archives/*.deb; do
-    [[ -e $ROOT/var/cache/apt/archives/${f##*/} ]] || rm -f "$f"
-done
 
 passwd=$(run_in_root getent passwd singletable)
 check "postinst created the system user singletable, without a login shell" \
@@ -443,6 +441,45 @@ rc=$?
 GATEWAY_PID=
 check "the gateway stops on SIGTERM (systemctl stop) with status 0" test "$rc" = 0
 ((FAILURES == 0)) || show "$WORK/gateway.log" | diag
+
+# --- 7. from source, as README's "From source" says ------------------------------------------
+# The packages go; then the extension is built from the checkout with nothing but
+# postgresql-server-dev-15, gcc and make, and the gateway once its libraries are there.
+step "from source, with postgresql-server-dev-$PGVERSION gcc make only"
+psql_root -c 'DROP EXTENSION singletable' >/dev/null 2>&1
+mkdir -p "$ROOT/tmp/src"
+git -C "$TOP" -c safe.directory="$TOP" ls-files -z | tar -C "$TOP" --null --no-recursion --ignore-failed-read -T - -cf - |
+    tar -C "$ROOT/tmp/src" -xf -
+if run_in_root apt-get purge -y -q singletable-gateway "postgresql-$PGVERSION-singletable" >>"$WORK/apt-root.log" 2>&1 &&
+    run_in_root apt-get install -y -q --no-install-recommends "postgresql-server-dev-$PGVERSION" gcc make \
+        >>"$WORK/apt-root.log" 2>&1 &&
+    run_in_root bash -c 'cd /tmp/src && make && make install' >"$WORK/source.log" 2>&1; then
+    ok "make && make install with postgresql-server-dev-$PGVERSION, gcc and make only"
+else
+    not_ok "make && make install with postgresql-server-dev-$PGVERSION, gcc and make only"
+    show "$WORK/apt-root.log" 20 | diag
+    show "$WORK/source.log" | diag
+fi
+check "... make says in one line that the gateway is not built, and names its packages" \
+    grep -q '^note: singletable-gateway not built, it needs: apt-get install pkg-config libmicrohttpd-dev libssl-dev zlib1g-dev' "$WORK/source.log"
+check "... and installs no gateway" test ! -e "$ROOT/usr/lib/postgresql/$PGVERSION/bin/singletable-gateway"
+check "CREATE EXTENSION singletable from the source install: version 0.2.0" \
+    test "$(psql_root -At -c 'CREATE EXTENSION singletable' -c "SELECT extversion FROM pg_extension WHERE extname = 'singletable'" 2>&1)" = 0.2.0
+if run_in_root apt-get install -y -q --no-install-recommends pkg-config libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev \
+        >>"$WORK/apt-root.log" 2>&1 &&
+    run_in_root bash -c 'cd /tmp/src && make && make install' >"$WORK/source2.log" 2>&1 &&
+    run_in_root "/usr/lib/postgresql/$PGVERSION/bin/singletable-gateway" --version >/dev/null 2>&1; then
+    ok "with the gateway's libraries, make && make install also build and install singletable-gateway"
+else
+    not_ok "with the gateway's libraries, make && make install also build and install singletable-gateway"
+    show "$WORK/source2.log" | diag
+fi
+
+cp -n "$ROOT"/var/cache/apt/archives/*.deb "$CACHE/archives/" 2>/dev/null
+# keep the cache to what the last run used
+for f in "$CACHE"/archives/*.deb; do
+    [[ -e $ROOT/var/cache/apt/archives/${f##*/} ]] || rm -f "$f"
+done
 
 echo "1..$N"
 echo "# packaging: $N checks, $FAILURES failed, $((SECONDS - START)) s"
