@@ -33,12 +33,12 @@
 #include "utils/builtins.h"
 #include "pgstat.h"
 #include "utils/inval.h"
-#include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
 #include "catalog/distribute.h"
+#include "format/jsonpush.h"
 #include "catalog/indexes.h"
 #include "catalog/registry.h"
 #include "commands/commands.h"
@@ -340,27 +340,21 @@ index_item_count(StTable *tab, StIndex *idx, int64 items, float4 table_reltuples
 static Datum
 index_item_counts(StTable *tab, int64 items, float4 table_reltuples)
 {
-	StringInfoData buf;
+	JsonbParseState *st = NULL;
+	JsonbValue *obj;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, '{');
+	(void) pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	for (int i = 0; i < tab->n_indexes; i++)
-	{
-		StIndex    *idx = &tab->indexes[i];
-
-		if (i > 0)
-			appendStringInfoString(&buf, ", ");
-		escape_json(&buf, idx->name);
-		appendStringInfo(&buf, ": " INT64_FORMAT, index_item_count(tab, idx, items, table_reltuples));
-	}
-	appendStringInfoChar(&buf, '}');
-	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
+		st_push_int(&st, tab->indexes[i].name,
+					index_item_count(tab, &tab->indexes[i], items, table_reltuples));
+	obj = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	return JsonbPGetDatum(JsonbValueToJsonb(obj));
 }
 
 /*
  * A table in the shape of DynamoDB's DescribeTable: key schema, attribute
- * types, the item counts of the table and of each index (current within a
- * second of a commit; see table_item_count) and sizes on disk.
+ * types, the item counts of the table and of each index (table_item_count,
+ * index_item_count) and sizes on disk.
  */
 Jsonb *
 st_describe_table(text *table_name)
