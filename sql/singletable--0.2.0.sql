@@ -870,3 +870,47 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_batch_write';
 COMMENT ON FUNCTION singletable.batch_write(pg_catalog.jsonb) IS
   'DynamoDB''s BatchWriteItem: {"table": [{"PutRequest": {"Item": {...}}}, {"DeleteRequest": {"Key": {...}}}, ...], ...}, up to 25 requests, all checked before any is written, one statement per table and kind; returns {"UnprocessedItems": {...tables that met lock_timeout...}, "ConsumedCapacity": [...]}';
+
+------------------------------------------------------------------------------
+-- Inventory and inference (issue 25, parts 6 and 8): key_prefixes, collections,
+-- infer_entities (src/ops/inventory.c, src/ops/infer.c; docs/entities.md)
+------------------------------------------------------------------------------
+-- Internal: a key's literal prefix, key_prefixes' grouping. Not part of the API.
+CREATE FUNCTION singletable._key_prefix(key pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_key_prefix';
+COMMENT ON FUNCTION singletable._key_prefix(pg_catalog.text) IS
+  'Internal, for key_prefixes: the key up to and including its first ''#'', '':'' or ''|''; the whole key when it has none and looks like a constant (PROFILE, $user_1); else NULL';
+
+CREATE FUNCTION singletable.key_prefixes(table_name pg_catalog.text,
+    sample_percent pg_catalog.float8 DEFAULT NULL)
+RETURNS TABLE(entity pg_catalog.text, pk_prefix pg_catalog.text, sk_prefix pg_catalog.text,
+    items pg_catalog.int8, partitions pg_catalog.int8, bytes pg_catalog.int8,
+    avg_item_bytes pg_catalog.numeric, max_item_bytes pg_catalog.int8,
+    largest_collection_items pg_catalog.int8, largest_collection_bytes pg_catalog.int8,
+    rows_read pg_catalog.int8, sampled pg_catalog.bool)
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_key_prefixes';
+COMMENT ON FUNCTION singletable.key_prefixes(pg_catalog.text, pg_catalog.float8) IS
+  'What the table holds per literal key prefix (up to the first ''#'', '':'' or ''|''): items, partitions, DynamoDB bytes, average and largest item, largest collection; read in one pass, or from a TABLESAMPLE SYSTEM sample of sample_percent of its pages (counts scaled up, sampled true); rows_read says how many rows were read (SELECT on the table)';
+
+CREATE FUNCTION singletable.collections(table_name pg_catalog.text,
+    top pg_catalog.int4 DEFAULT 10, threshold_bytes pg_catalog.int8 DEFAULT NULL,
+    sample_percent pg_catalog.float8 DEFAULT NULL)
+RETURNS TABLE(rank_by pg_catalog.text, rank pg_catalog.int4, partition_key pg_catalog.text,
+    items pg_catalog.int8, bytes pg_catalog.int8, over_threshold pg_catalog.bool,
+    rows_read pg_catalog.int8, sampled pg_catalog.bool)
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_collections';
+COMMENT ON FUNCTION singletable.collections(pg_catalog.text, pg_catalog.int4, pg_catalog.int8, pg_catalog.float8) IS
+  'The table''s largest item collections by items and by DynamoDB bytes (top 1 to 1000 of each), flagged over threshold_bytes (default: DynamoDB''s 10 GB item-collection limit when the table has a local secondary index, else none); read in one pass or from a TABLESAMPLE SYSTEM sample; rows_read says how many rows were read (SELECT on the table)';
+
+CREATE FUNCTION singletable.infer_entities(table_name pg_catalog.text,
+    sample_percent pg_catalog.float8 DEFAULT NULL)
+RETURNS TABLE(entity pg_catalog.text, pk_template pg_catalog.text, sk_template pg_catalog.text,
+    items pg_catalog.int8, statement pg_catalog.text)
+LANGUAGE C CALLED ON NULL INPUT STABLE
+AS 'MODULE_PATHNAME', 'singletable_infer_entities';
+COMMENT ON FUNCTION singletable.infer_entities(pg_catalog.text, pg_catalog.float8) IS
+  'Entity definitions proposed from the table''s keys (split at its delimiter; fields typed int(N), int, date, timestamp, uuid or string by what all their values match), each with the define_entity call that registers it; at most 100 key shapes (SELECT on the table)';
