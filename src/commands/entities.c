@@ -86,6 +86,13 @@ overlap_reason(const StTemplate *a, const char *aent, const StTemplate *b, const
 	if (st_template_is_constant(b))
 		return psprintf("the %s '%s' of \"%s\" is also a key of the template '%s' of \"%s\"",
 						keyname, b->prefix, bent, a->source, aent);
+	if (a->prefix_len == 0 || b->prefix_len == 0)
+	{
+		const StTemplate *f = a->prefix_len == 0 ? a : b;
+
+		return psprintf("the %s template '%s' of \"%s\" begins with a field, so no prefix tells its keys from those of \"%s\"",
+						keyname, f->source, f == a ? aent : bent, f == a ? bent : aent);
+	}
 	if (a->prefix_len == b->prefix_len)
 		return psprintf("both %s templates begin with '%s', so begins_with(%s, '%s') returns the items of both",
 						keyname, a->prefix, keyname, a->prefix);
@@ -168,34 +175,88 @@ check_collision(StTable *tab, StEntity *e, StEntity *other)
 		}
 }
 
-/* The delimiter of the first template of e that has one, with that template */
-static char
-entity_delimiter(StEntity *e, const char **source)
+/* The templates of e: its keys', then its indexes'; returns their number (at most max) */
+static int
+entity_templates(StEntity *e, StTemplate **ts, int max)
 {
-	StTemplate *ts[2 + 2 * 32];
 	int			n = 0;
 
 	ts[n++] = e->pk;
 	if (e->sk)
 		ts[n++] = e->sk;
-	for (int i = 0; i < e->n_indexes && n + 2 <= (int) lengthof(ts); i++)
+	for (int i = 0; i < e->n_indexes && n + 2 <= max; i++)
 	{
 		if (e->indexes[i].pk)
 			ts[n++] = e->indexes[i].pk;
 		if (e->indexes[i].sk)
 			ts[n++] = e->indexes[i].sk;
 	}
-	for (int i = 0; i < n; i++)
-	{
-		char		d = st_template_delimiter(ts[i]);
+	return n;
+}
 
-		if (d != '\0')
+/*
+ * Warns (once) when a type tag of e ends with another delimiter than the
+ * table's: the one most of the type tags of its entities (e's included)
+ * end with.
+ */
+static void
+warn_mixed_delimiters(StTable *tab, StEntity *e, StEntity *others, int nothers)
+{
+	StTemplate *ts[2 + 2 * 64];
+	int			n;
+	int			counts[128] = {0};
+	char		table_delim = '\0';
+	const char *example = NULL;
+	const char *example_entity = NULL;
+
+	for (int i = -1; i < nothers; i++)
+	{
+		StEntity   *x = i < 0 ? e : &others[i];
+
+		if (i >= 0 && strcmp(x->name, e->name) == 0)
+			continue;
+		n = entity_templates(x, ts, lengthof(ts));
+		for (int k = 0; k < n; k++)
 		{
-			*source = ts[i]->source;
-			return d;
+			char		d = st_template_delimiter(ts[k]);
+
+			if (d != '\0')
+				counts[(unsigned char) d]++;
 		}
 	}
-	return '\0';
+	for (int c = 1; c < 128; c++)
+		if (counts[c] > 0 && (table_delim == '\0' || counts[c] > counts[(unsigned char) table_delim]))
+			table_delim = (char) c;
+	if (table_delim == '\0')
+		return;
+	/* a tag of another entity (or of e) that shows the table's delimiter */
+	for (int i = 0; i < nothers && example == NULL; i++)
+	{
+		if (strcmp(others[i].name, e->name) == 0)
+			continue;
+		n = entity_templates(&others[i], ts, lengthof(ts));
+		for (int k = 0; k < n && example == NULL; k++)
+			if (st_template_delimiter(ts[k]) == table_delim)
+			{
+				example = ts[k]->source;
+				example_entity = others[i].name;
+			}
+	}
+	n = entity_templates(e, ts, lengthof(ts));
+	for (int k = 0; k < n; k++)
+	{
+		char		d = st_template_delimiter(ts[k]);
+
+		if (d == '\0' || d == table_delim)
+			continue;
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("entity \"%s\" of table \"%s\" ends the type tag of '%s' with '%c', where the table's tags end with '%c'",
+						e->name, tab->relname, ts[k]->source, d, table_delim),
+				 example ? errdetail("Entity \"%s\" uses '%c': '%s'.", example_entity, table_delim, example) : 0,
+				 errhint("Use one delimiter in a table, so that every type tag ends the same way.")));
+		return;
+	}
 }
 
 /* Whether a field's name says it holds a date or a time ("dueDate", "created_at", "updatedAt") */
@@ -495,16 +556,7 @@ st_define_entity(const StDefineEntityRequest *req)
 	read_index_templates(tab, &e, req->indexes);
 	read_attributes(tab, &e, req->attributes);
 
-	ts[nts++] = e.pk;
-	if (e.sk)
-		ts[nts++] = e.sk;
-	for (int i = 0; i < e.n_indexes; i++)
-	{
-		if (e.indexes[i].pk)
-			ts[nts++] = e.indexes[i].pk;
-		if (e.indexes[i].sk)
-			ts[nts++] = e.indexes[i].sk;
-	}
+	nts = entity_templates(&e, ts, lengthof(ts));
 	check_field_types(&e, ts, nts);
 	for (int i = 0; i < e.n_attrs; i++)
 		for (int k = 0; k < nts; k++)
@@ -543,29 +595,7 @@ st_define_entity(const StDefineEntityRequest *req)
 		if (e.indexes[i].sk)
 			warn_template(tab, &e, e.indexes[i].sk, psprintf("%s sort key template", e.indexes[i].index_name), true);
 	}
-	{
-		const char *mine_src = NULL;
-		char		mine = entity_delimiter(&e, &mine_src);
-
-		for (int i = 0; mine != '\0' && i < nothers; i++)
-		{
-			const char *theirs_src = NULL;
-			char		theirs;
-
-			if (strcmp(others[i].name, name) == 0)
-				continue;
-			theirs = entity_delimiter(&others[i], &theirs_src);
-			if (theirs != '\0' && theirs != mine)
-			{
-				ereport(WARNING,
-						(errcode(ERRCODE_WARNING),
-						 errmsg("entity \"%s\" of table \"%s\" uses the delimiter '%c' ('%s') where entity \"%s\" uses '%c' ('%s')",
-								name, tab->relname, mine, mine_src, others[i].name, theirs, theirs_src),
-						 errhint("Use one delimiter in a table, so that every type tag ends the same way.")));
-				break;
-			}
-		}
-	}
+	warn_mixed_delimiters(tab, &e, others, nothers);
 
 	{
 		Oid			argtypes[7] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, JSONBOID, BOOLOID};
