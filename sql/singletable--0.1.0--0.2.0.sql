@@ -641,6 +641,77 @@ COMMENT ON FUNCTION singletable.batch_write(pg_catalog.jsonb) IS
   'DynamoDB''s BatchWriteItem: {"table": [{"PutRequest": {"Item": {...}}}, {"DeleteRequest": {"Key": {...}}}, ...], ...}, up to 25 requests, all checked before any is written, one statement per table and kind; returns {"UnprocessedItems": {...tables that met lock_timeout...}, "ConsumedCapacity": [...]}';
 
 ------------------------------------------------------------------------------
+-- Entities: the key templates of the item types a table holds (define_entity)
+------------------------------------------------------------------------------
+CREATE TABLE singletable.entities (
+    table_name          pg_catalog.regclass NOT NULL,
+    entity              pg_catalog.text NOT NULL
+        CHECK (pg_catalog.octet_length(entity) OPERATOR(pg_catalog.>=) 1
+               AND pg_catalog.octet_length(entity) OPERATOR(pg_catalog.<=) 255),
+    pk_template         pg_catalog.text NOT NULL,
+    sk_template         pg_catalog.text,
+    index_templates     pg_catalog.jsonb NOT NULL DEFAULT '{}',
+    attributes          pg_catalog.jsonb NOT NULL DEFAULT '{}',
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (table_name, entity)
+);
+COMMENT ON TABLE singletable.entities IS
+  'Registry of entities: per item-collection table, the key templates of each item type (''USER#{userId}''), of its secondary-index keys, and its declared attributes';
+SELECT pg_catalog.pg_extension_config_dump('singletable.entities', '');
+GRANT SELECT ON singletable.entities TO PUBLIC;
+CREATE TRIGGER registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.entities
+    FOR EACH ROW EXECUTE FUNCTION singletable.registry_changed();
+CREATE TRIGGER registry_truncated AFTER TRUNCATE ON singletable.entities
+    FOR EACH STATEMENT EXECUTE FUNCTION singletable.registry_changed();
+
+-- SECURITY DEFINER for the reason given at singletable.on_sql_drop: it only deletes
+-- the rows of relations PostgreSQL reports as dropped in this very command.
+CREATE FUNCTION singletable.on_entities_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.entities e
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND e.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_entities_sql_drop() IS
+  'Event trigger: removes the singletable.entities rows of dropped tables';
+CREATE EVENT TRIGGER singletable_entities_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_entities_sql_drop();
+
+CREATE FUNCTION singletable.define_entity(
+    table_name          pg_catalog.text,
+    entity              pg_catalog.text,
+    pk                  pg_catalog.text,
+    sk                  pg_catalog.text DEFAULT NULL,
+    indexes             pg_catalog.jsonb DEFAULT NULL,
+    attributes          pg_catalog.jsonb DEFAULT NULL,
+    replace             pg_catalog.bool DEFAULT false)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_define_entity';
+COMMENT ON FUNCTION singletable.define_entity(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.bool) IS
+  'Registers an entity of a table the caller owns: key templates such as pk => ''TENANT#{tenantId}'', sk => ''USER#{userId:int(6)}'', index key templates {"GSI1": {"pk": ..., "sk": ...}} and declared attributes {"name": "S"}; refuses a prefix that collides with another entity''s, warns of risky designs';
+
+CREATE FUNCTION singletable.drop_entity(table_name pg_catalog.text, entity pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_entity';
+COMMENT ON FUNCTION singletable.drop_entity(pg_catalog.text, pg_catalog.text) IS
+  'Removes an entity of a table the caller owns from the registry (its items stay)';
+
+CREATE FUNCTION singletable.entity_of(table_name pg_catalog.regclass, pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT STABLE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'singletable_entity_of';
+COMMENT ON FUNCTION singletable.entity_of(pg_catalog.regclass, pg_catalog.text, pg_catalog.text) IS
+  'The entity of the table whose key templates the keys match, or NULL';
 -- Inventory and inference (issue 25, parts 6 and 8): key_prefixes, collections,
 -- infer_entities (src/ops/inventory.c, src/ops/infer.c; docs/entities.md)
 ------------------------------------------------------------------------------

@@ -38,6 +38,7 @@
 #include "utils/errors.h"
 #include "catalog/distribute.h"
 #include "catalog/registry.h"
+#include "catalog/entities.h"
 #include "ops/ttl.h"
 
 StaticAssertDecl((ST_ACL_OWNER & (((AclMode) 1 << N_ACL_RIGHTS) - 1)) == 0 &&
@@ -430,6 +431,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	SPI_connect();
 	st_indexes_load(tab);
 	st_ttl_load(tab);
+	st_entities_load(tab);
 	/* Citus invalidates the table's relcache entry when it distributes it */
 	tab->distributed = st_table_distribution(tab) != (Datum) 0;
 	SPI_finish();

@@ -45,6 +45,8 @@ struct StTable
 	char	   *ttl_index;		/* its partial index, in the table's schema */
 	int			n_indexes;		/* secondary indexes (singletable.indexes) */
 	StIndex    *indexes;		/* in cxt, ordered by name */
+	int			n_entities;		/* entities (singletable.entities) */
+	struct StEntity *entities;	/* in cxt, ordered by name (catalog/entities.h) */
 };
 
 extern void st_registry_init(void);

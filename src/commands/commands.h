@@ -93,4 +93,22 @@ typedef struct StDistributeRequest
 /* Distributes a table the caller owns with Citus, by its partition key */
 extern void st_distribute_table(const StDistributeRequest *req);
 
+/* define_entity (entities.c) */
+typedef struct StDefineEntityRequest
+{
+	text	   *table_name;
+	const char *entity;
+	const char *pk;				/* the partition key template */
+	const char *sk;				/* the sort key template; NULL: none */
+	Jsonb	   *indexes;		/* {"GSI1": {"pk": ..., "sk": ...}}, or NULL */
+	Jsonb	   *attributes;		/* {"name": "S"}, or NULL */
+	bool		replace;		/* change an existing entity */
+} StDefineEntityRequest;
+
+/* Registers (or with replace changes) an entity of a table the caller owns */
+extern void st_define_entity(const StDefineEntityRequest *req);
+
+/* Removes an entity of a table the caller owns */
+extern void st_drop_entity(text *table_name, const char *entity);
+
 #endif

@@ -27,6 +27,7 @@
 #include "utils/syscache.h"
 #include "utils/errors.h"
 #include "catalog/indexes.h"
+#include "catalog/entities.h"
 #include "catalog/registry.h"
 #include "commands/commands.h"
 #include "commands/commands_internal.h"
@@ -447,6 +448,13 @@ drop_index(text *table_name, const char *index_name, bool lsi)
 									 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
 									 " AND index_name OPERATOR(pg_catalog.=) $2",
 									 2, argtypes, values, NULL);
+		/* the entities' key templates of the index go with it */
+		if (tab->n_entities > 0)
+			st_registry_execute_as_owner("entities", "UPDATE " ST_ENTITY_REGISTRY
+										 " SET index_templates = index_templates OPERATOR(pg_catalog.-) $2"
+										 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+										 " AND index_templates OPERATOR(pg_catalog.?) $2",
+										 2, argtypes, values, NULL);
 	}
 	CacheInvalidateRelcacheByRelid(tab->relid);
 	SPI_finish();

@@ -40,6 +40,7 @@
 #include "catalog/distribute.h"
 #include "format/jsonpush.h"
 #include "catalog/indexes.h"
+#include "catalog/entities.h"
 #include "catalog/registry.h"
 #include "commands/commands.h"
 
@@ -479,6 +480,22 @@ st_describe_table(text *table_name)
 								  " pg_catalog.jsonb_build_object('AttributeName', $2, 'TimeToLiveStatus', 'ENABLED'))",
 								  2, targtypes, tvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "describing table \"%s\" failed", tab->relname);
+		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	}
+	if (tab->n_entities > 0)
+	{
+		/* the entities (singletable.entities): not DynamoDB's, which SDKs ignore */
+		Oid			eargtypes[2] = {JSONBOID, OIDOID};
+		Datum		evalues[2] = {result, ObjectIdGetDatum(tab->relid)};
+
+		if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('Entities',"
+								  " pg_catalog.jsonb_agg(pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object("
+								  "  'Entity', e.entity, 'PartitionKey', e.pk_template, 'SortKey', e.sk_template,"
+								  "  'Indexes', e.index_templates, 'Attributes', e.attributes))"
+								  "  ORDER BY e.entity COLLATE pg_catalog.\"C\"))"
+								  " FROM " ST_ENTITY_REGISTRY " e WHERE e.table_name OPERATOR(pg_catalog.=) $2",
+								  2, eargtypes, evalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "describing the entities of table \"%s\" failed", tab->relname);
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 	}
 	{

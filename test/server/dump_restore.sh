@@ -95,6 +95,9 @@ SELECT singletable.put_item('dr_s', '{"pk": "USER#3", "sk": "PROFILE", "name": "
 SELECT singletable.enable_ttl('dr_s', 'exp');
 SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION", "exp": 1000000000}');
 SELECT singletable.put_item('dr_s', '{"pk": "USER#4", "sk": "SESSION2", "exp": 4000000000}');
+-- entities: their registry rows are restored, and entity_of reads them
+SELECT singletable.define_entity('dr_s', 'User', pk => 'USER#{userId}', sk => 'PROFILE', attributes => '{"name": "S"}');
+SELECT singletable.define_entity('dr_s', 'Session', pk => 'USER#{userId}', sk => 'SESSION{n}');
 -- a transact_write with a ClientRequestToken: its row (role by name) is dumped and restored
 SELECT singletable.transact_write('[{"Update": {"TableName": "dr_s", "Key": {"pk": "USER#2", "sk": "PROFILE"},
   "UpdateExpression": "ADD visits :one", "ExpressionAttributeValues": {":one": 1}}}]', 'dump-token') IS NOT NULL;
@@ -289,6 +292,11 @@ same "query by index_name returns the same rows (INCLUDE projection)" \
 same "singletable.ttl has the same rows and the TTL index is the same" \
     "SELECT t.table_name::text, t.attribute_name, t.ttl_index, t.enabled_at, pg_catalog.replace(pg_catalog.pg_get_indexdef(c.oid), E'\n', ' ')
        FROM singletable.ttl t JOIN pg_catalog.pg_class c ON c.relname = t.ttl_index" '^dr_s\|exp\|dr_s_ttl\|'
+
+same "singletable.entities has the same rows, and entity_of tells the same entities" \
+    "SELECT e.table_name::text, e.entity, e.pk_template, e.sk_template, e.index_templates, e.attributes, e.created_at,
+            singletable.entity_of(e.table_name, 'USER#1', 'PROFILE')
+       FROM singletable.entities e ORDER BY 2" '^dr_s\|(User|Session)\|USER#'
 
 same "reads hide the same expired items; include_expired shows them" \
     "SELECT sk, singletable.get_item('dr_s', 'USER#4', sk) IS NULL, singletable.get_item('dr_s', 'USER#4', sk, include_expired => true) IS NULL

@@ -1,0 +1,99 @@
+/*
+ * template.h — key templates of entities: 'TENANT#{tenantId}',
+ * 'POST#{postId:int(4)}', 'PROFILE'. Parsing, matching a key against a
+ * template (and reading its fields), composing a key from field values, and
+ * the rules of the field types.
+ *
+ * A template is literal text and fields {name} or {name:type}; "{{" and "}}"
+ * are a literal brace. Types: string (the default), int(N) (exactly N digits,
+ * zero-padded), int (digits), date (YYYY-MM-DD), timestamp (ISO-8601 in UTC,
+ * YYYY-MM-DDTHH:MM, optional :SS and fraction, an optional Z), uuid (36
+ * characters, lower-case hex). Each field is followed by literal text or
+ * ends the template; two fields in a row are refused (where would one end?).
+ *
+ * Matching reads fields left to right without backtracking: a string or int
+ * field runs to the first occurrence of the literal after it (to the end
+ * for the last field), a date, timestamp or uuid field takes exactly what
+ * its syntax allows. A field is never empty.
+ */
+#ifndef SINGLETABLE_TEMPLATE_H
+#define SINGLETABLE_TEMPLATE_H
+
+typedef enum StFieldType
+{
+	ST_FIELD_STRING,
+	ST_FIELD_INT,				/* width 0: any number of digits; N: exactly N */
+	ST_FIELD_DATE,
+	ST_FIELD_TIMESTAMP,
+	ST_FIELD_UUID
+} StFieldType;
+
+typedef struct StTemplatePart
+{
+	bool		is_field;
+	char	   *text;			/* the literal (unescaped), or the field's name */
+	int			len;			/* strlen(text) */
+	StFieldType type;			/* a field's */
+	int			width;			/* int(N)'s N, else 0 */
+} StTemplatePart;
+
+typedef struct StTemplate
+{
+	char	   *source;			/* as given */
+	int			nparts;
+	StTemplatePart *parts;
+	int			nfields;
+	char	   *prefix;			/* the literal text before the first field (all of a constant) */
+	int			prefix_len;
+} StTemplate;
+
+/* Longest template, and most fields in one */
+#define ST_TEMPLATE_MAX_BYTES	1024
+#define ST_TEMPLATE_MAX_FIELDS	16
+
+/*
+ * Parses src; an error names what ("the sort key template of entity
+ * \"User\"") and says what is wrong. Allocates in the current context.
+ */
+extern StTemplate *st_template_parse(const char *src, const char *what);
+
+/* Whether the template has no field (a constant key, 'PROFILE') */
+#define st_template_is_constant(t) ((t)->nfields == 0)
+
+/*
+ * Whether key (len bytes) matches t. With values non-NULL, the fields'
+ * values are returned there (t->nfields palloc'd strings) on a match.
+ */
+extern bool st_template_match(const StTemplate *t, const char *key, int len, char **values);
+
+/*
+ * Whether key could be the beginning of a key t matches (a begins_with
+ * prefix that can find t's items).
+ */
+extern bool st_template_prefix_possible(const StTemplate *t, const char *key, int len);
+
+/* Whether v (len bytes) is a valid value of a field of type/width */
+extern bool st_field_value_valid(StFieldType type, int width, const char *v, int len);
+
+/* The type as a template writes it: "string", "int(4)", "date" ... (palloc'd) */
+extern char *st_field_type_text(StFieldType type, int width);
+
+/* The field numbered i (0-based among the fields) of t */
+extern const StTemplatePart *st_template_field(const StTemplate *t, int i);
+
+/* The index of the field named name in t, or -1 */
+extern int	st_template_field_index(const StTemplate *t, const char *name);
+
+/*
+ * The key t makes of the fields' values (t->nfields strings, already
+ * valid); palloc'd.
+ */
+extern char *st_template_compose(const StTemplate *t, char *const *values);
+
+/*
+ * The delimiter t's type tag ends with: the last character of its prefix
+ * when that is punctuation ('#', ':', '|', '_' ...), else '\0'.
+ */
+extern char st_template_delimiter(const StTemplate *t);
+
+#endif
