@@ -964,18 +964,18 @@ RETURNS TABLE(entity pg_catalog.text, pk_prefix pg_catalog.text, sk_prefix pg_ca
 LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_key_prefixes';
 COMMENT ON FUNCTION singletable.key_prefixes(pg_catalog.text, pg_catalog.float8) IS
-  'What the table holds per literal key prefix (up to the first ''#'', '':'' or ''|''): items, partitions, DynamoDB bytes, average and largest item, largest collection; read in one pass, or from a TABLESAMPLE SYSTEM sample of sample_percent of its pages (counts scaled up, sampled true); rows_read says how many rows were read (SELECT on the table)';
+  'What the table holds per entity, and per literal key prefix (up to the first ''#'', '':'' or ''|'') for items of no entity: items, partitions, DynamoDB bytes, average and largest item, largest collection; read in one pass, or from a TABLESAMPLE SYSTEM sample of sample_percent of its pages (counts scaled up, sampled true); rows_read says how many rows were read (SELECT on the table)';
 
 CREATE FUNCTION singletable.collections(table_name pg_catalog.text,
-    top pg_catalog.int4 DEFAULT 10, threshold_bytes pg_catalog.int8 DEFAULT NULL,
+    entity pg_catalog.text DEFAULT NULL, top pg_catalog.int4 DEFAULT 10, threshold_bytes pg_catalog.int8 DEFAULT NULL,
     sample_percent pg_catalog.float8 DEFAULT NULL)
 RETURNS TABLE(rank_by pg_catalog.text, rank pg_catalog.int4, partition_key pg_catalog.text,
     items pg_catalog.int8, bytes pg_catalog.int8, over_threshold pg_catalog.bool,
     rows_read pg_catalog.int8, sampled pg_catalog.bool)
 LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_collections';
-COMMENT ON FUNCTION singletable.collections(pg_catalog.text, pg_catalog.int4, pg_catalog.int8, pg_catalog.float8) IS
-  'The table''s largest item collections by items and by DynamoDB bytes (top 1 to 1000 of each), flagged over threshold_bytes (default: DynamoDB''s 10 GB item-collection limit when the table has a local secondary index, else none); read in one pass or from a TABLESAMPLE SYSTEM sample; rows_read says how many rows were read (SELECT on the table)';
+COMMENT ON FUNCTION singletable.collections(pg_catalog.text, pg_catalog.text, pg_catalog.int4, pg_catalog.int8, pg_catalog.float8) IS
+  'The table''s largest item collections (counting the items of entity, when given) by items and by DynamoDB bytes (top 1 to 1000 of each), flagged over threshold_bytes (default: DynamoDB''s 10 GB item-collection limit when the table has a local secondary index, else none); read in one pass or from a TABLESAMPLE SYSTEM sample; rows_read says how many rows were read (SELECT on the table)';
 
 CREATE FUNCTION singletable.infer_entities(table_name pg_catalog.text,
     sample_percent pg_catalog.float8 DEFAULT NULL)

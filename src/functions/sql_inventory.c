@@ -86,7 +86,7 @@ singletable_key_prefixes(PG_FUNCTION_ARGS)
 }
 
 /*
- * singletable.collections(table_name, top DEFAULT 10, threshold_bytes
+ * singletable.collections(table_name, entity DEFAULT NULL, top DEFAULT 10, threshold_bytes
  * DEFAULT NULL, sample_percent DEFAULT NULL) -> TABLE(rank_by, rank,
  * partition_key, items, bytes, over_threshold, rows_read, sampled)
  */
@@ -95,22 +95,23 @@ singletable_collections(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
-	bool		has_threshold = !PG_ARGISNULL(2);
-	bool		has_sample = !PG_ARGISNULL(3);
+	char	   *entity = PG_ARGISNULL(1) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	bool		has_threshold = !PG_ARGISNULL(3);
+	bool		has_sample = !PG_ARGISNULL(4);
 	int64		threshold;
 	int64		rows_read;
 	List	   *rows;
 	ListCell   *lc;
 
-	if (PG_ARGISNULL(1))
+	if (PG_ARGISNULL(2))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("top must not be NULL (table \"%s\")",
 						name ? text_to_cstring(name) : "(null)")));
 	InitMaterializedSRF(fcinfo, 0);
-	rows = st_collections(name, PG_GETARG_INT32(1), has_threshold,
-						  has_threshold ? PG_GETARG_INT64(2) : 0,
-						  has_sample, has_sample ? PG_GETARG_FLOAT8(3) : 100.0,
+	rows = st_collections(name, entity, PG_GETARG_INT32(2), has_threshold,
+						  has_threshold ? PG_GETARG_INT64(3) : 0,
+						  has_sample, has_sample ? PG_GETARG_FLOAT8(4) : 100.0,
 						  &threshold, &rows_read);
 	foreach(lc, rows)
 	{

@@ -23,6 +23,9 @@
 #include "ops/infer.h"
 #include "ops/inventory.h"
 
+/* The widest int(N) a template takes */
+#define ST_INFER_MAX_INT_WIDTH 20
+
 /* Rows fetched from the cursor at a time; the first batch also picks the delimiter and style */
 #define FETCH_ROWS 10000
 
@@ -93,10 +96,11 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* a lower-case hex digit, as a uuid field of a template takes it */
 static bool
 is_hex(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	return is_digit(c) || (c >= 'a' && c <= 'f');
 }
 
 /* Letters and underscores, or ElectroDB's $name_1: what a type tag is made of */
@@ -168,7 +172,7 @@ is_date(const char *s, int len)
 	return m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-/* YYYY-MM-DDTHH:MM[:SS[.fff]][Z|+HH:MM|+HHMM] */
+/* YYYY-MM-DDTHH:MM[:SS[.f{1,9}]][Z]: ISO-8601 in UTC, as a timestamp field of a template takes it */
 static bool
 is_timestamp(const char *s, int len)
 {
@@ -186,26 +190,21 @@ is_timestamp(const char *s, int len)
 		i += 3;
 		if (i < len && s[i] == '.')
 		{
+			int			digits = 0;
+
 			i++;
-			if (i >= len || !is_digit(s[i]))
-				return false;
 			while (i < len && is_digit(s[i]))
+			{
 				i++;
+				digits++;
+			}
+			if (digits < 1 || digits > 9)
+				return false;
 		}
 	}
-	if (i == len)
-		return true;
-	if (s[i] == 'Z')
-		return i + 1 == len;
-	if (s[i] == '+' || s[i] == '-')
-	{
-		if (len - i == 6)
-			return is_digit(s[i + 1]) && is_digit(s[i + 2]) && s[i + 3] == ':' &&
-				is_digit(s[i + 4]) && is_digit(s[i + 5]);
-		if (len - i == 5)
-			return is_digit(s[i + 1]) && is_digit(s[i + 2]) && is_digit(s[i + 3]) && is_digit(s[i + 4]);
-	}
-	return false;
+	if (i < len && s[i] == 'Z')
+		i++;
+	return i == len;
 }
 
 static bool
@@ -270,7 +269,8 @@ type_name(const TypeFlags *f)
 	if (f->date)
 		return "date";
 	if (f->digits)
-		return f->width > 1 && f->lead_zero ? psprintf("int(%d)", f->width) : "int";
+		return f->width > 1 && f->width <= ST_INFER_MAX_INT_WIDTH && f->lead_zero ?
+			psprintf("int(%d)", f->width) : "int";
 	return NULL;
 }
 

@@ -16,6 +16,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "catalog/entities.h"
 #include "catalog/registry.h"
 #include "ops/inventory.h"
 
@@ -75,15 +76,24 @@ name_for_message(text *name)
 
 /*
  * The FROM item reading tab's rows as r(k, s[, sk]): k the partition key, s
- * each item's DynamoDB size, and the sort key when with_sk; sampled with
- * TABLESAMPLE SYSTEM ($sample_param) when sample_param > 0.
+ * each item's DynamoDB size, the sort key when with_sk, e the entity of the
+ * keys (entity_of) when with_entity; sampled with TABLESAMPLE SYSTEM
+ * ($sample_param) when sample_param > 0.
  */
 static void
-append_rows(StringInfo sql, StTable *tab, bool with_sk, int sample_param)
+append_rows(StringInfo sql, StTable *tab, bool with_sk, bool with_entity, int sample_param)
 {
 	appendStringInfo(sql, "(SELECT t.%s AS k, ", quote_identifier(tab->pk_name));
 	if (with_sk)
 		appendStringInfo(sql, "t.%s AS sk, ", quote_identifier(tab->sk_name));
+	if (with_entity)
+	{
+		appendStringInfo(sql, "singletable.entity_of(%u::pg_catalog.oid::pg_catalog.regclass, t.%s",
+						 tab->relid, quote_identifier(tab->pk_name));
+		if (tab->sk_name)
+			appendStringInfo(sql, ", t.%s", quote_identifier(tab->sk_name));
+		appendStringInfoString(sql, ") AS e, ");
+	}
 	appendStringInfoString(sql, "singletable._stored_size(t.item, ");
 	if (tab->pk_type == ST_KEY_B || (tab->sk_name && tab->sk_type == ST_KEY_B))
 	{
@@ -147,6 +157,7 @@ st_key_prefixes(text *name, bool has_sample, double pct, int64 *rows_read)
 	Datum		values[1] = {Float8GetDatum(pct)};
 	const char *pkp;
 	const char *skp;
+	bool		with_entity;
 	List	   *groups = NIL;
 	int64		read = 0;
 	uint64		i;
@@ -155,21 +166,31 @@ st_key_prefixes(text *name, bool has_sample, double pct, int64 *rows_read)
 	SPI_connect();
 	tab = st_table_open(name, AccessShareLock, ACL_SELECT);
 
+	/* entities have templates only on tables with S keys */
+	with_entity = tab->n_entities > 0;
 	pkp = tab->pk_type == ST_KEY_S ? "singletable._key_prefix(c.k) COLLATE \"C\"" : "NULL::pg_catalog.text";
 	skp = tab->sk_name && tab->sk_type == ST_KEY_S ? "singletable._key_prefix(r.sk) COLLATE \"C\"" : "NULL::pg_catalog.text";
+	if (with_entity)
+	{
+		pkp = "CASE WHEN c.e IS NULL THEN singletable._key_prefix(c.k) COLLATE \"C\" END";
+		skp = tab->sk_name ? "CASE WHEN r.e IS NULL THEN singletable._key_prefix(r.sk) COLLATE \"C\" END"
+			: "NULL::pg_catalog.text";
+	}
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT NULL::pg_catalog.text AS entity, %s AS pkp, c.skp,"
+					 "SELECT %s AS entity, %s AS pkp, c.skp,"
 					 " pg_catalog.sum(c.n)::pg_catalog.int8, pg_catalog.count(*),"
 					 " pg_catalog.sum(c.b)::pg_catalog.int8, pg_catalog.max(c.mx),"
 					 " pg_catalog.max(c.n), pg_catalog.max(c.b)::pg_catalog.int8,"
 					 " pg_catalog.round(pg_catalog.sum(c.b) / pg_catalog.sum(c.n), 1)::pg_catalog.text"
-					 " FROM (SELECT r.k, %s AS skp, pg_catalog.count(*) AS n,"
+					 " FROM (SELECT r.k, %s AS skp, %s AS e, pg_catalog.count(*) AS n,"
 					 " pg_catalog.sum(r.s) AS b, pg_catalog.max(r.s) AS mx FROM ",
-					 pkp, skp);
-	append_rows(&sql, tab, tab->sk_name != NULL && tab->sk_type == ST_KEY_S, has_sample ? 1 : 0);
-	appendStringInfoString(&sql, " GROUP BY r.k, 2) c GROUP BY 1, 2, 3"
-						   " ORDER BY 2 NULLS LAST, 3 NULLS LAST");
+					 with_entity ? "c.e COLLATE \"C\"" : "NULL::pg_catalog.text", pkp, skp,
+					 with_entity ? "r.e" : "NULL::pg_catalog.text");
+	append_rows(&sql, tab, tab->sk_name != NULL && tab->sk_type == ST_KEY_S, with_entity,
+				has_sample ? 1 : 0);
+	appendStringInfoString(&sql, " GROUP BY r.k, 2, 3) c GROUP BY 1, 2, 3"
+						   " ORDER BY 1 NULLS LAST, 2 NULLS LAST, 3 NULLS LAST");
 
 	if (SPI_execute_with_args(sql.data, has_sample ? 1 : 0, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "key_prefixes: SPI_execute failed");
@@ -186,6 +207,16 @@ st_key_prefixes(text *name, bool has_sample, double pct, int64 *rows_read)
 		g->entity = get_text(tup, desc, 1);
 		g->pk_prefix = get_text(tup, desc, 2);
 		g->sk_prefix = get_text(tup, desc, 3);
+		if (g->entity)
+		{
+			/* an entity's prefixes are its templates' type tags */
+			StEntity   *e = st_entity_find(tab, g->entity);
+
+			if (e && e->pk->prefix_len > 0)
+				g->pk_prefix = pnstrdup(e->pk->prefix, e->pk->prefix_len);
+			if (e && e->sk && e->sk->prefix_len > 0)
+				g->sk_prefix = pnstrdup(e->sk->prefix, e->sk->prefix_len);
+		}
 		read += items;
 		g->items = scale(items, has_sample, pct);
 		g->partitions = get_int64(tup, desc, 5);
@@ -209,14 +240,15 @@ st_key_prefixes(text *name, bool has_sample, double pct, int64 *rows_read)
  * read are summed.
  */
 List *
-st_collections(text *name, int top, bool has_threshold, int64 threshold,
+st_collections(text *name, const char *entity, int top, bool has_threshold, int64 threshold,
 			   bool has_sample, double pct, int64 *threshold_out, int64 *rows_read)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	StTable    *tab;
 	StringInfoData sql;
-	Oid			argtypes[2] = {INT4OID, FLOAT8OID};
-	Datum		values[2];
+	Oid			argtypes[3] = {INT4OID, FLOAT8OID, TEXTOID};
+	Datum		values[3];
+	const char *filter = "";
 	List	   *rows = NIL;
 	int64		read = 0;
 	uint64		i;
@@ -236,6 +268,13 @@ st_collections(text *name, int top, bool has_threshold, int64 threshold,
 
 	SPI_connect();
 	tab = st_table_open(name, AccessShareLock, ACL_SELECT);
+	if (entity != NULL && st_entity_find(tab, entity) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("entity \"%s\" of table \"%s\" does not exist", entity, tab->relname),
+				 errhint("singletable.define_entity() defines one; the table has %d.", tab->n_entities)));
+	if (entity != NULL)
+		filter = " FILTER (WHERE r.e OPERATOR(pg_catalog.=) $3)";
 
 	*threshold_out = -1;
 	if (has_threshold)
@@ -245,25 +284,32 @@ st_collections(text *name, int top, bool has_threshold, int64 threshold,
 			if (tab->indexes[j].is_lsi)
 				*threshold_out = ST_ITEM_COLLECTION_LIMIT_BYTES;
 
-	/* $1 top, $2 the sample's percentage (TABLESAMPLE SYSTEM ($2)) */
+	/*
+	 * $1 top, $2 the sample's percentage (TABLESAMPLE SYSTEM ($2)), $3 the
+	 * entity; rd counts every row read, n and b those of the entity
+	 */
 	initStringInfo(&sql);
-	appendStringInfoString(&sql,
-						   "WITH c AS MATERIALIZED (SELECT r.k, pg_catalog.count(*) AS n,"
-						   " pg_catalog.sum(r.s)::pg_catalog.int8 AS b FROM ");
-	append_rows(&sql, tab, false, has_sample ? 2 : 0);
+	appendStringInfo(&sql,
+					 "WITH c AS MATERIALIZED (SELECT r.k, pg_catalog.count(*)%s AS n,"
+					 " (pg_catalog.sum(r.s)%s)::pg_catalog.int8 AS b, pg_catalog.count(*) AS rd FROM ",
+					 filter, filter);
+	append_rows(&sql, tab, false, entity != NULL, has_sample ? 2 : 0);
 	appendStringInfoString(&sql,
 						   " GROUP BY r.k)"
 						   " SELECT false, pg_catalog.row_number() OVER (ORDER BY x.n DESC, x.b DESC, x.k),"
-						   " x.k, x.n, x.b, (SELECT pg_catalog.sum(n)::pg_catalog.int8 FROM c)"
-						   " FROM (SELECT * FROM c ORDER BY c.n DESC, c.b DESC, c.k LIMIT $1) x"
+						   " x.k, x.n, x.b, (SELECT pg_catalog.sum(rd)::pg_catalog.int8 FROM c)"
+						   " FROM (SELECT * FROM c WHERE c.n OPERATOR(pg_catalog.>) 0"
+						   " ORDER BY c.n DESC, c.b DESC, c.k LIMIT $1) x"
 						   " UNION ALL"
 						   " SELECT true, pg_catalog.row_number() OVER (ORDER BY y.b DESC, y.n DESC, y.k),"
 						   " y.k, y.n, y.b, NULL"
-						   " FROM (SELECT * FROM c ORDER BY c.b DESC, c.n DESC, c.k LIMIT $1) y"
+						   " FROM (SELECT * FROM c WHERE c.n OPERATOR(pg_catalog.>) 0"
+						   " ORDER BY c.b DESC, c.n DESC, c.k LIMIT $1) y"
 						   " ORDER BY 1, 2");
 	values[0] = Int32GetDatum(top);
 	values[1] = Float8GetDatum(pct);
-	if (SPI_execute_with_args(sql.data, has_sample ? 2 : 1, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
+	values[2] = entity ? CStringGetTextDatum(entity) : (Datum) 0;
+	if (SPI_execute_with_args(sql.data, entity ? 3 : has_sample ? 2 : 1, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "collections: SPI_execute failed");
 
 	for (i = 0; i < SPI_processed; i++)

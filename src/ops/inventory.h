@@ -70,11 +70,12 @@ extern void st_inventory_check_sample(const char *tabname, bool has_sample, doub
 extern List *st_key_prefixes(text *name, bool has_sample, double pct, int64 *rows_read);
 
 /*
- * collections of table name: the top collections by items then by bytes (a
- * List of StCollection *), the threshold that applies into *threshold
- * (-1: none), the rows read into *rows_read.
+ * collections of table name (of the items of entity, when not NULL): the top
+ * collections by items then by bytes (a List of StCollection *), the
+ * threshold that applies into *threshold (-1: none), the rows read into
+ * *rows_read.
  */
-extern List *st_collections(text *name, int top, bool has_threshold, int64 threshold,
+extern List *st_collections(text *name, const char *entity, int top, bool has_threshold, int64 threshold,
 							bool has_sample, double pct, int64 *threshold_out, int64 *rows_read);
 
 #endif

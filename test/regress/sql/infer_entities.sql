@@ -73,6 +73,23 @@ SELECT count(*), sum(items) FROM singletable.infer_entities('shapes');
 SELECT singletable.create_table('empty');
 SELECT * FROM singletable.infer_entities('empty');
 
+-- the proposals run: every item of the three tables then belongs to the entity proposed
+-- for its shape
+DO $$
+DECLARE stmt text;
+BEGIN
+  FOR stmt IN SELECT statement FROM singletable.infer_entities('posting')
+              UNION ALL SELECT statement FROM singletable.infer_entities('billing')
+              UNION ALL SELECT statement FROM singletable.infer_entities('electro') LOOP
+    EXECUTE stmt;
+  END LOOP;
+END $$;
+SELECT table_name, entity, pk_template, sk_template FROM singletable.entities ORDER BY 1, 2;
+SELECT 'posting' AS t, singletable.entity_of('posting', pk, sk) AS entity, count(*) FROM posting GROUP BY 1, 2
+UNION ALL SELECT 'billing', singletable.entity_of('billing', pk, sk), count(*) FROM billing GROUP BY 1, 2
+UNION ALL SELECT 'electro', singletable.entity_of('electro', pk, sk), count(*) FROM electro GROUP BY 1, 2
+ORDER BY 1, 2;
+
 -- errors
 SELECT * FROM singletable.infer_entities('posting', 0);
 SELECT * FROM singletable.infer_entities('posting', 101);

@@ -64,17 +64,17 @@ UNION ALL
 
 -- a sample says so; a 100 % sample reads every row
 SELECT DISTINCT rows_read, sampled FROM singletable.key_prefixes('inv', 100);
-SELECT DISTINCT rows_read, sampled FROM singletable.collections('inv', 3, NULL, 100);
+SELECT DISTINCT rows_read, sampled FROM singletable.collections('inv', top => 3, sample_percent => 100);
 SELECT bool_and(sampled), min(rows_read) = max(rows_read) AS one_count,
        min(rows_read) < 100000 AS fewer_rows
 FROM singletable.key_prefixes('inv', 5);
-SELECT bool_and(sampled), bool_and(rows_read < 100000) FROM singletable.collections('inv', 3, NULL, 5);
+SELECT bool_and(sampled), bool_and(rows_read < 100000) FROM singletable.collections('inv', top => 3, sample_percent => 5);
 
 -- over_threshold: a threshold given, DynamoDB's 10 GB with a local secondary index, else none
 SELECT rank_by, rank, partition_key, bytes, over_threshold
-FROM singletable.collections('inv', 2, threshold_bytes => 2000);
+FROM singletable.collections('inv', top => 2, threshold_bytes => 2000);
 SELECT singletable.create_lsi('inv', 'by_n', 'n', 'N');
-SELECT DISTINCT over_threshold FROM singletable.collections('inv', 2);
+SELECT DISTINCT over_threshold FROM singletable.collections('inv', top => 2);
 
 -- a partition-key-only table, number and binary keys: no prefix
 SELECT singletable.create_table('inv_n', 'id', NULL, 'N');
@@ -85,17 +85,62 @@ SELECT * FROM singletable.collections('inv_n');
 SELECT singletable.create_table('inv_b', 'pk', 'sk', 'B', 'S');
 SELECT singletable.put_item('inv_b', '{"pk": "AAEC", "sk": "A#1", "v": {"B": "AAAA"}}');
 SELECT * FROM singletable.key_prefixes('inv_b');
-SELECT rank_by, partition_key, items, bytes FROM singletable.collections('inv_b', 1);
+SELECT rank_by, partition_key, items, bytes FROM singletable.collections('inv_b', top => 1);
+
+-- with entities: the items of an entity are grouped under its name (and its templates'
+-- type tags), the others under their literal prefixes, as a hand-written GROUP BY over
+-- entity_of says; collections of one entity count only its items
+SELECT singletable.define_entity('inv', 'UserProfile', pk => 'USER#{userId:int}', sk => 'PROFILE');
+SELECT singletable.define_entity('inv', 'Post', pk => 'USER#{userId:int}', sk => 'POST#{postId:int(4)}');
+SELECT singletable.define_entity('inv', 'Event', pk => 'TENANT#{tenantId}', sk => 'EVENT#{eventId:int}');
+CREATE TEMP VIEW hand_e AS
+WITH r AS (
+  SELECT pk, singletable.entity_of('inv', pk, sk) AS e, singletable.item_size(item) AS s,
+         CASE WHEN pk ~ '[#:|]' THEN substring(pk FROM '^[^#:|]*[#:|]')
+              WHEN pk ~ '^([A-Z][A-Z0-9_]{0,31}|\$[A-Za-z0-9_]{1,31})$' THEN pk END AS pkp,
+         CASE WHEN sk ~ '[#:|]' THEN substring(sk FROM '^[^#:|]*[#:|]')
+              WHEN sk ~ '^([A-Z][A-Z0-9_]{0,31}|\$[A-Za-z0-9_]{1,31})$' THEN sk END AS skp
+  FROM inv),
+c AS (SELECT e, pkp, skp, pk, count(*) AS n, sum(s) AS b, max(s) AS mx FROM r GROUP BY e, pkp, skp, pk)
+SELECT e AS entity, pkp AS pk_prefix, skp AS sk_prefix, sum(n)::int8 AS items,
+       count(*) AS partitions, sum(b)::int8 AS bytes, round(sum(b) / sum(n), 1) AS avg_item_bytes,
+       max(mx)::int8 AS max_item_bytes, max(n) AS largest_collection_items,
+       max(b)::int8 AS largest_collection_bytes
+FROM c GROUP BY e, pkp, skp;
+SELECT entity, pk_prefix, sk_prefix, items, partitions, bytes, rows_read FROM singletable.key_prefixes('inv');
+(SELECT entity, pk_prefix, sk_prefix, items, partitions, bytes, avg_item_bytes, max_item_bytes,
+        largest_collection_items, largest_collection_bytes FROM singletable.key_prefixes('inv')
+ EXCEPT SELECT * FROM hand_e)
+UNION ALL
+(SELECT * FROM hand_e
+ EXCEPT SELECT entity, pk_prefix, sk_prefix, items, partitions, bytes, avg_item_bytes, max_item_bytes,
+        largest_collection_items, largest_collection_bytes FROM singletable.key_prefixes('inv'));
+SELECT * FROM singletable.collections('inv', entity => 'Post', top => 3);
+CREATE TEMP VIEW hand_post AS
+WITH c AS (SELECT pk, count(*) AS n, sum(singletable.item_size(item))::int8 AS b FROM inv
+           WHERE singletable.entity_of('inv', pk, sk) = 'Post' GROUP BY pk)
+(SELECT 'items'::text, (row_number() OVER (ORDER BY n DESC, b DESC, pk))::int4, pk, n, b
+ FROM c ORDER BY n DESC, b DESC, pk LIMIT 20)
+UNION ALL
+(SELECT 'bytes', (row_number() OVER (ORDER BY b DESC, n DESC, pk))::int4, pk, n, b
+ FROM c ORDER BY b DESC, n DESC, pk LIMIT 20);
+(SELECT rank_by, rank, partition_key, items, bytes FROM singletable.collections('inv', 'Post', 20)
+ EXCEPT SELECT * FROM hand_post)
+UNION ALL
+(SELECT * FROM hand_post
+ EXCEPT SELECT rank_by, rank, partition_key, items, bytes FROM singletable.collections('inv', 'Post', 20));
+SELECT DISTINCT rows_read FROM singletable.collections('inv', 'Event', 2);
 
 -- errors: arguments checked before the table is opened, the table's name in each
 SELECT * FROM singletable.key_prefixes('inv', 0);
 SELECT * FROM singletable.key_prefixes('inv', 100.5);
 SELECT * FROM singletable.key_prefixes('inv', 'NaN');
-SELECT * FROM singletable.collections('inv', 0);
-SELECT * FROM singletable.collections('inv', 1001);
-SELECT * FROM singletable.collections('inv', NULL);
-SELECT * FROM singletable.collections('inv', 10, 0);
-SELECT * FROM singletable.collections('inv', 10, NULL, -1);
+SELECT * FROM singletable.collections('inv', top => 0);
+SELECT * FROM singletable.collections('inv', top => 1001);
+SELECT * FROM singletable.collections('inv', top => NULL);
+SELECT * FROM singletable.collections('inv', threshold_bytes => 0);
+SELECT * FROM singletable.collections('inv', sample_percent => -1);
+SELECT * FROM singletable.collections('inv', entity => 'Nope');
 SELECT * FROM singletable.key_prefixes('no_such_table');
 SELECT * FROM singletable.collections('no_such_table');
 SELECT * FROM singletable.key_prefixes(NULL);
@@ -120,5 +165,5 @@ SELECT k, singletable._key_prefix(k) FROM (VALUES ('USER#42'), ('user#42'), ('or
   ('PROFILE'), ('METRICS'), ('$user_1'), ('$app#userid_1'), ('u_3001'), ('profile'), ('2026-06-23'),
   ('#x'), (''), ('ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFG')) v(k);
 
-DROP VIEW hand, hand_coll;
+DROP VIEW hand, hand_coll, hand_e, hand_post;
 DROP TABLE inv, inv_n, inv_b, inv_plain;
