@@ -675,6 +675,13 @@ st_infer_entities(text *name, bool has_sample, double pct)
 	SPI_connect();
 	tab = st_table_open(name, AccessShareLock, ACL_SELECT);
 	tabname = text_to_cstring(name);
+	if (tab->pk_type != ST_KEY_S || (tab->sk_name && tab->sk_type != ST_KEY_S))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("infer_entities needs String keys: the %s key of table \"%s\" is of type %c",
+						tab->pk_type != ST_KEY_S ? "partition" : "sort", tabname,
+						(char) (tab->pk_type != ST_KEY_S ? tab->pk_type : tab->sk_type)),
+				 errhint("Entity templates are for String (S) keys.")));
 	nkeys = tab->sk_name ? 2 : 1;
 	types[0] = tab->pk_type;
 	types[1] = tab->sk_type;

@@ -54,8 +54,8 @@ FROM (SELECT 'user#' || u AS pk, 'profile' AS sk FROM generate_series(1, 50) u
 SELECT entity, pk_template, sk_template, items FROM singletable.infer_entities('electro');
 SELECT statement FROM singletable.infer_entities('electro') WHERE entity = 'Employee';
 
--- a partition-key-only table, a number key, a table whose keys have ':' as delimiter, a
--- sample (which says so), the cap on shapes, and an empty table
+-- a partition-key-only table with ':' as delimiter, a number key (an error: templates are
+-- for String keys), a sample (which says so), the cap on shapes, and an empty table
 SELECT singletable.create_table('kv', 'k', NULL);
 INSERT INTO kv SELECT 'SESSION:' || gen_random_uuid(), '{}' FROM generate_series(1, 20);
 INSERT INTO kv SELECT 'CACHE:' || to_char(date '2026-01-01' + d, 'YYYY-MM-DD'), '{}' FROM generate_series(1, 5) d;
