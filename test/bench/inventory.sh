@@ -7,7 +7,8 @@
 # Loads ITEMS items of the posting app's shapes (USER#/PROFILE, USER#/POST#, POST#/METRICS#,
 # POST#/SOURCE#; items of 60 to 160 bytes), VACUUM ANALYZEs, then times each function three
 # times (psql's \timing; the median is printed) without a sample and with sample_percent 10
-# and 1, and prints rows_read of each. Not part of CI. Starts its own server with
+# and 1, and prints rows_read of each; then key_prefixes and collections of one entity
+# again with four entities defined (entity_of per row). Not part of CI. Starts its own server with
 # test/lib.sh (PG_CONFIG honoured; the extension must build; it is installed into that
 # PostgreSQL), with its default settings.
 set -euo pipefail
@@ -49,14 +50,23 @@ timeit() {
 }
 for s in NULL 10 1; do
     timeit "key_prefixes, sample_percent $s" "SELECT count(*) FROM singletable.key_prefixes('inv', $s)"
-    timeit "collections top 10, sample_percent $s" "SELECT count(*) FROM singletable.collections('inv', 10, NULL, $s)"
+    timeit "collections top 10, sample_percent $s" "SELECT count(*) FROM singletable.collections('inv', NULL, 10, NULL, $s)"
     timeit "infer_entities, sample_percent $s" "SELECT count(*) FROM singletable.infer_entities('inv', $s)"
     psql -A -t -c "SELECT '  rows_read: key_prefixes ' || (SELECT max(rows_read) FROM singletable.key_prefixes('inv', $s))
-                        || ', collections ' || (SELECT max(rows_read) FROM singletable.collections('inv', 10, NULL, $s))"
+                        || ', collections ' || (SELECT max(rows_read) FROM singletable.collections('inv', NULL, 10, NULL, $s))"
+done
+# with the four entities defined: every row's entity (entity_of) is part of the grouping
+psql -c "SELECT singletable.define_entity('inv', 'UserProfile', pk => 'USER#{userId:int}', sk => 'PROFILE')" \
+     -c "SELECT singletable.define_entity('inv', 'Post', pk => 'USER#{userId:int}', sk => 'POST#{postId:int(4)}')" \
+     -c "SELECT singletable.define_entity('inv', 'Metrics', pk => 'POST#{postId:int(7)}', sk => 'METRICS#{capturedAt:timestamp}')" \
+     -c "SELECT singletable.define_entity('inv', 'Source', pk => 'POST#{postId:int(7)}', sk => 'SOURCE#{fileId}')" >/dev/null 2>&1
+for s in NULL 10; do
+    timeit "key_prefixes with 4 entities, sample_percent $s" "SELECT count(*) FROM singletable.key_prefixes('inv', $s)"
+    timeit "collections of entity Post, sample_percent $s" "SELECT count(*) FROM singletable.collections('inv', 'Post', 10, NULL, $s)"
 done
 echo "--- key_prefixes('inv')"
-psql -c "SELECT pk_prefix, sk_prefix, items, partitions, bytes, avg_item_bytes, largest_collection_items FROM singletable.key_prefixes('inv')"
+psql -c "SELECT entity, pk_prefix, sk_prefix, items, partitions, bytes, avg_item_bytes, largest_collection_items FROM singletable.key_prefixes('inv')"
 echo "--- key_prefixes('inv', 1)"
-psql -c "SELECT pk_prefix, sk_prefix, items, partitions, bytes, rows_read, sampled FROM singletable.key_prefixes('inv', 1)"
+psql -c "SELECT entity, pk_prefix, sk_prefix, items, partitions, bytes, rows_read, sampled FROM singletable.key_prefixes('inv', 1)"
 echo "--- infer_entities('inv', 1)"
 psql -c "SELECT entity, pk_template, sk_template, items FROM singletable.infer_entities('inv', 1)" 2>&1
