@@ -197,6 +197,8 @@ SELECT views FROM posting_post_metrics WHERE "postId" = 17;
 INSERT INTO posting_post_metrics ("postId", "capturedAt", views, "expiresAt") VALUES (17, '2026-06-22 00:00+00', 1, extract(epoch FROM now() - interval '1 hour')::bigint);
 SELECT count(*) AS live FROM singletable.query('posting', 'POST#0017', 'begins_with', 'METRICS#');
 
+-- a table with views is not dropped behind their back
+SELECT singletable.drop_table('posting');
 -- drop_entity_views drops them and forgets the table
 SELECT singletable.drop_entity_views('billing');
 SELECT singletable.drop_entity_views('posting');
