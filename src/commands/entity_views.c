@@ -30,6 +30,7 @@
 #include "miscadmin.h"
 #include "lib/stringinfo.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -240,29 +241,80 @@ view_sql(StTable *tab, StEntity *e, const char *qualview)
 	return sql.data;
 }
 
-/* Drops the views create_entity_views made of the table */
-static void
-drop_views(Oid relid)
+/*
+ * The privileges granted on the table's views to other roles, as
+ * (view name, "GRANT privilege", " TO role"), to grant again on the view of the
+ * same name when they are re-created
+ */
+#define VIEW_GRANTS_SQL \
+	"SELECT c.relname::pg_catalog.text, 'GRANT ' OPERATOR(pg_catalog.||) a.privilege_type," \
+	" ' TO ' OPERATOR(pg_catalog.||)" \
+	" CASE WHEN a.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'" \
+	"  ELSE pg_catalog.quote_ident(g.rolname) END OPERATOR(pg_catalog.||)" \
+	" CASE WHEN a.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END" \
+	" FROM pg_catalog.pg_class c CROSS JOIN LATERAL pg_catalog.aclexplode(c.relacl) a" \
+	" LEFT JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) a.grantee" \
+	" WHERE c.oid OPERATOR(pg_catalog.=) ANY ($1) AND a.grantee OPERATOR(pg_catalog.<>) c.relowner"
+
+typedef struct ViewGrant
+{
+	char	   *relname;
+	char	   *grant;			/* "GRANT privilege" */
+	char	   *to;				/* " TO role [WITH GRANT OPTION]" */
+} ViewGrant;
+
+/*
+ * Drops the views create_entity_views made of the table; with grants, returns
+ * the privileges other roles had on them (*ngrants of them)
+ */
+static ViewGrant *
+drop_views(Oid relid, int *ngrants)
 {
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 	SPITupleTable *tt;
 	uint64		n;
 	char	  **names;
+	Datum	   *oids;
+	ViewGrant  *grants = NULL;
 
+	*ngrants = 0;
 	if (SPI_execute_with_args(OUR_VIEWS_SQL, 1, argtypes, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "listing the entity views failed");
 	tt = SPI_tuptable;
 	n = SPI_processed;
 	names = palloc(sizeof(char *) * (n + 1));
+	oids = palloc(sizeof(Datum) * (n + 1));
 	for (uint64 i = 0; i < n; i++)
+	{
+		bool		isnull;
+
 		names[i] = SPI_getvalue(tt->vals[i], tt->tupdesc, 2);
+		oids[i] = SPI_getbinval(tt->vals[i], tt->tupdesc, 1, &isnull);
+	}
+	if (n > 0)
+	{
+		Oid			gtypes[1] = {OIDARRAYOID};
+		Datum		gvalues[1] = {PointerGetDatum(construct_array(oids, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT))};
+
+		if (SPI_execute_with_args(VIEW_GRANTS_SQL, 1, gtypes, gvalues, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "reading the privileges of the entity views failed");
+		grants = palloc(sizeof(ViewGrant) * (SPI_processed + 1));
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			grants[i].relname = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+			grants[i].grant = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+			grants[i].to = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3);
+		}
+		*ngrants = SPI_processed;
+	}
 	for (uint64 i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (SPI_execute(psprintf("DROP VIEW %s", names[i]), false, 0) != SPI_OK_UTILITY)
 			elog(ERROR, "DROP VIEW failed");
 	}
+	return grants;
 }
 
 /* Creates the views of tab's entities in schema nsp; returns their OIDs */
@@ -273,6 +325,8 @@ create_views(StTable *tab, const char *nsp)
 	int			n;
 	List	   *oids = NIL;
 	Oid			nspid = get_namespace_oid(nsp, false);
+	ViewGrant  *grants;
+	int			ngrants;
 
 	n = st_entities_read(tab, CurrentMemoryContext, false, &ents);
 	if (n == 0)
@@ -280,7 +334,7 @@ create_views(StTable *tab, const char *nsp)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("table \"%s\" has no entities", tab->relname),
 				 errhint("Define them with singletable.define_entity() first.")));
-	drop_views(tab->relid);
+	grants = drop_views(tab->relid, &ngrants);
 	for (int i = 0; i < n; i++)
 	{
 		char	   *name = psprintf("%s_%s", tab->relname, st_entity_view_suffix(ents[i].name));
@@ -311,6 +365,11 @@ create_views(StTable *tab, const char *nsp)
 								 quote_literal_cstr(psprintf("Entity %s of table %s (singletable.create_entity_views)",
 															 ents[i].name, tab->relname))), false, 0) != SPI_OK_UTILITY)
 			elog(ERROR, "COMMENT failed");
+		/* what other roles were granted on the view it replaces */
+		for (int g = 0; g < ngrants; g++)
+			if (strcmp(grants[g].relname, name) == 0 &&
+				SPI_execute(psprintf("%s ON %s%s", grants[g].grant, qual, grants[g].to), false, 0) != SPI_OK_UTILITY)
+				elog(ERROR, "GRANT failed");
 		oids = lappend_oid(oids, get_relname_relid(name, nspid));
 	}
 	return oids;
@@ -376,6 +435,7 @@ void
 st_drop_entity_views(text *table_name)
 {
 	StTable    *tab;
+	int			ngrants;
 
 	if (table_name == NULL)
 		ereport(ERROR,
@@ -383,7 +443,7 @@ st_drop_entity_views(text *table_name)
 				 errmsg("table_name must not be NULL")));
 	SPI_connect();
 	tab = st_table_open(table_name, ShareUpdateExclusiveLock, ST_ACL_OWNER);
-	drop_views(tab->relid);
+	(void) drop_views(tab->relid, &ngrants);
 	{
 		Oid			argtypes[1] = {OIDOID};
 		Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
@@ -426,8 +486,10 @@ st_entity_views_refresh(StTable *tab)
 	{
 		StEntity   *ents;
 
+		int			ngrants;
+
 		if (st_entities_read(tab, CurrentMemoryContext, false, &ents) == 0)
-			drop_views(tab->relid);
+			(void) drop_views(tab->relid, &ngrants);
 		else
 			(void) create_views(tab, schema);
 	}

@@ -149,6 +149,10 @@ RESET ROLE;
 SELECT singletable.define_entity('billing', 'Payment', pk => 'TENANT#{tenantId}', sk => 'PAYMENT#{paymentId:uuid}',
                                  attributes => '{"amount": "N"}');
 SELECT c.relname FROM pg_class c WHERE c.relname LIKE 'billing\_%' AND c.relkind = 'v' ORDER BY 1;
+-- what was granted on a view is granted on the view that replaces it
+SELECT has_table_privilege('regress_st_view_reader', 'billing_invoice', 'SELECT') AS can_select,
+       has_table_privilege('regress_st_view_reader', 'billing_invoice', 'INSERT') AS can_insert,
+       has_table_privilege('regress_st_view_reader', 'billing_user', 'SELECT') AS user_view;
 INSERT INTO billing_payment ("tenantId", "paymentId", amount)
   VALUES ('acme', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 10) RETURNING sk;
 EXPLAIN (COSTS OFF) SELECT amount FROM billing_payment WHERE "tenantId" = 'acme' AND "paymentId" = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
@@ -161,6 +165,7 @@ SELECT v::text FROM singletable.create_entity_views('billing', schema => 'report
 SELECT count(*) FROM pg_class WHERE relname LIKE 'billing\_%' AND relkind = 'v'
    AND relnamespace = 'public'::regnamespace;
 SELECT count(*) FROM reports.billing_user;
+SELECT has_table_privilege('regress_st_view_reader', 'reports.billing_invoice', 'SELECT') AS can_select;
 
 -- The posting app: a sparse GSI of scheduled posts by publish time, TTL on metrics
 SELECT singletable.create_table('posting');
