@@ -138,9 +138,9 @@ singletable_key_field(PG_FUNCTION_ARGS)
 	TemplateCache *c = template_cache(fcinfo, PG_GETARG_TEXT_PP(1), PG_GETARG_TEXT_PP(2));
 	char	   *values[ST_TEMPLATE_MAX_FIELDS];
 	Datum		result;
-	Oid			rettype = get_fn_expr_rettype(fcinfo->flinfo);
+	Oid			rettype = get_func_rettype(fcinfo->flinfo->fn_oid);
 
-	if (OidIsValid(rettype) && rettype != st_field_sql_type(c->part->type))
+	if (rettype != st_field_sql_type(c->part->type))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("field \"%s\" of key template '%s' is of type %s, not %s", c->field, c->source,
@@ -188,6 +188,9 @@ field_arg(FunctionCallInfo fcinfo, int argno, const TemplateCache *c, const StTe
 {
 	Oid			typid = get_fn_expr_argtype(fcinfo->flinfo, argno);
 
+	/* a quoted literal for a string field */
+	if (typid == UNKNOWNOID && part->type == ST_FIELD_STRING)
+		return PointerGetDatum(cstring_to_text(DatumGetCString(PG_GETARG_DATUM(argno))));
 	if (!value_type_ok(typid, st_field_sql_type(part->type)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),

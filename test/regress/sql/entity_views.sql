@@ -38,6 +38,21 @@ SELECT table_name, view_schema FROM singletable.entity_views;
 \d billing_invoice
 \d billing_credit
 
+-- The decoders are strict: NULL for a key of another shape, or a field whose text is not
+-- the one its value is written with (a leading zero of an int, an upper-case uuid)
+SELECT singletable.key_field_int('N#007', 'N#{n:int(3)}', 'n') AS padded,
+       singletable.key_field_int('N#007', 'N#{n:int}', 'n') AS leading_zero,
+       singletable.key_field_uuid('U#A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 'U#{u:uuid}', 'u') AS upper_uuid,
+       singletable.key_field_timestamp('T#2026-06-23T09:12:30.250Z', 'T#{t:timestamp}', 't') AS ts,
+       singletable.key_field_text('X#1', 'N#{n}', 'n') AS other_shape,
+       singletable.key_matches('N#007', 'N#{n:int(3)}') AS matches;
+SELECT singletable.key_field_text('N#007', 'N#{n:int(3)}', 'n');
+SELECT singletable.key_field_text('N#007', 'N#{n:int(3)}', 'm');
+SELECT singletable.key_compose('TENANT#{t}#U#{n:int(4)}', 'acme', 7) AS composed,
+       singletable.key_compose('N#{n:int(2)}', 100) AS too_wide;
+SELECT singletable.key_compose('N#{n:int(2)}', 'x'::text);
+SELECT singletable.key_field_bound('N#{n:int(3)}', 'n', 1, 7) AS lower, singletable.key_field_bound('N#{n:int(3)}', 'n', 2, 7) AS upper;
+
 -- Items written as usual appear, decoded, in their entity's view
 SELECT singletable.put_item('billing', i) FROM (VALUES
   ('{"pk": "TENANT#acme", "sk": "USER#u_1", "gsi1pk": "ROLE#admin", "gsi1sk": "u_1", "email": "ada@acme.test", "active": true}'::jsonb),
