@@ -455,6 +455,28 @@ st_drop_entity_views(text *table_name)
 	SPI_finish();
 }
 
+/*
+ * Drops the entity views of tab and forgets them, for drop_table (the
+ * views are the extension's, made from the registry: they go with their
+ * table as its GSIs do). Nothing without the registry or without views.
+ * Needs an SPI connection and the table's lock.
+ */
+void
+st_entity_views_drop_all(StTable *tab)
+{
+	Oid			nsp = get_namespace_oid("singletable", true);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
+	int			ngrants;
+
+	if (!OidIsValid(nsp) || !OidIsValid(get_relname_relid("entity_views", nsp)))
+		return;
+	(void) drop_views(tab->relid, &ngrants);
+	st_registry_execute_as_owner("entity_views", "DELETE FROM " ST_ENTITY_VIEWS_REGISTRY
+								 " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+								 1, argtypes, values, NULL);
+}
+
 void
 st_entity_views_refresh(StTable *tab)
 {
