@@ -870,3 +870,16 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_batch_write';
 COMMENT ON FUNCTION singletable.batch_write(pg_catalog.jsonb) IS
   'DynamoDB''s BatchWriteItem: {"table": [{"PutRequest": {"Item": {...}}}, {"DeleteRequest": {"Key": {...}}}, ...], ...}, up to 25 requests, all checked before any is written, one statement per table and kind; returns {"UnprocessedItems": {...tables that met lock_timeout...}, "ConsumedCapacity": [...]}';
+
+------------------------------------------------------------------------------
+-- Hot keys (DynamoDB's Contributor Insights): the most-accessed partition keys
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.hot_keys(table_name pg_catalog.text,
+    OUT access pg_catalog.text, OUT partition_key pg_catalog.text, OUT count pg_catalog.int8,
+    OUT error pg_catalog.int8, OUT share pg_catalog.float8, OUT truncated pg_catalog.bool,
+    OUT window_start pg_catalog.timestamptz, OUT scope pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_hot_keys';
+COMMENT ON FUNCTION singletable.hot_keys(pg_catalog.text) IS
+  'The most accessed partition keys of the table, reads and writes, since window_start (the current and the previous window of singletable.hot_keys_window), by count: a Space-Saving estimate (count - error <= true accesses <= count), share of the access kind''s calls, truncated when only the key''s first 128 bytes are kept; needs SELECT on the table; scope ''shared'' (shared_preload_libraries) or ''backend'' (this session''s accesses)';
