@@ -37,12 +37,14 @@ bool		st_track_hot_keys = true;
 #define HK_READ 0
 #define HK_WRITE 1
 
-/* One counter of a Space-Saving summary */
+/*
+ * One counter of a Space-Saving summary, the part an access that does not
+ * take it over never reads: its count and its key's hash are in arrays of
+ * their own, which the heap and the index walk (a few cache lines).
+ */
 typedef struct HkCounter
 {
-	uint64		hash;			/* of the whole key: its identity */
-	int64		count;			/* an overestimate of the key's accesses */
-	int64		error;			/* the most count can exceed them by */
+	int64		error;			/* the most the count can exceed the key's accesses by */
 	int16		keylen;			/* bytes of key kept */
 	bool		truncated;		/* key holds only the key's first keylen bytes */
 	char		key[ST_HOT_KEY_MAX_BYTES];
@@ -51,8 +53,9 @@ typedef struct HkCounter
 /*
  * A summary of one window: the header, then (at the offsets of hk_geo) a
  * min-heap of counter numbers by count, each counter's place in the heap,
- * an open-addressing index from hash to counter number (-1: empty) and the
- * counters.
+ * an open-addressing index from hash to counter number (-1: empty), each
+ * counter's count (an overestimate of its key's accesses) and its key's hash
+ * (of the whole key: its identity), and the counters.
  */
 typedef struct HkSummary
 {
@@ -91,6 +94,8 @@ static struct
 	Size		off_heap,
 				off_pos,
 				off_index,
+				off_counts,
+				off_hashes,
 				off_counters,
 				summary_size,
 				sketch_size,
@@ -115,6 +120,8 @@ static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 #define SUM_HEAP(m) ((int16 *) ((char *) (m) + hk_geo.off_heap))
 #define SUM_POS(m) ((int16 *) ((char *) (m) + hk_geo.off_pos))
 #define SUM_INDEX(m) ((int16 *) ((char *) (m) + hk_geo.off_index))
+#define SUM_COUNTS(m) ((int64 *) ((char *) (m) + hk_geo.off_counts))
+#define SUM_HASHES(m) ((uint64 *) ((char *) (m) + hk_geo.off_hashes))
 #define SUM_COUNTERS(m) ((HkCounter *) ((char *) (m) + hk_geo.off_counters))
 
 static void
@@ -137,6 +144,10 @@ geometry_init(void)
 	hk_geo.off_index = off;
 	off += sizeof(int16) * nslots;
 	off = MAXALIGN(off);
+	hk_geo.off_counts = off;
+	off += sizeof(int64) * hk_geo.k;
+	hk_geo.off_hashes = off;
+	off += sizeof(uint64) * hk_geo.k;
 	hk_geo.off_counters = off;
 	off += sizeof(HkCounter) * hk_geo.k;
 	hk_geo.summary_size = MAXALIGN(off);
@@ -285,12 +296,12 @@ static inline int
 index_probe(HkSummary *m, uint64 hash, bool *found)
 {
 	int16	   *idx = SUM_INDEX(m);
-	HkCounter  *c = SUM_COUNTERS(m);
+	uint64	   *h = SUM_HASHES(m);
 	int			i = (int) (hash & hk_geo.mask);
 
 	while (idx[i] >= 0)
 	{
-		if (c[idx[i]].hash == hash)
+		if (h[idx[i]] == hash)
 		{
 			*found = true;
 			return i;
@@ -306,7 +317,7 @@ static void
 index_delete(HkSummary *m, int i)
 {
 	int16	   *idx = SUM_INDEX(m);
-	HkCounter  *c = SUM_COUNTERS(m);
+	uint64	   *h = SUM_HASHES(m);
 	int			j = i;
 
 	for (;;)
@@ -316,7 +327,7 @@ index_delete(HkSummary *m, int i)
 		j = (j + 1) & hk_geo.mask;
 		if (idx[j] < 0)
 			break;
-		home = (int) (c[idx[j]].hash & hk_geo.mask);
+		home = (int) (h[idx[j]] & hk_geo.mask);
 		/* the entry at j may move to i unless its home lies cyclically in (i, j] */
 		if (j > i ? (home <= i || home > j) : (home <= i && home > j))
 		{
@@ -343,7 +354,7 @@ sift_down(HkSummary *m, int p)
 {
 	int16	   *heap = SUM_HEAP(m);
 	int16	   *pos = SUM_POS(m);
-	HkCounter  *c = SUM_COUNTERS(m);
+	int64	   *cnt = SUM_COUNTS(m);
 
 	for (;;)
 	{
@@ -352,9 +363,9 @@ sift_down(HkSummary *m, int p)
 
 		if (l >= m->n)
 			break;
-		if (l + 1 < m->n && c[heap[l + 1]].count < c[heap[l]].count)
+		if (l + 1 < m->n && cnt[heap[l + 1]] < cnt[heap[l]])
 			s = l + 1;
-		if (c[heap[s]].count >= c[heap[p]].count)
+		if (cnt[heap[s]] >= cnt[heap[p]])
 			break;
 		heap_swap(heap, pos, p, s);
 		p = s;
@@ -366,13 +377,13 @@ sift_up(HkSummary *m, int p)
 {
 	int16	   *heap = SUM_HEAP(m);
 	int16	   *pos = SUM_POS(m);
-	HkCounter  *c = SUM_COUNTERS(m);
+	int64	   *cnt = SUM_COUNTS(m);
 
 	while (p > 0)
 	{
 		int			parent = (p - 1) / 2;
 
-		if (c[heap[parent]].count <= c[heap[p]].count)
+		if (cnt[heap[parent]] <= cnt[heap[p]])
 			break;
 		heap_swap(heap, pos, p, parent);
 		p = parent;
@@ -380,9 +391,8 @@ sift_up(HkSummary *m, int p)
 }
 
 static inline void
-counter_set_key(HkCounter *c, uint64 hash, const char *key, int keylen, bool truncated)
+counter_set_key(HkCounter *c, const char *key, int keylen, bool truncated)
 {
-	c->hash = hash;
 	c->keylen = (int16) keylen;
 	c->truncated = truncated;
 	memcpy(c->key, key, keylen);
@@ -398,6 +408,8 @@ summary_add(HkSummary *m, uint64 hash, const char *key, int keylen, bool truncat
 	int16	   *idx = SUM_INDEX(m);
 	int16	   *heap = SUM_HEAP(m);
 	int16	   *pos = SUM_POS(m);
+	int64	   *cnt = SUM_COUNTS(m);
+	uint64	   *h = SUM_HASHES(m);
 	HkCounter  *c = SUM_COUNTERS(m);
 	bool		found;
 	int			slot = index_probe(m, hash, &found);
@@ -407,15 +419,16 @@ summary_add(HkSummary *m, uint64 hash, const char *key, int keylen, bool truncat
 	if (found)
 	{
 		ci = idx[slot];
-		c[ci].count++;
+		cnt[ci]++;
 		sift_down(m, pos[ci]);
 		return;
 	}
 	if (m->n < hk_geo.k)
 	{
 		ci = m->n++;
-		counter_set_key(&c[ci], hash, key, keylen, truncated);
-		c[ci].count = 1;
+		counter_set_key(&c[ci], key, keylen, truncated);
+		h[ci] = hash;
+		cnt[ci] = 1;
 		c[ci].error = 0;
 		idx[slot] = ci;
 		heap[m->n - 1] = ci;
@@ -427,16 +440,17 @@ summary_add(HkSummary *m, uint64 hash, const char *key, int keylen, bool truncat
 	ci = heap[0];
 	{
 		bool		old_found;
-		int			old_slot = index_probe(m, c[ci].hash, &old_found);
+		int			old_slot = index_probe(m, h[ci], &old_found);
 
 		Assert(old_found);
 		if (old_found)
 			index_delete(m, old_slot);
 	}
 	slot = index_probe(m, hash, &found);
-	counter_set_key(&c[ci], hash, key, keylen, truncated);
-	c[ci].error = c[ci].count;
-	c[ci].count++;
+	counter_set_key(&c[ci], key, keylen, truncated);
+	h[ci] = hash;
+	c[ci].error = cnt[ci];
+	cnt[ci]++;
 	idx[slot] = ci;
 	sift_down(m, 0);
 }
@@ -680,7 +694,7 @@ absent_bound(HkSummary *m)
 {
 	if (m->n < hk_geo.k)
 		return 0;
-	return SUM_COUNTERS(m)[SUM_HEAP(m)[0]].count;
+	return SUM_COUNTS(m)[SUM_HEAP(m)[0]];
 }
 
 #define HOT_KEYS_COLS 8
@@ -703,11 +717,12 @@ emit_kind(ReturnSetInfo *rsinfo, const char *access, HkSummary *a, HkSummary *b,
 	{
 		HkSummary  *other = m[1 - w];
 		HkCounter  *c = SUM_COUNTERS(m[w]);
+		int64	   *cnt = SUM_COUNTS(m[w]);
 
 		for (int j = 0; j < m[w]->n; j++)
 		{
 			bool		found;
-			int			slot = index_probe(other, c[j].hash, &found);
+			int			slot = index_probe(other, SUM_HASHES(m[w])[j], &found);
 			HkRow	   *r;
 
 			/* a key in both is added once, from a */
@@ -715,14 +730,14 @@ emit_kind(ReturnSetInfo *rsinfo, const char *access, HkSummary *a, HkSummary *b,
 				continue;
 			r = &rows[nrows++];
 			r->c = &c[j];
-			r->count = c[j].count;
+			r->count = cnt[j];
 			r->error = c[j].error;
 			if (found)
 			{
-				HkCounter  *oc = &SUM_COUNTERS(other)[SUM_INDEX(other)[slot]];
+				int			oi = SUM_INDEX(other)[slot];
 
-				r->count += oc->count;
-				r->error += oc->error;
+				r->count += SUM_COUNTS(other)[oi];
+				r->error += SUM_COUNTERS(other)[oi].error;
 			}
 			else
 			{

@@ -14,7 +14,10 @@
 #       the least used one, never the busy table of (a) and (b);
 #   (d) windows: with singletable.hot_keys_window = 1 s (reload), the keys are gone
 #       after two windows without accesses;
-#   (e) reset_stats(table) empties the table's hot keys, reset_stats() all of them.
+#   (e) reset_stats(table) empties the table's hot keys, reset_stats() all of them;
+#   (f) the sketch's guarantees on a skewed stream with many more keys than counters: for
+#       every key reported count - error <= true count <= count, and every key with more
+#       than 1/hot_keys_max of the accesses is reported.
 #
 # Prints TAP lines; test/run.sh runs it (suite hot_keys), run alone it does the same (the
 # extension must be installed: make install). ST_KEEP=1 keeps the server for inspection.
@@ -167,6 +170,21 @@ SELECT count(*) FROM singletable.hot_keys('t');
 SELECT count(singletable.get_item('t', 'HOT') IS NULL) > 0 FROM generate_series(1, 1);
 SELECT singletable.reset_stats() \\g /dev/null
 SELECT count(*) FROM singletable.hot_keys('t');"
+
+# (f) the sketch's guarantees on a skewed stream with far more keys than counters: key i of
+# 1..3000 read about 3000/i times (26,000 reads), in random order, in one statement
+expect "$DB" "(f) Zipf-like reads of 3,000 keys: every key reported within its bounds, every key over total/hot_keys_max reported" "t|t|t" "
+SELECT singletable.reset_stats() \\g /dev/null
+CREATE TEMP TABLE acc AS
+  SELECT 'z' || i AS key FROM generate_series(1, 3000) i, generate_series(1, 3000 / i) r ORDER BY random();
+SELECT count(singletable.get_item('u3', key) IS NULL) FROM acc \\g /dev/null
+WITH truth AS (SELECT key, count(*) AS n FROM acc GROUP BY key),
+     total AS (SELECT count(*) AS n FROM acc),
+     hot AS (SELECT * FROM singletable.hot_keys('u3') WHERE access = 'read')
+SELECT (SELECT count(*) = current_setting('singletable.hot_keys_max')::int FROM hot),
+       (SELECT bool_and(h.count - h.error <= t.n AND t.n <= h.count) FROM hot h JOIN truth t ON t.key = h.partition_key),
+       (SELECT bool_and(t.key IN (SELECT partition_key FROM hot)) FROM truth t, total
+         WHERE t.n > total.n / current_setting('singletable.hot_keys_max')::int);"
 
 echo "1..$N"
 ((FAILURES == 0))
