@@ -882,3 +882,16 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_drop_entity_views';
 COMMENT ON FUNCTION singletable.drop_entity_views(pg_catalog.text) IS
   'Drops the entity views of a table the caller owns';
+-- Hot keys (DynamoDB's Contributor Insights): the most-accessed partition keys
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.hot_keys(table_name pg_catalog.text,
+    OUT access pg_catalog.text, OUT partition_key pg_catalog.text, OUT count pg_catalog.int8,
+    OUT error pg_catalog.int8, OUT share pg_catalog.float8, OUT truncated pg_catalog.bool,
+    OUT window_start pg_catalog.timestamptz, OUT scope pg_catalog.text)
+RETURNS SETOF record
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_hot_keys';
+COMMENT ON FUNCTION singletable.hot_keys(pg_catalog.text) IS
+  'The most accessed partition keys of the table, reads and writes, since window_start (the current and the previous window of singletable.hot_keys_window), by count: a Space-Saving estimate (count - error <= true accesses <= count), share of the access kind''s calls, truncated when only the key''s first 128 bytes are kept; needs SELECT on the table; scope ''shared'' (shared_preload_libraries) or ''backend'' (this session''s accesses)';
+COMMENT ON FUNCTION singletable.reset_stats(pg_catalog.regclass) IS
+  'Discards the operation statistics and the hot keys of the table named (in this database), or with NULL all of them, of every database, and the eviction count; superuser only unless EXECUTE is granted';

@@ -20,6 +20,7 @@
 #include "ops/capacity.h"
 #include "api/dynamodb.h"
 #include "guc.h"
+#include "ops/hot_keys.h"
 #include "ops/stats.h"
 #include "ops/ttl.h"
 
@@ -65,5 +66,26 @@ st_guc_init(void)
 								"One entry per table or index and operation; when full, the least used are evicted.",
 								&st_stats_max, ST_STATS_MAX_DEFAULT, 100, 1000000, PGC_POSTMASTER, 0,
 								NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.track_hot_keys",
+							 "Record the partition key of every item read or written, for singletable.hot_keys().",
+							 NULL,
+							 &st_track_hot_keys, true, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.hot_keys_window",
+							"Length of one window of singletable.hot_keys(), which reports the current and the previous window.",
+							NULL,
+							&st_hot_keys_window, 60, 1, 86400, PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("singletable.hot_keys_max",
+								"Partition keys tracked per table and access kind (read, write) by singletable.hot_keys().",
+								"Also the most keys it reports per access kind.",
+								&st_hot_keys_max, ST_HOT_KEYS_MAX_DEFAULT, 10, 1000, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomIntVariable("singletable.hot_keys_tables",
+								"Tables whose hot keys are tracked in shared memory (of every database).",
+								"When full, the table with the fewest accesses in its windows makes way.",
+								&st_hot_keys_tables, ST_HOT_KEYS_TABLES_DEFAULT, 1, 10000, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+	}
 	MarkGUCPrefixReserved("singletable");
 }

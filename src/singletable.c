@@ -7,6 +7,7 @@
 
 #include "guc.h"
 #include "catalog/registry.h"
+#include "ops/hot_keys.h"
 #include "ops/stats.h"
 #include "bgw/ttl_worker.h"
 #include "planner/entity_keys.h"
@@ -28,6 +29,8 @@ _PG_init(void)
 	st_registry_init();
 	/* operation statistics: shared memory only under shared_preload_libraries */
 	st_stats_init();
+	/* hot keys: shared memory only under shared_preload_libraries */
+	st_hot_keys_init();
 	/* the background sweep of TTL tables, only under shared_preload_libraries */
 	st_ttl_worker_init();
 	/* conditions on entity views' fields as index ranges */

@@ -164,6 +164,8 @@ run_suite install pg_regress bash "$TOP/test/server/install.sh"
 # The released versions updated to the default one, compared with a fresh install.
 run_suite upgrade pg_regress bash "$TOP/test/server/upgrade.sh"
 run_suite concurrency pg_regress bash "$TOP/test/server/concurrency.sh"
+# hot keys under a skewed pgbench load, on a server of its own that preloads the library
+run_suite hot_keys pg_regress bash "$TOP/test/server/hot_keys.sh"
 # The expression engine outside the server: the fuzz corpus, the inputs of past
 # findings and deeply nested inputs, replayed once under ASan/UBSan (seconds).
 run_suite fuzz pg_regress bash "$TOP/test/fuzz/regress.sh"

@@ -35,6 +35,7 @@
 #include "ops/capacity.h"
 #include "utils/errors.h"
 #include "ops/expr_glue.h"
+#include "ops/hot_keys.h"
 #include "ops/item.h"
 #include "format/jsonpush.h"
 #include "format/jsonval.h"
@@ -1097,6 +1098,7 @@ take_item(Batch *b, BatchTable *bt, BatchEntry *e, Jsonb *stored)
 	}
 	b->response_bytes += bytes;
 	st_capacity_get(bt->cap, stored);
+	st_hot_keys_record(tab, false, e->pk.display);
 	if (item)
 	{
 		/* an item of a distributed table was copied out already when it arrived */
@@ -1346,6 +1348,9 @@ write_table(Batch *b, BatchTable *bt)
 		put_rows(b, bt, puts, nputs);
 	if (ndels > 0)
 		delete_rows(b, bt, dels, ndels);
+	/* every request of the table was written */
+	for (int i = 0; i < bt->n; i++)
+		st_hot_keys_record(bt->tab, true, bt->entries[i].pk.display);
 }
 
 /*

@@ -27,6 +27,7 @@
 #include "utils/errors.h"
 #include "ops/estimate.h"
 #include "ops/expr_glue.h"
+#include "ops/hot_keys.h"
 #include "ops/item.h"
 #include "format/jsonpush.h"
 #include "format/jsonval.h"
@@ -85,6 +86,7 @@ st_op_get(const StGetRequest *req)
 		st_expr_check_unused(env);
 	}
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	st_hot_keys_record(tab, false, pk.display);
 	values[0] = pk.datum;
 	if (tab->sk_name)
 	{
@@ -1131,6 +1133,9 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	SPI_connect();
 	tab = st_table_open_read(req->tab, req->table_name);
 	parse_request_keys(tab, req, &qa, &env);
+	/* a Query of the table; one of a secondary index reads another key space */
+	if (qa.index == NULL)
+		st_hot_keys_record(tab, false, qa.pk_display);
 	qa.fetch_item = req->fetch_item && qa.index && qa.index->is_lsi;
 	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &qa);
 	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired, ST_STAT_QUERY,

@@ -27,6 +27,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "ops/hot_keys.h"
 #include "ops/stats.h"
 
 const char *const st_stat_op_names[ST_STAT_NUM_OPS] = {
@@ -523,6 +524,7 @@ PG_FUNCTION_INFO_V1(singletable_reset_stats);
  * singletable.reset_stats(table_name regclass DEFAULT NULL): removes the
  * entries of that table in this database, or with NULL every entry of every
  * database, and then also the eviction count (stats_reset is set to now).
+ * The hot keys (hot_keys.c) of the table, or all of them, go too.
  * Without preload only this backend's entries. EXECUTE is revoked from
  * PUBLIC by the install script.
  */
@@ -551,6 +553,8 @@ singletable_reset_stats(PG_FUNCTION_ARGS)
 		SpinLockRelease(&stats_state->mutex);
 	}
 	unlock_table();
+	/* and the table's hot keys, or all of them */
+	st_hot_keys_reset(relid);
 	PG_RETURN_VOID();
 }
 

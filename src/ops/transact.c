@@ -26,6 +26,7 @@
 #include "ops/capacity.h"
 #include "utils/errors.h"
 #include "ops/expr_glue.h"
+#include "ops/hot_keys.h"
 #include "ops/item.h"
 #include "format/jsonpush.h"
 #include "format/jsonval.h"
@@ -1059,6 +1060,7 @@ charge_writes(Action *acts, int n, StCapacity *caps, MemoryContext scratch)
 
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextReset(scratch);
+		st_hot_keys_record(a->tab, true, a->pk.display);
 		switch (a->kind)
 		{
 			case ACT_PUT:
@@ -1242,6 +1244,7 @@ st_op_transact_get(Jsonb *items)
 		CHECK_FOR_INTERRUPTS();
 		item = st_item_fetch(a->tab, ST_PLAN_GET, a->values, a->nulls, true);
 		st_capacity_get(cap, item);
+		st_hot_keys_record(a->tab, false, a->pk.display);
 		if (item)
 		{
 			total += st_capacity_item_size(a->tab, item);

@@ -18,6 +18,7 @@
 #include "ops/capacity.h"
 #include "utils/errors.h"
 #include "ops/expr_glue.h"
+#include "ops/hot_keys.h"
 #include "ops/item.h"
 #include "format/jsonval.h"
 #include "ops/ops.h"
@@ -356,6 +357,7 @@ st_op_put(const StPutRequest *req)
 	locked = req->expr.condition != NULL || want_old || tab->distributed;
 	cond = st_write_parse_condition(tab, &req->expr);
 	st_item_prepare(tab, req->item, &item);
+	st_hot_keys_record(tab, true, item.pk.display);
 	st_write_key_params(tab, &item.pk, &item.sk, values, nulls);
 	values[2] = JsonbPGetDatum(item.jsonb);
 	nulls[2] = ' ';
@@ -408,6 +410,7 @@ st_op_delete(const StDeleteRequest *req)
 	st_capacity_begin(&cap, tab, ST_STAT_DELETE_ITEM);
 	cond = st_write_parse_condition(tab, &req->expr);
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	st_hot_keys_record(tab, true, pk.display);
 	st_write_key_params(tab, &pk, &sk, values, nulls);
 	if (cond)
 	{
@@ -535,6 +538,7 @@ st_op_update(const StUpdateRequest *req)
 	st_capacity_begin(&cap, tab, ST_STAT_UPDATE_ITEM);
 	upd = st_write_parse_update(tab, req->update, &req->expr, &cond);
 	st_request_keys(tab, &req->pk, &req->sk, &pk, &sk);
+	st_hot_keys_record(tab, true, pk.display);
 	st_write_key_params(tab, &pk, &sk, values, nulls);
 
 	for (int attempt = 0;; attempt++)

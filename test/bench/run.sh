@@ -10,6 +10,7 @@
 #   BENCH_ONLY=capacity test/bench/run.sh  # only what capacity tracking costs (9.), about 9 minutes
 #   BENCH_ONLY=dynamodb test/bench/run.sh  # only the JSON API vs the native functions (10.), about 6 minutes
 #   BENCH_ONLY=batch test/bench/run.sh     # only batch_get/batch_write against their alternatives (11.)
+#   BENCH_ONLY=hot_keys test/bench/run.sh  # only what recording hot keys costs (get and put), about 6 minutes
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -123,8 +124,8 @@ else
 fi
 ONLY=${BENCH_ONLY:-}
 [[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity || $ONLY == dynamodb ||
-   $ONLY == batch ]] ||
-    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity, dynamodb or batch, not $ONLY"
+   $ONLY == batch || $ONLY == hot_keys ]] ||
+    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity, dynamodb, batch or hot_keys, not $ONLY"
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
@@ -1784,6 +1785,150 @@ if [[ $ONLY == batch ]]; then
     sql_file "$BENCH/sql/setup.sql" >/dev/null
     batch_measure
     batch_report | tee "$RESULTS_DIR/batch.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
+
+# Hot keys (issue 25): what recording the partition key of every access costs. The get and put
+# pairs' extension scripts with singletable.track_hot_keys = on (A: each call hashes its key and
+# counts it in its table's Space-Saving sketch in shared memory: the server preloads the
+# library) and off (C), on the pairs table (PAIR_ITEMS items; random keys over all of it, so
+# the sketch is full and almost every call replaces its least counter, the dearest case),
+# ROUNDS rounds with A and C alternating in the same run. Sets HOT_TPS[name.variant] (median
+# tps), HOT_RATIO[name] (median of the rounds' A/C) and HOT_CPU[name.variant] (median server +
+# pgbench CPU per transaction, µs).
+# On a shared 2-core machine the tps of 10 s runs vary by more than the 3% to be measured, so
+# first the same in one backend: HOT_CALLS get_item calls of the get script's random keys in
+# one statement, on and off alternating over ROUNDS rounds, each timed by the backend's own CPU
+# time (utime + stime of /proc/self/stat, read with pg_read_file: 10 ms ticks), which other
+# processes on the machine do not inflate. Sets HOT_INPROC[on|off] (median µs per call) and
+# HOT_INPROC_RATIO (median of the rounds' off/on).
+declare -A HOT_TPS HOT_RATIO HOT_CPU HOT_INPROC
+TARGET_HOT_RATIO=0.97   # with hot keys >= 0.97x without (tps, CPU): overhead <= 3%
+HOT_CALLS=${BENCH_HOT_CALLS:-300000}
+hot_keys_inproc() {
+    local ncoll=$1 r v t order
+    declare -A samples
+    local ratios=""
+    sql "CREATE FUNCTION bench_cpu_ticks() RETURNS bigint LANGUAGE sql AS
+         \$\$ SELECT split_part(s, ' ', 12)::bigint + split_part(s, ' ', 13)::bigint
+              FROM (SELECT split_part(pg_read_file('/proc/self/stat'), ') ', 2) AS s) x \$\$" >/dev/null
+    for ((r = 1; r <= ROUNDS; r++)); do
+        order=("on off" "off on")
+        declare -A us=()
+        for v in ${order[$(((r - 1) % 2))]}; do
+            # the fields after "(comm) ": utime and stime are the 12th and 13th
+            t=$("${PSQL[@]}" -q -At -f - <<<"SET singletable.track_hot_keys = $v;
+                     SELECT setseed(0.5);
+                     SELECT bench_cpu_ticks() AS t0 \\gset
+                     SELECT count(singletable.get_item('pairs', 'USER#' || (10000000 + floor(random() * $ncoll)::int)::text,
+                                                   CASE WHEN j < 130 THEN 'ORDER#' ELSE 'POST#' END || j::text))
+                       FROM (SELECT 100 + floor(random() * 100)::int AS j FROM generate_series(1, $HOT_CALLS)) g \\g /dev/null
+                     SELECT (bench_cpu_ticks() - :t0) * 1000000.0 / $CLK_TCK / $HOT_CALLS;" | tail -1) ||
+                die "hot_keys: the in-process run failed"
+            us[$v]=$t
+            samples[$v]+=" $t"
+            res hot_keys inproc "$v" "$r" cpu_us_per_call "$t"
+        done
+        t=$(calc "${us[off]} / ${us[on]}")
+        ratios+=" $t"
+        res hot_keys inproc off/on "$r" ratio "$t"
+        log "hot_keys in-process round $r/$ROUNDS: on $(fmt2 "${us[on]}"), off $(fmt2 "${us[off]}") µs CPU per get_item, off/on $(fmt2 "$t")"
+    done
+    for v in on off; do
+        # shellcheck disable=SC2086
+        read -r _ HOT_INPROC[$v] _ <<<"$(mmm ${samples[$v]})"
+    done
+    # shellcheck disable=SC2086
+    read -r _ HOT_INPROC_RATIO _ <<<"$(mmm $ratios)"
+    res hot_keys inproc off/on all ratio_median "$HOT_INPROC_RATIO"
+}
+hot_keys_measure() {
+    local name a prep r v t order tag sa ncoll=$((PAIR_ITEMS / 100))
+    declare -A samples ratios tps
+    log "hot_keys: loading pairs ($PAIR_ITEMS items)"
+    sql "SELECT singletable.create_table('pairs')" >/dev/null
+    sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
+    hot_keys_inproc "$ncoll"
+    [[ ${BENCH_HOT_PAIRS:-1} == 1 ]] || return 0
+    for p in "${PAIRS[@]}"; do
+        IFS='|' read -r name a _ _ prep _ <<<"$p"
+        [[ $name == get || $name == put ]] || continue
+        sa=$(script_for "$a" pairs "$ncoll")
+        for ((r = 1; r <= ROUNDS; r++)); do
+            order=("A C" "C A")
+            tps=()
+            for v in ${order[$(((r - 1) % 2))]}; do
+                prep_run "$prep" pairs
+                tag="hot_keys.$name.$v.$r"
+                case $v in
+                    A) t=$(RUN_PGOPTIONS="-c singletable.track_hot_keys=on" pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto) ;;
+                    C) t=$(RUN_PGOPTIONS="-c singletable.track_hot_keys=off" pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto) ;;
+                esac
+                tps[$v]=$t
+                samples[$name.$v]+=" $t"
+                res hot_keys "$name" "$v" "$r" tps "$t"
+            done
+            t=$(calc "${tps[A]} / ${tps[C]}")
+            ratios[$name]+=" $t"
+            res hot_keys "$name" A/C "$r" ratio "$t"
+            log "hot_keys $name round $r/$ROUNDS: on $(fmt0 "${tps[A]}"), off $(fmt0 "${tps[C]}") tps, A/C $(fmt2 "$t")"
+        done
+        for v in A C; do
+            # shellcheck disable=SC2086
+            read -r _ HOT_TPS[$name.$v] _ <<<"$(mmm ${samples[$name.$v]})"
+            # shellcheck disable=SC2046
+            read -r _ HOT_CPU[$name.$v] _ <<<"$(mmm $(for ((r = 1; r <= ROUNDS; r++)); do
+                calc "$(csv_get cpu "hot_keys.$name.$v.$r" all all server_cpu_us_per_txn) + $(csv_get cpu "hot_keys.$name.$v.$r" all all pgbench_cpu_s) / $(csv_get cpu "hot_keys.$name.$v.$r" all all transactions) * 1000000"
+            done))"
+            res hot_keys "$name" "$v" all cpu_us_per_txn_median "${HOT_CPU[$name.$v]}"
+        done
+        # shellcheck disable=SC2086
+        read -r _ HOT_RATIO[$name] _ <<<"$(mmm ${ratios[$name]})"
+        res hot_keys "$name" A/C all ratio_median "${HOT_RATIO[$name]}"
+        # what the sketch saw (read before the windows of the get runs end)
+        [[ $name == get ]] && HOT_TOP=$(sql "SELECT partition_key || ' ' || count || ' ' || error || ' ' || round(share::numeric, 5)
+                     FROM singletable.hot_keys('pairs') WHERE access = 'read' ORDER BY count DESC LIMIT 1")
+    done
+}
+hot_keys_report() {
+    local name
+    echo "## Hot keys"
+    echo
+    echo "The get and put pairs' extension scripts with \`singletable.track_hot_keys\` on (A: every call"
+    echo "counts its partition key in the table's sketch in shared memory) and off (C), in the same run;"
+    echo "$PAIR_ITEMS items, random keys over all of them (a full sketch: nearly every call replaces its"
+    echo "least counter), $CLIENTS clients, $ROUNDS rounds of $SECS s, A and C alternating; medians. CPU is the"
+    echo "server's and pgbench's per transaction. Target: A/C >= $TARGET_HOT_RATIO (overhead <= 3%)."
+    echo
+    echo "In one backend, $HOT_CALLS \`get_item\` calls of random keys in one statement, its own CPU time,"
+    echo "on and off alternating over $ROUNDS rounds (medians): on $(fmt2 "${HOT_INPROC[on]}") µs, off"
+    echo "$(fmt2 "${HOT_INPROC[off]}") µs per call, off/on $(fmt2 "$HOT_INPROC_RATIO") ($(mark "$HOT_INPROC_RATIO" "$TARGET_HOT_RATIO"))."
+    echo
+    echo "| pair | A on (tps) | C off (tps) | A/C | CPU µs A / C | CPU C/A | target |"
+    echo "|---|---|---|---|---|---|---|"
+    for name in get put; do
+        echo "| $name | $(fmt0 "${HOT_TPS[$name.A]}") | $(fmt0 "${HOT_TPS[$name.C]}") | $(fmt2 "${HOT_RATIO[$name]}") | $(fmt0 "${HOT_CPU[$name.A]}") / $(fmt0 "${HOT_CPU[$name.C]}") | $(fmt2 "$(calc "${HOT_CPU[$name.C]} / ${HOT_CPU[$name.A]}")") | $(mark "${HOT_RATIO[$name]}" "$TARGET_HOT_RATIO") |"
+    done
+    echo
+    echo "The hottest read key of the pairs table after the get runs (key, count, error, share): $HOT_TOP"
+    echo "(uniform random keys: every count is mostly error)."
+    echo
+    # shellcheck disable=SC2046
+    echo "Foreign CPU (other processes on the machine) during the runs, median share of all cores: $(fmt2 "$(mmm $(awk -F, '$5 == "foreign_cpu_share" && $2 ~ /^hot_keys\./ { print $6 }' "$RES") | awk '{ print $2 }')")."
+    echo
+}
+if [[ $ONLY == hot_keys ]]; then
+    st_restart_server "shared_preload_libraries = 'singletable'" "singletable.ttl_enabled = off" ||
+        die "restarting the server with the library preloaded failed"
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    hot_keys_measure
+    hot_keys_report | tee "$RESULTS_DIR/hot_keys.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
     exit 0
