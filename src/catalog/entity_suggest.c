@@ -85,7 +85,11 @@ st_suggest_tags(StringInfo buf, const StSuggestCand *cands, int n, const char *k
 		CHECK_FOR_INTERRUPTS();
 		dist[i] = st_tag_distance(cands[i].t, key, keylen);
 	}
-	/* up to ST_SUGGEST_MAX times the nearest tag not chosen yet (ties: the smaller tag) */
+	/*
+	 * Up to ST_SUGGEST_MAX times the nearest tag not chosen yet (ties: the
+	 * smaller tag): the nearest of all, then those about as near (at most one
+	 * edit more, and at most half the tag edited), not every tag there is.
+	 */
 	while (nchosen < ST_SUGGEST_MAX)
 	{
 		int			best = -1;
@@ -106,6 +110,9 @@ st_suggest_tags(StringInfo buf, const StSuggestCand *cands, int n, const char *k
 				best = i;
 		}
 		if (best < 0)
+			break;
+		if (nchosen > 0 && (dist[best] > dist[chosen[0]] + 1 ||
+							2 * dist[best] > cands[best].t->prefix_len))
 			break;
 		chosen[nchosen++] = best;
 	}
@@ -211,7 +218,10 @@ report_partition(StTable *tab, StIndex *idx, const StSuggestCand *cands, int n,
 	if (st_suggest_tags(&msg, cands, n, pk, tlen > 0 ? tlen : pklen) > 0)
 		appendStringInfoChar(&msg, '?');
 	else
-		msg.len -= strlen("; did you mean "), msg.data[msg.len] = '\0';
+	{
+		msg.len -= strlen("; did you mean ");
+		msg.data[msg.len] = '\0';
+	}
 	report(msg.data);
 }
 
@@ -278,7 +288,16 @@ st_prefix_check_query(StTable *tab, StIndex *idx, const char *pk, int pklen,
 		if (st_suggest_tags(&msg, skc, nsk, prefix, prefixlen) > 0)
 			appendStringInfoChar(&msg, '?');
 		else
-			msg.len -= strlen("; did you mean "), msg.data[msg.len] = '\0';
+		{
+			/* no type tag to suggest: the templates it fits none of */
+			msg.len -= strlen("; did you mean ");
+			msg.data[msg.len] = '\0';
+			appendStringInfoString(&msg, "; the templates there are ");
+			for (int i = 0; i < nsk && i < ST_SUGGEST_MAX; i++)
+				appendStringInfo(&msg, "%s%s (entity %s)", i > 0 ? ", " : "", skc[i].t->source, skc[i].entity);
+			if (nsk > ST_SUGGEST_MAX)
+				appendStringInfoString(&msg, ", ...");
+		}
 		report(msg.data);
 	}
 	pfree(pkc);
