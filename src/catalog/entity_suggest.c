@@ -197,9 +197,9 @@ report_partition(StTable *tab, StIndex *idx, const StSuggestCand *cands, int n,
 		{
 			const StTemplatePart *f = st_template_field(cands[i].t, bad);
 
-			appendStringInfo(&msg, "the partition key queried%s of table \"%s\" has the form %s of entity \"%s\","
+			appendStringInfo(&msg, "the partition key queried on table \"%s\"%s has the form %s of entity \"%s\","
 							 " but its field \"%s\" is not a valid %s, so it can match no item of the entity",
-							 where_text(idx), tab->relname, cands[i].t->source, cands[i].entity,
+							 tab->relname, where_text(idx), cands[i].t->source, cands[i].entity,
 							 f->text, st_field_type_text(f->type, f->width));
 			report(msg.data);
 			return;
