@@ -754,3 +754,131 @@ LANGUAGE C CALLED ON NULL INPUT STABLE
 AS 'MODULE_PATHNAME', 'singletable_infer_entities';
 COMMENT ON FUNCTION singletable.infer_entities(pg_catalog.text, pg_catalog.float8) IS
   'Entity definitions proposed from the table''s keys (split at its delimiter; fields typed int(N), int, date, timestamp, uuid or string by what all their values match), each with the define_entity call that registers it; at most 100 key shapes (SELECT on the table)';
+
+------------------------------------------------------------------------------
+-- Entity views: one typed, writable view per entity (create_entity_views)
+------------------------------------------------------------------------------
+-- Decoders of the views' field columns. Their support function does nothing
+-- but is called while the planner simplifies a query: that loads the library
+-- (and its planner hook, which turns conditions on decoded fields into index
+-- ranges of the keys) also in a session without shared_preload_libraries.
+CREATE FUNCTION singletable.key_field_support(pg_catalog.internal)
+RETURNS pg_catalog.internal
+LANGUAGE C STRICT
+AS 'MODULE_PATHNAME', 'singletable_key_field_support';
+COMMENT ON FUNCTION singletable.key_field_support(pg_catalog.internal) IS
+  'Planner support of the key decoders: loads the library, whose planner hook makes conditions on decoded fields index ranges';
+
+CREATE FUNCTION singletable.key_field_text(key pg_catalog.text, template pg_catalog.text, field pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_field';
+COMMENT ON FUNCTION singletable.key_field_text(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'The string field of a key read with a key template (''USER#{userId}''), or NULL when the key does not match it';
+
+CREATE FUNCTION singletable.key_field_int(key pg_catalog.text, template pg_catalog.text, field pg_catalog.text)
+RETURNS pg_catalog.int8
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_field';
+COMMENT ON FUNCTION singletable.key_field_int(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'The int or int(N) field of a key read with a key template, or NULL when the key does not match it (or an int has a leading zero)';
+
+CREATE FUNCTION singletable.key_field_date(key pg_catalog.text, template pg_catalog.text, field pg_catalog.text)
+RETURNS pg_catalog.date
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_field';
+COMMENT ON FUNCTION singletable.key_field_date(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'The date field of a key read with a key template, or NULL when the key does not match it';
+
+CREATE FUNCTION singletable.key_field_timestamp(key pg_catalog.text, template pg_catalog.text, field pg_catalog.text)
+RETURNS pg_catalog.timestamptz
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_field';
+COMMENT ON FUNCTION singletable.key_field_timestamp(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'The timestamp field (UTC) of a key read with a key template, or NULL when the key does not match it';
+
+CREATE FUNCTION singletable.key_field_uuid(key pg_catalog.text, template pg_catalog.text, field pg_catalog.text)
+RETURNS pg_catalog.uuid
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_field';
+COMMENT ON FUNCTION singletable.key_field_uuid(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'The uuid field of a key read with a key template, or NULL when the key does not match it (or is in upper case)';
+
+CREATE FUNCTION singletable.key_matches(key pg_catalog.text, template pg_catalog.text)
+RETURNS pg_catalog.bool
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+SUPPORT singletable.key_field_support
+AS 'MODULE_PATHNAME', 'singletable_key_matches';
+COMMENT ON FUNCTION singletable.key_matches(pg_catalog.text, pg_catalog.text) IS
+  'Whether a key matches a key template';
+
+CREATE FUNCTION singletable.key_compose(template pg_catalog.text, VARIADIC field_values "any")
+RETURNS pg_catalog.text
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_key_compose';
+COMMENT ON FUNCTION singletable.key_compose(pg_catalog.text, "any") IS
+  'The key a template makes of the values of its fields, in template order; NULL when a value has no text in its field';
+
+CREATE FUNCTION singletable.key_field_bound(template pg_catalog.text, field pg_catalog.text, kind pg_catalog.int4, field_value "any")
+RETURNS pg_catalog.text
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'singletable_key_field_bound';
+COMMENT ON FUNCTION singletable.key_field_bound(pg_catalog.text, pg_catalog.text, pg_catalog.int4, "any") IS
+  'A bound of the keys of a template for a condition on its first field (kind 1: >= for > and >=, 2: < for < and <=, 3 and 4: the range of =), used in index conditions';
+
+CREATE TABLE singletable.entity_views (
+    table_name          pg_catalog.regclass PRIMARY KEY,
+    view_schema         pg_catalog.name NOT NULL,
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+COMMENT ON TABLE singletable.entity_views IS
+  'Registry of entity views: the tables whose entities have views (create_entity_views) and the schema of the views; define_entity and drop_entity re-create them';
+SELECT pg_catalog.pg_extension_config_dump('singletable.entity_views', '');
+GRANT SELECT ON singletable.entity_views TO PUBLIC;
+
+-- SECURITY DEFINER for the reason given at singletable.on_sql_drop: it only deletes
+-- the rows of relations PostgreSQL reports as dropped in this very command.
+CREATE FUNCTION singletable.on_entity_views_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM singletable.entity_views v
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND v.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_entity_views_sql_drop() IS
+  'Event trigger: removes the singletable.entity_views rows of dropped tables';
+CREATE EVENT TRIGGER singletable_entity_views_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_entity_views_sql_drop();
+
+CREATE FUNCTION singletable.entity_view_trigger()
+RETURNS trigger
+LANGUAGE C
+AS 'MODULE_PATHNAME', 'singletable_entity_view_trigger';
+COMMENT ON FUNCTION singletable.entity_view_trigger() IS
+  'INSTEAD OF trigger of entity views: INSERT, UPDATE and DELETE as PutItem and DeleteItem with the keys composed from the fields';
+
+CREATE FUNCTION singletable.create_entity_views(table_name pg_catalog.text, schema pg_catalog.text DEFAULT NULL)
+RETURNS SETOF pg_catalog.regclass
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_create_entity_views';
+COMMENT ON FUNCTION singletable.create_entity_views(pg_catalog.text, pg_catalog.text) IS
+  'Creates one typed, writable view per entity of a table the caller owns (<table>_<entity in snake_case>, in schema or the table''s), replacing those it made before; returns them';
+
+CREATE FUNCTION singletable.drop_entity_views(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_drop_entity_views';
+COMMENT ON FUNCTION singletable.drop_entity_views(pg_catalog.text) IS
+  'Drops the entity views of a table the caller owns';

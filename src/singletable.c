@@ -9,6 +9,7 @@
 #include "catalog/registry.h"
 #include "ops/stats.h"
 #include "bgw/ttl_worker.h"
+#include "planner/entity_keys.h"
 
 PG_MODULE_MAGIC;
 
@@ -29,4 +30,6 @@ _PG_init(void)
 	st_stats_init();
 	/* the background sweep of TTL tables, only under shared_preload_libraries */
 	st_ttl_worker_init();
+	/* conditions on entity views' fields as index ranges */
+	st_entity_keys_init();
 }

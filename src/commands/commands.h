@@ -16,6 +16,7 @@
 #ifndef SINGLETABLE_COMMANDS_H
 #define SINGLETABLE_COMMANDS_H
 
+#include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/jsonb.h"
 
@@ -110,5 +111,23 @@ extern void st_define_entity(const StDefineEntityRequest *req);
 
 /* Removes an entity of a table the caller owns */
 extern void st_drop_entity(text *table_name, const char *entity);
+
+/* entity views (entity_views.c) */
+struct StTable;
+
+/*
+ * Creates one view per entity of a table the caller owns, in schema (NULL:
+ * the table's), replacing the ones it made before; returns their OIDs
+ */
+extern List *st_create_entity_views(text *table_name, const char *schema);
+
+/* Drops the views create_entity_views made of a table the caller owns */
+extern void st_drop_entity_views(text *table_name);
+
+/* Re-creates a table's entity views, if it has any, after its entities changed */
+extern void st_entity_views_refresh(struct StTable *tab);
+
+/* The view name's suffix of an entity: its name in snake_case */
+extern char *st_entity_view_suffix(const char *entity);
 
 #endif

@@ -25,4 +25,7 @@ st_ddl_required(const char *value, const char *param)
 /* Concurrent builds (index_build.c): the start of one */
 extern void st_index_build_launch(StTable *tab, StIndex *idx);
 
+/* Entity views (entity_views.c): drop_table drops the table's */
+extern void st_entity_views_drop_all(StTable *tab);
+
 #endif

@@ -616,6 +616,8 @@ st_define_entity(const StDefineEntityRequest *req)
 									 7, argtypes, values, nulls);
 	}
 	CacheInvalidateRelcacheByRelid(tab->relid);
+	/* the table's entity views, if it has any, follow */
+	st_entity_views_refresh(tab);
 	SPI_finish();
 }
 
@@ -647,5 +649,7 @@ st_drop_entity(text *table_name, const char *entity)
 									 " AND entity OPERATOR(pg_catalog.=) $2", 2, argtypes, values, NULL);
 	}
 	CacheInvalidateRelcacheByRelid(tab->relid);
+	/* the table's entity views, if it has any, follow */
+	st_entity_views_refresh(tab);
 	SPI_finish();
 }

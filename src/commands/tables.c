@@ -43,6 +43,7 @@
 #include "catalog/entities.h"
 #include "catalog/registry.h"
 #include "commands/commands.h"
+#include "commands/commands_internal.h"
 
 /*
  * A sparse index's share of the items is measured on at most this many
@@ -240,6 +241,8 @@ st_drop_table(text *table_name)
 	rel = get_rel_name(tab->relid);
 	if (nsp == NULL || rel == NULL)
 		elog(ERROR, "cache lookup failed for relation %u", tab->relid);
+	/* the entity views made from the registry go with the table, as its indexes do */
+	st_entity_views_drop_all(tab);
 	sql = psprintf("DROP TABLE %s", quote_qualified_identifier(nsp, rel));
 	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "DROP TABLE failed");

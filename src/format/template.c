@@ -8,8 +8,15 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type_d.h"
+#include "datatype/timestamp.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
 
 #include "format/template.h"
 
@@ -608,4 +615,229 @@ st_template_delimiter(const StTemplate *t)
 	if ((unsigned char) c < 0x80 && !is_name_char(c) && c != ' ' && c != '{' && c != '}')
 		return c;
 	return '\0';
+}
+
+Oid
+st_field_sql_type(StFieldType type)
+{
+	switch (type)
+	{
+		case ST_FIELD_STRING:
+			return TEXTOID;
+		case ST_FIELD_INT:
+			return INT8OID;
+		case ST_FIELD_DATE:
+			return DATEOID;
+		case ST_FIELD_TIMESTAMP:
+			return TIMESTAMPTZOID;
+		case ST_FIELD_UUID:
+			return UUIDOID;
+	}
+	return InvalidOid;
+}
+
+static int
+hex_value(char c)
+{
+	return is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+/* The first day and the day after the last one a field can hold: years 1 to 9999 */
+#define FIELD_FIRST_JDATE	(date2j(1, 1, 1) - POSTGRES_EPOCH_JDATE)
+#define FIELD_END_JDATE		(date2j(10000, 1, 1) - POSTGRES_EPOCH_JDATE)
+
+bool
+st_field_decode(StFieldType type, int width, const char *v, int len, Datum *out)
+{
+	switch (type)
+	{
+		case ST_FIELD_STRING:
+			*out = PointerGetDatum(cstring_to_text_with_len(v, len));
+			return true;
+		case ST_FIELD_INT:
+			{
+				uint64		n = 0;
+
+				if (width == 0 && len > 1 && v[0] == '0')
+					return false;	/* not the text of its value */
+				for (int i = 0; i < len; i++)
+				{
+					int			d = v[i] - '0';
+
+					if (n > ((uint64) PG_INT64_MAX - d) / 10)
+						return false;	/* beyond bigint */
+					n = n * 10 + d;
+				}
+				*out = Int64GetDatum((int64) n);
+				return true;
+			}
+		case ST_FIELD_DATE:
+			{
+				int			y = digits_value(v, 4);
+
+				if (y < 1)
+					return false;
+				*out = DateADTGetDatum(date2j(y, digits_value(v + 5, 2), digits_value(v + 8, 2)) -
+									   POSTGRES_EPOCH_JDATE);
+				return true;
+			}
+		case ST_FIELD_TIMESTAMP:
+			{
+				int			y = digits_value(v, 4);
+				int			sec = 0;
+				int64		usec = 0;
+				int64		days;
+
+				if (y < 1)
+					return false;
+				if (len >= 19 && v[16] == ':')
+				{
+					sec = digits_value(v + 17, 2);
+					if (sec > 59)
+						return false;	/* a leap second has no timestamptz of its own */
+					if (len > 20 && v[19] == '.')
+					{
+						int			scale = 100000;
+
+						for (int i = 20; i < len && is_digit(v[i]); i++)
+						{
+							/* truncated: the minute stays the text's */
+							if (scale > 0)
+								usec += (v[i] - '0') * scale;
+							scale /= 10;
+						}
+					}
+				}
+				days = date2j(y, digits_value(v + 5, 2), digits_value(v + 8, 2)) - POSTGRES_EPOCH_JDATE;
+				*out = TimestampTzGetDatum(days * USECS_PER_DAY +
+										   (digits_value(v + 11, 2) * INT64CONST(3600) +
+											digits_value(v + 14, 2) * INT64CONST(60) + sec) * USECS_PER_SEC + usec);
+				return true;
+			}
+		case ST_FIELD_UUID:
+			{
+				pg_uuid_t  *u = palloc(sizeof(pg_uuid_t));
+				int			k = 0;
+
+				for (int i = 0; i < 36; i++)
+				{
+					int			hi,
+								lo;
+
+					if (v[i] == '-')
+						continue;
+					hi = hex_value(v[i]);
+					lo = hex_value(v[i + 1]);
+					if (hi < 0 || lo < 0)
+						return false;	/* upper case: not the text uuid_out writes */
+					u->data[k++] = (unsigned char) (hi * 16 + lo);
+					i++;
+				}
+				*out = UUIDPGetDatum(u);
+				return true;
+			}
+	}
+	return false;
+}
+
+int
+st_field_value_domain(StFieldType type, int width, Datum value)
+{
+	switch (type)
+	{
+		case ST_FIELD_STRING:
+		case ST_FIELD_UUID:
+			return 0;
+		case ST_FIELD_INT:
+			{
+				int64		n = DatumGetInt64(value);
+				int64		lim = 1;
+
+				if (n < 0)
+					return -1;
+				if (width == 0 || width > 18)
+					return 0;
+				for (int i = 0; i < width; i++)
+					lim *= 10;
+				return n >= lim ? 1 : 0;
+			}
+		case ST_FIELD_DATE:
+			{
+				DateADT		d = DatumGetDateADT(value);
+
+				return d < FIELD_FIRST_JDATE ? -1 : d >= FIELD_END_JDATE ? 1 : 0;
+			}
+		case ST_FIELD_TIMESTAMP:
+			{
+				TimestampTz t = DatumGetTimestampTz(value);
+
+				return t < FIELD_FIRST_JDATE * USECS_PER_DAY ? -1 :
+					t >= FIELD_END_JDATE * USECS_PER_DAY ? 1 : 0;
+			}
+	}
+	return 0;
+}
+
+char *
+st_field_encode(StFieldType type, int width, Datum value)
+{
+	if (st_field_value_domain(type, width, value) != 0)
+		return NULL;
+	switch (type)
+	{
+		case ST_FIELD_STRING:
+			return text_to_cstring(DatumGetTextPP(value));
+		case ST_FIELD_INT:
+			return psprintf("%0*lld", width, (long long) DatumGetInt64(value));
+		case ST_FIELD_DATE:
+			{
+				int			y,
+							m,
+							d;
+
+				j2date(DatumGetDateADT(value) + POSTGRES_EPOCH_JDATE, &y, &m, &d);
+				return psprintf("%04d-%02d-%02d", y, m, d);
+			}
+		case ST_FIELD_TIMESTAMP:
+			{
+				TimestampTz t = DatumGetTimestampTz(value);
+				int64		days = t / USECS_PER_DAY;
+				int64		rest = t % USECS_PER_DAY;
+				int			y,
+							m,
+							d;
+				int64		secs;
+
+				if (rest < 0)
+				{
+					rest += USECS_PER_DAY;
+					days--;
+				}
+				j2date(days + POSTGRES_EPOCH_JDATE, &y, &m, &d);
+				secs = rest / USECS_PER_SEC;
+				if (rest % USECS_PER_SEC == 0)
+					return psprintf("%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d, (int) (secs / 3600),
+									(int) (secs / 60 % 60), (int) (secs % 60));
+				return psprintf("%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", y, m, d, (int) (secs / 3600),
+								(int) (secs / 60 % 60), (int) (secs % 60), (int) (rest % USECS_PER_SEC));
+			}
+		case ST_FIELD_UUID:
+			{
+				pg_uuid_t  *u = DatumGetUUIDP(value);
+				static const char hex[] = "0123456789abcdef";
+				char	   *s = palloc(37);
+				int			k = 0;
+
+				for (int i = 0; i < 16; i++)
+				{
+					if (i == 4 || i == 6 || i == 8 || i == 10)
+						s[k++] = '-';
+					s[k++] = hex[u->data[i] >> 4];
+					s[k++] = hex[u->data[i] & 0x0F];
+				}
+				s[k] = '\0';
+				return s;
+			}
+	}
+	return NULL;
 }

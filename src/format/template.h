@@ -19,6 +19,8 @@
 #ifndef SINGLETABLE_TEMPLATE_H
 #define SINGLETABLE_TEMPLATE_H
 
+#include "postgres_ext.h"
+
 typedef enum StFieldType
 {
 	ST_FIELD_STRING,
@@ -104,5 +106,35 @@ extern char *st_template_compose(const StTemplate *t, char *const *values);
  * when that is punctuation ('#', ':', '|', '_' ...), else '\0'.
  */
 extern char st_template_delimiter(const StTemplate *t);
+
+/*
+ * Typed values of fields (entity views, src/planner/entity_keys.c). The SQL
+ * type of a field: text, bigint (int, int(N)), date, timestamptz, uuid.
+ */
+extern Oid	st_field_sql_type(StFieldType type);
+
+/*
+ * Decodes a field's text (len bytes, valid for the type) into *out, strictly:
+ * false unless the text is the one st_field_encode writes for that value, so
+ * that equal values have equal texts (an int without leading zeros, a uuid
+ * in lower case, a year from 1 to 9999); a timestamp may have any accepted
+ * form but no leap second, its fraction truncated to microseconds.
+ */
+extern bool st_field_decode(StFieldType type, int width, const char *v, int len, Datum *out);
+
+/*
+ * The text of a value (of st_field_sql_type) in a field of type/width, or
+ * NULL when it has none (a negative int, wider than width, a date or time
+ * outside years 1 to 9999). A timestamp is written YYYY-MM-DDTHH:MM:SSZ,
+ * with .ffffff before the Z when it has a fraction of a second. palloc'd.
+ */
+extern char *st_field_encode(StFieldType type, int width, Datum value);
+
+/*
+ * Where a value lies against the values a field of type/width can hold:
+ * -1 below all (a negative int, before year 1), 1 above all (wider than
+ * width, after year 9999), 0 within.
+ */
+extern int	st_field_value_domain(StFieldType type, int width, Datum value);
 
 #endif
