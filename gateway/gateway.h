@@ -75,7 +75,11 @@ typedef struct gw_response
 	int			status;
 	char	   *body;
 	size_t		len;
+	char	   *warnings;		/* the call's WARNINGs, header-safe, " | " between; malloc'd or NULL */
 } gw_response;
+
+/* The longest x-singletable-warning header value; longer is cut, ending "..." */
+#define GW_MAX_WARNING_HEADER 2048
 
 extern void gw_error_response(gw_response *out, int status, const char *type,
 							  const char *message);

@@ -65,6 +65,7 @@ typedef struct gw_request
 	gw_buf		body;
 	struct timeval start;
 	const char *operation;		/* from X-Amz-Target once read; NULL before */
+	const char *warnings;		/* the call's warnings for x-singletable-warning, or NULL */
 } gw_request;
 
 static const char *opt_credentials;
@@ -181,6 +182,8 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 	MHD_add_response_header(resp, "x-amzn-RequestId", id);
 	MHD_add_response_header(resp, "x-amz-crc32", crc);
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	if (req && req->warnings)
+		MHD_add_response_header(resp, "x-singletable-warning", req->warnings);
 	/* no keep-alive while draining, nor after a body too large to read */
 	if (draining || status == 413)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -312,7 +315,10 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 		gw_log(GW_LOG_DEBUG, "%s as %s: %d in %.1f ms", operation, role ? role : "(login user)", r.status,
 			   elapsed_ms(&req->start));
 	free(role);
+	req->warnings = r.warnings;
 	ret = send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
+	req->warnings = NULL;
+	free(r.warnings);
 	return ret;
 }
 

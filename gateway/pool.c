@@ -43,6 +43,8 @@ struct gw_slot
 	bool		prepared;
 	bool		busy;
 	bool		fatal;			/* the server sent a FATAL error: the session is over */
+	const char *operation;		/* of the call running, for the log of its warnings */
+	gw_buf		warnings;		/* the WARNINGs of the call running, " | " between */
 };
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,8 +74,49 @@ notice_receiver(void *arg, const PGresult *res)
 			   message ? message : "(no message)");
 		return;
 	}
+	if (severity != NULL && strcmp(severity, "WARNING") == 0 && slot->operation != NULL && message != NULL)
+	{
+		/* a call's warning (singletable's entity checks): logged, and kept for the response header */
+		gw_log(GW_LOG_WARNING, "%s: warning %s", slot->operation, message);
+		if (slot->warnings.len <= GW_MAX_WARNING_HEADER)
+		{
+			if (slot->warnings.len > 0)
+				gw_buf_append(&slot->warnings, " | ", 3);
+			gw_buf_append(&slot->warnings, message, strlen(message));
+		}
+		return;
+	}
 	gw_log(GW_LOG_DEBUG, "connection %d: %s: %s", slot->index, severity ? severity : "NOTICE",
 		   message ? message : "");
+}
+
+/*
+ * The call's warnings as a header value (malloc'd; NULL: none): control
+ * characters (CR, LF ...) become spaces, bytes outside ASCII '?', at most
+ * GW_MAX_WARNING_HEADER bytes, a longer text cut with "...".
+ */
+static char *
+warnings_header(gw_buf *w)
+{
+	size_t		n;
+	char	   *h;
+
+	if (w->len == 0 || w->oom || w->data == NULL)
+		return NULL;
+	n = w->len > GW_MAX_WARNING_HEADER ? GW_MAX_WARNING_HEADER : w->len;
+	h = malloc(n + 4);
+	if (h == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) w->data[i];
+
+		h[i] = c < 0x20 || c == 0x7f ? ' ' : c >= 0x80 ? '?' : (char) c;
+	}
+	if (n < w->len)
+		memcpy(h + n, "...", 3), n += 3;
+	h[n] = '\0';
+	return h;
 }
 
 /* Opens the slot's connection; false (logged) when the server cannot be reached. */
@@ -445,6 +488,13 @@ gw_call(gw_slot *slot, const char *operation, const char *body, const char *role
 
 	out->body = NULL;
 	out->len = 0;
+	out->warnings = NULL;
+	/* the warnings of this call only */
+	slot->operation = operation;
+	slot->warnings.len = 0;
+	slot->warnings.oom = false;
+	if (slot->warnings.data)
+		slot->warnings.data[0] = '\0';
 	if (slot->conn == NULL)
 	{
 		gw_error_response(out, 503, GW_EXC_UNAVAILABLE, "The database is not reachable; retry later.");
@@ -481,4 +531,6 @@ gw_call(gw_slot *slot, const char *operation, const char *body, const char *role
 	}
 	if (out->body == NULL)
 		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
+	out->warnings = warnings_header(&slot->warnings);
+	slot->operation = NULL;
 }

@@ -10,6 +10,10 @@
  * singletable.dynamodb (PGC_USERSET): the schema its table names live in,
  * and whether its CreateTable distributes the new table with Citus.
  *
+ * entity_check and prefix_check (PGC_USERSET, off | warning | error) are
+ * the write guard (ops/entity_check.c) and the typo guard
+ * (catalog/entity_suggest.c) on tables with entities.
+ *
  * Design notes: the section on guc.c in README.md of this folder.
  */
 #include "postgres.h"
@@ -19,10 +23,20 @@
 
 #include "ops/capacity.h"
 #include "api/dynamodb.h"
+#include "catalog/entity_suggest.h"
+#include "ops/entity_check.h"
 #include "guc.h"
 #include "ops/hot_keys.h"
 #include "ops/stats.h"
 #include "ops/ttl.h"
+
+/* The levels of entity_check and prefix_check */
+static const struct config_enum_entry check_levels[] = {
+	{"off", ST_CHECK_OFF, false},
+	{"warning", ST_CHECK_WARNING, false},
+	{"error", ST_CHECK_ERROR, false},
+	{NULL, 0, false}
+};
 
 /* Defines the settings; then no other singletable.* name may be used. */
 void
@@ -60,6 +74,14 @@ st_guc_init(void)
 							"How long a table made by CreateTable of singletable.dynamodb() stays CREATING.",
 							"Meanwhile DescribeTable says CREATING, item operations get ResourceNotFoundException and DeleteTable/UpdateTable ResourceInUseException, as in DynamoDB; 0: ACTIVE at once. For test suites that wait for a table.",
 							&st_dynamodb_create_delay, 0, 0, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomEnumVariable("singletable.entity_check",
+							 "What a write does whose item does not fit the entities of its table: off, warning or error.",
+							 "Checks puts, updates, batch and transaction writes on tables with entities (define_entity): keys, field types, declared attributes, index key templates.",
+							 &st_entity_check, ST_CHECK_WARNING, check_levels, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("singletable.prefix_check",
+							 "What a Query does whose partition key or begins_with prefix can find no entity's items: off, warning or error.",
+							 "The typo guard on tables with entities: query, query_page, explain_query, dynamodb('Query'), and plain SQL begins_with with a constant prefix at plan time.",
+							 &st_prefix_check, ST_CHECK_WARNING, check_levels, PGC_USERSET, 0, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

@@ -517,6 +517,35 @@ st_table_open_read(StTable *opened, text *name)
 	return st_table_open(name, AccessShareLock, ACL_SELECT);
 }
 
+/*
+ * The cache entry of relid when it is an item-collection table, else NULL,
+ * for a caller that already holds a lock on it (the planner, on a relation
+ * of the query it plans) and checks no rights: it only reads what the
+ * registries, readable by PUBLIC, say of the table.
+ */
+StTable *
+st_table_lookup(Oid relid)
+{
+	RegistryRow row;
+	StTable    *tab = valid_entry(relid);
+	bool		found;
+
+	if (tab != NULL)
+		return tab;
+	memset(&row, 0, sizeof(row));
+	if (!read_registry_row(relid, &row))
+		return NULL;
+	tab = hash_search(get_cache(), &relid, HASH_ENTER, &found);
+	if (found && tab->valid)
+		return tab;
+	if (found)
+		retire_entry(tab);
+	else
+		memset(((char *) tab) + sizeof(Oid), 0, sizeof(StTable) - sizeof(Oid));
+	build_entry(tab, &row);
+	return tab;
+}
+
 /* Invalidates the cached entry of the table a registry row names, in every backend. */
 static void
 invalidate_registered(HeapTuple tuple, TupleDesc desc)

@@ -55,6 +55,7 @@ extern StTable *st_table_open(text *name, LOCKMODE lockmode, AclMode required);
 extern StTable *st_table_open_in(const char *schemaname, const char *relname,
 								 LOCKMODE lockmode, AclMode required);
 extern StTable *st_table_open_read(StTable *opened, text *name);
+extern StTable *st_table_lookup(Oid relid);
 extern bool st_spi_connected(void);
 extern StIndex *st_table_index(StTable *tab, const char *name);
 extern text *st_table_name_text(Oid relid);

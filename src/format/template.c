@@ -443,6 +443,42 @@ st_template_match(const StTemplate *t, const char *key, int len, char **values)
 	return pos == len;
 }
 
+bool
+st_template_match_loose(const StTemplate *t, const char *key, int len, int *bad_field)
+{
+	int			pos = 0;
+	int			f = 0;
+
+	*bad_field = -1;
+	for (int i = 0; i < t->nparts; i++)
+	{
+		const StTemplatePart *p = &t->parts[i];
+
+		if (!p->is_field)
+		{
+			if (pos + p->len > len || memcmp(key + pos, p->text, p->len) != 0)
+				return false;
+			pos += p->len;
+		}
+		else
+		{
+			StTemplatePart as_string = *p;
+			const StTemplatePart *next = i + 1 < t->nparts ? &t->parts[i + 1] : NULL;
+			int			end;
+
+			as_string.type = ST_FIELD_STRING;
+			end = field_end(&as_string, next, key, len, pos);
+			if (end < 0)
+				return false;
+			if (*bad_field < 0 && !st_field_value_valid(p->type, p->width, key + pos, end - pos))
+				*bad_field = f;
+			f++;
+			pos = end;
+		}
+	}
+	return pos == len;
+}
+
 /* Whether the n bytes at s could begin a value of field p */
 static bool
 field_start_possible(const StTemplatePart *p, const char *s, int n)

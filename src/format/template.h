@@ -69,6 +69,15 @@ extern StTemplate *st_template_parse(const char *src, const char *what);
 extern bool st_template_match(const StTemplate *t, const char *key, int len, char **values);
 
 /*
+ * Whether key (len bytes) has t's literal text where t has it, every field
+ * read as a string field (to the next literal, or to the end); on such a
+ * match *bad_field is the number (0-based) of the first field whose value
+ * is not valid for its type, or -1 when all are (st_template_match would
+ * then match too, unless a field's own syntax reads another length).
+ */
+extern bool st_template_match_loose(const StTemplate *t, const char *key, int len, int *bad_field);
+
+/*
  * Whether key could be the beginning of a key t matches (a begins_with
  * prefix that can find t's items).
  */

@@ -17,6 +17,7 @@
 
 #include "utils/errors.h"
 #include "catalog/indexes.h"
+#include "ops/entity_check.h"
 #include "ops/item.h"
 #include "format/jsonval.h"
 
@@ -162,6 +163,9 @@ st_item_from_val(StTable *tab, StVal *val, Jsonb *stored_form, bool is_update, S
 	if (tab->n_indexes > 0)
 		st_index_check_item(tab, val, is_update,
 							out->pk.nbytes + (tab->sk_name ? out->sk.nbytes : 0));
+	/* the write guard: tables without entities pay one test */
+	if (st_entity_check_wanted(tab))
+		st_entity_check_item(tab, val, &out->pk, tab->sk_name ? &out->sk : NULL);
 
 	if (tab->pk_type == ST_KEY_B)
 		b_keys[0] = tab->pk_name;

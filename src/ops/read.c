@@ -31,6 +31,7 @@
 #include "ops/item.h"
 #include "format/jsonpush.h"
 #include "format/jsonval.h"
+#include "catalog/entity_suggest.h"
 #include "ops/keycond.h"
 #include "ops/ops.h"
 #include "ops/read_internal.h"
@@ -690,6 +691,27 @@ st_read_env(StTable *tab, StIndex *idx, bool has_expression, Jsonb *names, Jsonb
 }
 
 /*
+ * The typo guard (singletable.prefix_check) of a valid key condition kc on
+ * tab or its index idx: the partition key and a begins_with prefix on the
+ * first sort attribute, where they are Strings of one attribute each (what
+ * entities give templates for).
+ */
+static void
+typo_check(StTable *tab, StIndex *idx, const StKeyCond *kc)
+{
+	StKeyType	pkt = idx ? idx->pk[0].type : tab->pk_type;
+	bool		one_attr = idx == NULL || (idx->n_pk == 1 && idx->n_sk <= 1);
+	StKeyType	skt = idx ? (idx->n_sk > 0 ? idx->sk[0].type : ST_KEY_N) : tab->sk_type;
+	bool		prefix = kc->op == ST_SK_RANGE && kc->n_eq == 0 && skt == ST_KEY_S &&
+		(idx ? idx->n_sk > 0 : tab->sk_name != NULL);
+
+	if (pkt != ST_KEY_S || !one_attr || kc->pk[0].data == NULL)
+		return;
+	st_prefix_check_query(tab, idx, kc->pk[0].data, kc->pk[0].len,
+						  prefix ? kc->sk1.data : NULL, prefix ? kc->sk1.len : 0);
+}
+
+/*
  * Validates a query request on table tab, on the table or on the index it
  * names, and fills qa; env holds its placeholders.
  */
@@ -716,6 +738,8 @@ parse_request_keys(StTable *tab, const StQueryRequest *req, StQueryArgs *qa, StE
 	else
 		parse_index_keys(tab, idx, &kc, req, qa);
 	*envp = env;
+	if (tab->n_entities > 0)
+		typo_check(tab, idx, &kc);
 }
 
 /*

@@ -24,15 +24,18 @@
 #include "mb/pg_wchar.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
 #include "parser/parse_func.h"
+#include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 #include "utils/selfuncs.h"
 
+#include "catalog/entity_suggest.h"
 #include "format/keys.h"
 
 PG_FUNCTION_INFO_V1(singletable_begins_with_text);
@@ -172,6 +175,116 @@ index_supports_prefix_range(Oid argtype, Oid opfamily, Oid collation)
 		OidIsValid(collation) && lc_collate_is_c(collation);
 }
 
+/* expr without the relabelings (COLLATE, binary-compatible casts) over it */
+static Node *
+strip_relabel(Node *expr)
+{
+	while (expr && IsA(expr, RelabelType))
+		expr = (Node *) ((RelabelType *) expr)->arg;
+	return expr;
+}
+
+/*
+ * The constant the query's restrictions set the index's first column equal
+ * to (the partition key of a Query), or NULL.
+ */
+static Const *
+partition_constant(IndexOptInfo *index)
+{
+	Node	   *col;
+	ListCell   *lc;
+
+	if (index->indexkeys[0] != 0)
+		col = (Node *) makeVar(index->rel->relid, index->indexkeys[0], TEXTOID, -1, InvalidOid, 0);
+	else if (index->indexprs != NIL)
+		col = strip_relabel(linitial(index->indexprs));
+	else
+		return NULL;
+	foreach(lc, index->rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		OpExpr	   *op = (OpExpr *) ri->clause;
+		Node	   *l,
+				   *r;
+
+		if (!IsA(op, OpExpr) || list_length(op->args) != 2 ||
+			get_op_opfamily_strategy(op->opno, index->opfamily[0]) != BTEqualStrategyNumber)
+			continue;
+		l = strip_relabel(linitial(op->args));
+		r = strip_relabel(lsecond(op->args));
+		if (IsA(r, Const) && !IsA(l, Const))
+		{
+			Node	   *t = l;
+
+			l = r;
+			r = t;
+		}
+		if (!IsA(l, Const) || ((Const *) l)->constisnull || ((Const *) l)->consttype != TEXTOID)
+			continue;
+		if (IsA(r, Var) && IsA(col, Var) ? ((Var *) r)->varno == ((Var *) col)->varno &&
+			((Var *) r)->varattno == ((Var *) col)->varattno : equal(r, col))
+			return (Const *) l;
+	}
+	return NULL;
+}
+
+/*
+ * The typo guard at plan time (singletable.prefix_check): begins_with(col,
+ * prefix) with a constant prefix on the first sort column of an item
+ * table's primary key, or of one of its secondary indexes, is checked
+ * against the entities' templates, with the partition key's constant when
+ * the query has one. Warned once per plan: only for the index whose sort
+ * column it is (the table's key, or that secondary index). A bind parameter
+ * is not known here and not checked.
+ */
+static void
+prefix_typo_check(SupportRequestIndexCondition *req, Node *leftop, Const *c)
+{
+	IndexOptInfo *index = req->index;
+	RangeTblEntry *rte;
+	StTable    *tab;
+	StIndex    *idx = NULL;
+	Const	   *pkc;
+	text	   *p;
+	text	   *pkt = NULL;
+
+	if (st_prefix_check == ST_CHECK_OFF || c->consttype != TEXTOID || index->rel->reloptkind != RELOPT_BASEREL)
+		return;
+	rte = planner_rt_fetch(index->rel->relid, req->root);
+	if (rte->rtekind != RTE_RELATION)
+		return;
+	tab = st_table_lookup(rte->relid);
+	if (tab == NULL || tab->n_entities == 0)
+		return;
+	for (int i = 0; i < tab->n_indexes; i++)
+		if (tab->indexes[i].indexrelid == index->indexoid)
+			idx = &tab->indexes[i];
+	if (idx != NULL)
+	{
+		if (idx->n_pk != 1 || idx->n_sk != 1 || req->indexcol != 1 ||
+			idx->pk[0].type != ST_KEY_S || idx->sk[0].type != ST_KEY_S)
+			return;
+	}
+	else
+	{
+		/* the table's primary key index: (pk, sk) */
+		Var		   *v = (Var *) strip_relabel(leftop);
+
+		if (tab->sk_name == NULL || tab->pk_type != ST_KEY_S || tab->sk_type != ST_KEY_S ||
+			req->indexcol != 1 || !index->unique || index->ncolumns != 2 ||
+			index->indexkeys[0] != get_attnum(rte->relid, tab->pk_name) ||
+			index->indexkeys[1] != get_attnum(rte->relid, tab->sk_name) ||
+			!IsA(v, Var))
+			return;
+	}
+	pkc = partition_constant(index);
+	if (pkc)
+		pkt = DatumGetTextPP(pkc->constvalue);
+	p = DatumGetTextPP(c->constvalue);
+	st_prefix_check_query(tab, idx, pkt ? VARDATA_ANY(pkt) : NULL, pkt ? VARSIZE_ANY_EXHDR(pkt) : 0,
+						  VARDATA_ANY(p), VARSIZE_ANY_EXHDR(p));
+}
+
 /* The index conditions for begins_with(indexcol, prefix), or NIL. */
 static List *
 prefix_index_conditions(SupportRequestIndexCondition *req)
@@ -204,6 +317,7 @@ prefix_index_conditions(SupportRequestIndexCondition *req)
 
 		if (c->constisnull)
 			return NIL;			/* strict: never true; leave it to the filter */
+		prefix_typo_check(req, leftop, c);
 		p = (struct varlena *) DatumGetPointer(PG_DETOAST_DATUM_PACKED(c->constvalue));
 		conds = list_make1(make_bound(req->opfamily, argtype, BTGreaterEqualStrategyNumber,
 									  leftop, (Expr *) c, req->indexcollation));

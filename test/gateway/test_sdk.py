@@ -6,6 +6,7 @@ PGPORT set; the database has CREATE EXTENSION singletable and the role gw_sdk_re
 with SELECT on the tables of schema public). TAP-style lines as test_gateway.py."""
 
 import os
+import subprocess
 import sys
 
 import boto3
@@ -105,5 +106,36 @@ step("TransactionCanceledException: reasons in action order, nothing written", c
 step("TransactGetItems", lambda: [r.get("Item", {}).get("sk") for r in ddb.transact_get_items(TransactItems=[
     {"Get": {"TableName": "app", "Key": key}}, {"Get": {"TableName": "app", "Key": {"pk": {"S": "U#9"}, "sk": {"S": "x"}}}}])
     ["Responses"]], [{"S": "P#1"}, None])
+
+
+# The typo guard (singletable.prefix_check): an entity on the table, then a Query with the
+# USERS# typo; the WARNING comes back in the x-singletable-warning header and goes to the
+# gateway's log as "Query: warning <message>".
+subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                "SELECT singletable.define_entity('app', 'User', pk => 'TENANT#{tenantId}', sk => 'USER#{userId}')"],
+               check=True, stdout=subprocess.DEVNULL)
+TYPO = ("no entity of table \"app\" has a sort key beginning with 'USERS#'; "
+        "did you mean 'USER#' (entity User)?")
+
+
+def typo_query():
+    r = ddb.query(TableName="app", KeyConditionExpression="pk = :p AND begins_with(sk, :s)",
+                  ExpressionAttributeValues={":p": {"S": "TENANT#acme"}, ":s": {"S": "USERS#"}})
+    return r["Count"], r["ResponseMetadata"]["HTTPHeaders"].get("x-singletable-warning")
+
+
+step("Query with the USERS# typo: the warning in x-singletable-warning", typo_query, (0, TYPO))
+step("a Query without a typo: no header", lambda: "x-singletable-warning" in ddb.query(
+    TableName="app", KeyConditionExpression="pk = :p AND begins_with(sk, :s)",
+    ExpressionAttributeValues={":p": {"S": "TENANT#acme"}, ":s": {"S": "USER#"}})["ResponseMetadata"]["HTTPHeaders"],
+    False)
+step("PutItem of no entity: its warning in the header, the item written", lambda: (
+    ddb.put_item(TableName="app", Item={"pk": {"S": "TENANT#acme"}, "sk": {"S": "USR#u_1"}})
+    ["ResponseMetadata"]["HTTPHeaders"].get("x-singletable-warning", "").startswith(
+        "item for table \"app\" matches no entity"),
+    "Item" in ddb.get_item(TableName="app", Key={"pk": {"S": "TENANT#acme"}, "sk": {"S": "USR#u_1"}})), (True, True))
+step("the gateway's log has the warning, without the item's key", lambda: (
+    f"Query: warning {TYPO}" in open(run.log_path).read(),
+    "u_1" in open(run.log_path).read()), (True, False))
 
 run.finish()

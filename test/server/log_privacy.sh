@@ -10,7 +10,9 @@
 # failed condition that asked for the item (ALL_OLD) or failing that CHECK, and create_gsi
 # refused (at once and in a concurrent build) by items whose key holds the marker, then
 # checks that the marker is in the table and the failure item can be read back in the
-# session, but appears nowhere in the server log. The statements themselves name only keys
+# session, but appears nowhere in the server log. Also the entity checks (entity_check,
+# prefix_check) on items and queries whose keys and attributes hold the marker, as WARNINGs
+# (which the server logs) and as errors. The statements themselves name only keys
 # and placeholders: the marker is written by a statement that succeeds.
 #
 # Prints TAP lines; needs the server log file: $ST_DIR/server.log (test/lib.sh).
@@ -162,12 +164,64 @@ else
 fi
 q "$DB" <<<"SELECT singletable.drop_gsi('people', 'by-handle')" >/dev/null || bail "drop_gsi failed"
 
+# the entity checks: the write guard's and the typo guard's WARNINGs (which go to the server
+# log) and errors name the table, entity, field and template, never a key or attribute value
+q "$DB" <<SQL >/dev/null || bail "setting up the entity checks failed"
+SELECT singletable.create_table('tenants');
+SELECT singletable.define_entity('tenants', 'User', pk => 'TENANT#{tenantId}', sk => 'USER#{userId:int(4)}',
+                                 attributes => '{"email": "S"}');
+CREATE TABLE ent_staging (k int PRIMARY KEY, item jsonb);
+INSERT INTO ent_staging VALUES
+  (1, jsonb_build_object('pk', 'TENANT#$MARKER', 'sk', 'USR#$MARKER', 'email', '$MARKER')),
+  (2, jsonb_build_object('pk', 'TENANT#$MARKER', 'sk', 'USER#$MARKER', 'email', '$MARKER')),
+  (3, jsonb_build_object('pk', 'TENANT#$MARKER', 'sk', 'USER#0001', 'email', jsonb_build_array('$MARKER'))),
+  (4, jsonb_build_object('pk', 'TENANTS#$MARKER', 'sk', 'USER#0001'));
+SQL
+ENT_WRITES=(
+    "SELECT singletable.put_item('tenants', (SELECT item FROM ent_staging WHERE k = 1))"
+    "SELECT singletable.put_item('tenants', (SELECT item FROM ent_staging WHERE k = 2))"
+    "SELECT singletable.put_item('tenants', (SELECT item FROM ent_staging WHERE k = 3))"
+    "SELECT singletable.batch_write(jsonb_build_object('tenants', jsonb_build_array(jsonb_build_object('PutRequest', jsonb_build_object('Item', (SELECT item FROM ent_staging WHERE k = 1))))))"
+    "SELECT singletable.transact_write(jsonb_build_array(jsonb_build_object('Put', jsonb_build_object('TableName', 'tenants', 'Item', (SELECT item FROM ent_staging WHERE k = 2)))))"
+)
+ENT_QUERIES=(
+    "SELECT count(*) FROM singletable.query('tenants', (SELECT item->>'pk' FROM ent_staging WHERE k = 4))"
+    "SELECT count(*) FROM singletable.query('tenants', (SELECT item->>'pk' FROM ent_staging WHERE k = 1), 'begins_with', 'USERS#')"
+)
+# warns_without_marker WHAT SQL...: each SQL succeeds with a WARNING that lacks the marker
+warns_without_marker() {
+    local what=$1 sql
+    shift
+    for sql in "$@"; do
+        if ! "$PGBIN/psql" -X -q -d "$DB" -c "$sql" >/dev/null 2>"$WORK/err"; then
+            not_ok "$what succeeds"
+            diag "client got:" "$(cat "$WORK/err")"
+        elif grep -q "WARNING" "$WORK/err" && ! grep -q -- "$MARKER" "$WORK/err"; then
+            ok "$what: warning without item content ($(head -c 50 <<<"$sql")...)"
+        else
+            not_ok "$what: warning without item content"
+            diag "client got:" "$(cat "$WORK/err")"
+        fi
+    done
+}
+warns_without_marker "the write guard" "${ENT_WRITES[@]}"
+warns_without_marker "the typo guard" "${ENT_QUERIES[@]}"
+for sql in "${ENT_WRITES[@]}"; do
+    fails_without_marker "the write guard in error mode" "matches no entity\\|has the keys of entity\\|declares" \
+        "SET singletable.entity_check = error; $sql"
+done
+for sql in "${ENT_QUERIES[@]}"; do
+    fails_without_marker "the typo guard in error mode" "no entity of table" "SET singletable.prefix_check = error; $sql"
+done
+
 # make sure the log has everything written so far
 "$PGBIN/psql" -X -q -d "$DB" -c "SELECT pg_catalog.pg_sleep(0)" >/dev/null
 logged=$(tail -c +"$((before + 1))" "$LOG")
 if grep -q "conditional check failed" <<<"$logged" && grep -q "violates check constraint" <<<"$logged" &&
         grep -q "transaction cancelled" <<<"$logged" && grep -q "cannot create index" <<<"$logged" &&
-        grep -q "building index \"by-handle\" failed" <<<"$logged"; then
+        grep -q "building index \"by-handle\" failed" <<<"$logged" &&
+        grep -q "WARNING:  item for table \"tenants\" matches no entity" <<<"$logged" &&
+        grep -q "ERROR:  no entity of table \"tenants\" has a sort key beginning with 'USERS#'" <<<"$logged"; then
     ok "the failed conditions are in the server log"
 else
     not_ok "the failed conditions are in the server log"
