@@ -162,16 +162,6 @@ report(const char *msg)
 			 errmsg("%s", msg)));
 }
 
-/* The length of key's type tag: up to and including its first '#', ':' or '|'; 0: none */
-static int
-tag_length(const char *key, int len)
-{
-	for (int i = 0; i < len && i < ST_SUGGEST_MAX_BYTES; i++)
-		if (key[i] == '#' || key[i] == ':' || key[i] == '|')
-			return i + 1;
-	return 0;
-}
-
 /* " in index \"name\"" for a query on an index, else "" */
 static char *
 where_text(StIndex *idx)
@@ -185,7 +175,7 @@ report_partition(StTable *tab, StIndex *idx, const StSuggestCand *cands, int n,
 				 const char *pk, int pklen)
 {
 	StringInfoData msg;
-	int			tlen = tag_length(pk, pklen);
+	int			tlen = st_key_tag_length(pk, Min(pklen, ST_SUGGEST_MAX_BYTES));
 
 	initStringInfo(&msg);
 	/* the tag and the rest of a template, with a field's value of another type */

@@ -533,6 +533,10 @@ st_define_entity(const StDefineEntityRequest *req)
 
 	memset(&e, 0, sizeof(e));
 	e.name = pstrdup(name);
+	/* the templates (at most ST_TEMPLATE_MAX_BYTES each) before any lock */
+	e.pk = st_template_parse(pk, psprintf("the partition key template of entity \"%s\"", name));
+	if (req->sk)
+		e.sk = st_template_parse(req->sk, psprintf("the sort key template of entity \"%s\"", name));
 	SPI_connect();
 	/* ownership before the lock; SHARE UPDATE EXCLUSIVE: definitions one at a time */
 	tab = st_table_open(req->table_name, ShareUpdateExclusiveLock, ST_ACL_OWNER);
@@ -541,7 +545,6 @@ st_define_entity(const StDefineEntityRequest *req)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("table \"%s\" cannot have entities: its keys are not Strings", tab->relname),
 				 errdetail("Key templates describe String keys.")));
-	e.pk = st_template_parse(pk, psprintf("the partition key template of entity \"%s\"", name));
 	if (tab->sk_name && req->sk == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -551,8 +554,6 @@ st_define_entity(const StDefineEntityRequest *req)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" has no sort key, so entity \"%s\" takes no sort key template", tab->relname, name)));
-	if (req->sk)
-		e.sk = st_template_parse(req->sk, psprintf("the sort key template of entity \"%s\"", name));
 	read_index_templates(tab, &e, req->indexes);
 	read_attributes(tab, &e, req->attributes);
 

@@ -841,3 +841,12 @@ st_field_encode(StFieldType type, int width, Datum value)
 	}
 	return NULL;
 }
+
+int
+st_key_tag_length(const char *key, int len)
+{
+	for (int i = 0; i < len; i++)
+		if (key[i] != '\0' && strchr(ST_KEY_DELIMITERS, key[i]) != NULL)
+			return i + 1;
+	return 0;
+}

@@ -137,4 +137,12 @@ extern char *st_field_encode(StFieldType type, int width, Datum value);
  */
 extern int	st_field_value_domain(StFieldType type, int width, Datum value);
 
+/*
+ * The delimiters a key's type tag may end with, and the length of key's tag:
+ * up to and including its first delimiter; 0 when it has none. What the
+ * inventory groups by and the typo check names.
+ */
+#define ST_KEY_DELIMITERS "#:|"
+extern int	st_key_tag_length(const char *key, int len);
+
 #endif

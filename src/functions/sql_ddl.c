@@ -14,6 +14,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "functions/sql_args.h"
 #include "commands/commands.h"
 
 PG_FUNCTION_INFO_V1(singletable_create_table);
@@ -28,9 +29,6 @@ PG_FUNCTION_INFO_V1(singletable_enable_ttl);
 PG_FUNCTION_INFO_V1(singletable_disable_ttl);
 PG_FUNCTION_INFO_V1(singletable_distribute_table);
 
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-#define ARG_CSTRING(n) (PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
-#define ARG_ARRAY(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_ARRAYTYPE_P(n))
 
 /*
  * singletable.create_table(table_name, partition_key, sort_key,

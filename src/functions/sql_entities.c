@@ -13,6 +13,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 
+#include "functions/sql_args.h"
 #include "catalog/entities.h"
 #include "catalog/registry.h"
 #include "commands/commands.h"
@@ -21,9 +22,6 @@ PG_FUNCTION_INFO_V1(singletable_define_entity);
 PG_FUNCTION_INFO_V1(singletable_drop_entity);
 PG_FUNCTION_INFO_V1(singletable_entity_of);
 
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-#define ARG_CSTRING(n) (PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
-#define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
 
 /* singletable.define_entity(table_name, entity, pk, sk, indexes, attributes, replace) */
 Datum

@@ -11,6 +11,7 @@
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
+#include "functions/sql_args.h"
 #include "ops/infer.h"
 #include "ops/inventory.h"
 
@@ -52,7 +53,7 @@ Datum
 singletable_key_prefixes(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	text	   *name = ARG_TEXT(0);
 	bool		has_sample = !PG_ARGISNULL(1);
 	double		pct = has_sample ? PG_GETARG_FLOAT8(1) : 100.0;
 	int64		rows_read;
@@ -94,8 +95,8 @@ Datum
 singletable_collections(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
-	char	   *entity = PG_ARGISNULL(1) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	text	   *name = ARG_TEXT(0);
+	char	   *entity = ARG_CSTRING(1);
 	bool		has_threshold = !PG_ARGISNULL(3);
 	bool		has_sample = !PG_ARGISNULL(4);
 	int64		threshold;
@@ -141,7 +142,7 @@ Datum
 singletable_infer_entities(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *name = PG_ARGISNULL(0) ? NULL : PG_GETARG_TEXT_PP(0);
+	text	   *name = ARG_TEXT(0);
 	bool		has_sample = !PG_ARGISNULL(1);
 	List	   *rows;
 	ListCell   *lc;

@@ -7,6 +7,7 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "functions/sql_args.h"
 #include "format/jsonpush.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -34,9 +35,6 @@ PG_FUNCTION_INFO_V1(singletable_scan_page);
 PG_FUNCTION_INFO_V1(singletable_last_evaluated_key);
 PG_FUNCTION_INFO_V1(singletable_estimate_query);
 
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-#define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
-#define ARG_CSTRING(n) (PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
 
 /* A key argument (NULL: not given). */
 static StKeyText

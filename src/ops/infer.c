@@ -20,6 +20,7 @@
 #include "utils/memutils.h"
 
 #include "catalog/registry.h"
+#include "format/template.h"
 #include "ops/infer.h"
 #include "ops/inventory.h"
 
@@ -96,13 +97,6 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* a lower-case hex digit, as a uuid field of a template takes it */
-static bool
-is_hex(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
 /* Letters and underscores, or ElectroDB's $name_1: what a type tag is made of */
 static bool
 tag_like(const char *s, int len)
@@ -156,77 +150,6 @@ is_tag(const Style *st, const char *s, int len, bool prev_tag)
 	return !prev_tag;
 }
 
-static bool
-is_date(const char *s, int len)
-{
-	int			m,
-				d;
-
-	if (len != 10 || s[4] != '-' || s[7] != '-')
-		return false;
-	if (!(is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3]) &&
-		  is_digit(s[5]) && is_digit(s[6]) && is_digit(s[8]) && is_digit(s[9])))
-		return false;
-	m = (s[5] - '0') * 10 + (s[6] - '0');
-	d = (s[8] - '0') * 10 + (s[9] - '0');
-	return m >= 1 && m <= 12 && d >= 1 && d <= 31;
-}
-
-/* YYYY-MM-DDTHH:MM[:SS[.f{1,9}]][Z]: ISO-8601 in UTC, as a timestamp field of a template takes it */
-static bool
-is_timestamp(const char *s, int len)
-{
-	int			i;
-
-	if (len < 16 || !is_date(s, 10) || s[10] != 'T')
-		return false;
-	if (!(is_digit(s[11]) && is_digit(s[12]) && s[13] == ':' && is_digit(s[14]) && is_digit(s[15])))
-		return false;
-	i = 16;
-	if (i < len && s[i] == ':')
-	{
-		if (i + 2 >= len || !is_digit(s[i + 1]) || !is_digit(s[i + 2]))
-			return false;
-		i += 3;
-		if (i < len && s[i] == '.')
-		{
-			int			digits = 0;
-
-			i++;
-			while (i < len && is_digit(s[i]))
-			{
-				i++;
-				digits++;
-			}
-			if (digits < 1 || digits > 9)
-				return false;
-		}
-	}
-	if (i < len && s[i] == 'Z')
-		i++;
-	return i == len;
-}
-
-static bool
-is_uuid(const char *s, int len)
-{
-	int			i;
-
-	if (len != 36)
-		return false;
-	for (i = 0; i < 36; i++)
-	{
-		if (i == 8 || i == 13 || i == 18 || i == 23)
-		{
-			if (s[i] != '-')
-				return false;
-		}
-		else if (!is_hex(s[i]))
-			return false;
-	}
-	return true;
-}
-
 static void
 type_add(TypeFlags *f, const char *s, int len)
 {
@@ -242,20 +165,20 @@ type_add(TypeFlags *f, const char *s, int len)
 		f->seen = true;
 		f->digits = digits;
 		f->width = len;
-		f->date = is_date(s, len);
-		f->ts = is_timestamp(s, len);
-		f->uuid = is_uuid(s, len);
+		f->date = st_field_value_valid(ST_FIELD_DATE, 0, s, len);
+		f->ts = st_field_value_valid(ST_FIELD_TIMESTAMP, 0, s, len);
+		f->uuid = st_field_value_valid(ST_FIELD_UUID, 0, s, len);
 		return;
 	}
 	f->digits &= digits;
 	if (f->width != len)
 		f->width = -1;
 	if (f->date)
-		f->date = is_date(s, len);
+		f->date = st_field_value_valid(ST_FIELD_DATE, 0, s, len);
 	if (f->ts)
-		f->ts = is_timestamp(s, len);
+		f->ts = st_field_value_valid(ST_FIELD_TIMESTAMP, 0, s, len);
 	if (f->uuid)
-		f->uuid = is_uuid(s, len);
+		f->uuid = st_field_value_valid(ST_FIELD_UUID, 0, s, len);
 }
 
 /* The template type of a field whose values matched f; NULL: string */

@@ -18,6 +18,7 @@
 
 #include "catalog/entities.h"
 #include "catalog/registry.h"
+#include "format/template.h"
 #include "ops/inventory.h"
 
 /* Is s[0..len) a constant-looking key (PROFILE, METRICS, ElectroDB's $user_1)? */
@@ -49,11 +50,10 @@ st_key_is_constant(const char *s, int len)
 char *
 st_key_literal_prefix(const char *s, int len)
 {
-	int			i;
+	int			n = st_key_tag_length(s, len);
 
-	for (i = 0; i < len; i++)
-		if (strchr(ST_KEY_DELIMITERS, s[i]) != NULL && s[i] != '\0')
-			return pnstrdup(s, i + 1);
+	if (n > 0)
+		return pnstrdup(s, n);
 	return st_key_is_constant(s, len) ? pnstrdup(s, len) : NULL;
 }
 

@@ -12,9 +12,6 @@
 #include "fmgr.h"
 #include "nodes/pg_list.h"
 
-/* Delimiters that end a key's literal prefix (and that inference splits keys at) */
-#define ST_KEY_DELIMITERS "#:|"
-
 /* A key without a delimiter is its own prefix when it is at most this long and constant-looking */
 #define ST_KEY_CONSTANT_MAX 32
 
