@@ -895,3 +895,17 @@ COMMENT ON FUNCTION singletable.hot_keys(pg_catalog.text) IS
   'The most accessed partition keys of the table, reads and writes, since window_start (the current and the previous window of singletable.hot_keys_window), by count: a Space-Saving estimate (count - error <= true accesses <= count), share of the access kind''s calls, truncated when only the key''s first 128 bytes are kept; needs SELECT on the table; scope ''shared'' (shared_preload_libraries) or ''backend'' (this session''s accesses)';
 COMMENT ON FUNCTION singletable.reset_stats(pg_catalog.regclass) IS
   'Discards the operation statistics and the hot keys of the table named (in this database), or with NULL all of them, of every database, and the eviction count; superuser only unless EXECUTE is granted';
+
+-- ---------------------------------------------------------------------------
+-- singletable.dynamodb_as(role, operation, request): the call of singletable-gateway
+-- (issue 26). singletable.dynamodb's response as JSON text, computed as role with a role
+-- switch that user code running during the call cannot undo (SET ROLE and RESET ROLE fail
+-- within it); the session user must be a member of role. Not for PUBLIC: the gateway's
+-- login role is granted EXECUTE (docs/endpoint.md).
+CREATE FUNCTION singletable.dynamodb_as(role pg_catalog.text, operation pg_catalog.text,
+                                        request pg_catalog.text)
+RETURNS pg_catalog.text LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'singletable_dynamodb_as';
+COMMENT ON FUNCTION singletable.dynamodb_as(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'singletable-gateway''s call: the response of singletable.dynamodb(operation, request) as JSON text, run as role (NULL: the current user), which the session user must be a member of; user code cannot SET ROLE or RESET ROLE during the call';
+REVOKE ALL ON FUNCTION singletable.dynamodb_as(pg_catalog.text, pg_catalog.text, pg_catalog.text) FROM PUBLIC;

@@ -16,6 +16,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
@@ -36,6 +37,7 @@
 #include "ops/transact.h"
 
 PG_FUNCTION_INFO_V1(singletable_dynamodb);
+PG_FUNCTION_INFO_V1(singletable_dynamodb_as);
 
 char	   *st_dynamodb_schema = NULL;
 bool		st_dynamodb_distribute = false;
@@ -1746,26 +1748,18 @@ dynamodb_error(ErrorData *edata, StDdbCall *call)
 }
 
 /*
- * singletable.dynamodb(operation text, request jsonb) -> jsonb: DynamoDB's
- * response to the request of that operation (DynamoDB's JSON protocol, the
- * operation named as in X-Amz-Target without its prefix).
+ * The response of one call: looks the operation up, checks the request is an
+ * object, runs the handler; a handler's error gets DynamoDB's error body
+ * (dynamodb_error) in its DETAIL. name and request must not be NULL.
  */
-Datum
-singletable_dynamodb(PG_FUNCTION_ARGS)
+static Jsonb *
+ddb_call(const char *name, Jsonb *request)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	StDdbCall	call;
 	const StDdbOperation *volatile op = NULL;
-	Jsonb	   *request;
 	Jsonb	   *volatile result = NULL;
-	char	   *name;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("operation must not be NULL"),
-				 st_errdetail_dynamodb("1 validation error detected: Value null at 'operation' failed to satisfy constraint: Member must not be null")));
-	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	for (int i = 0; i < lengthof(operations); i++)
 		if (strcmp(name, operations[i].name) == 0)
 			op = &operations[i];
@@ -1775,12 +1769,6 @@ singletable_dynamodb(PG_FUNCTION_ARGS)
 				 errmsg("unknown DynamoDB operation \"%s\"", name),
 				 op ? errhint("Operation %s is not available in this build of singletable.", name) : 0,
 				 st_errdetail_dynamodb("Operation is not supported: %s", name)));
-	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_ST_SERIALIZATION),
-				 errmsg("the request of %s must not be NULL", name),
-				 st_errdetail_dynamodb("Request body is empty or not a JSON object")));
-	request = PG_GETARG_JSONB_P(1);
 	if (!JB_ROOT_IS_OBJECT(request) || JB_ROOT_IS_SCALAR(request))
 		ereport(ERROR,
 				(errcode(ERRCODE_ST_SERIALIZATION),
@@ -1807,5 +1795,143 @@ singletable_dynamodb(PG_FUNCTION_ARGS)
 		ReThrowError(edata);
 	}
 	PG_END_TRY();
-	PG_RETURN_JSONB_P(result);
+	return result;
+}
+
+/* The operation argument: not NULL (DynamoDB's validation error) */
+static char *
+operation_arg(FunctionCallInfo fcinfo, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("operation must not be NULL"),
+				 st_errdetail_dynamodb("1 validation error detected: Value null at 'operation' failed to satisfy constraint: Member must not be null")));
+	return text_to_cstring(PG_GETARG_TEXT_PP(argno));
+}
+
+static void
+null_request_error(const char *name)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_SERIALIZATION),
+			 errmsg("the request of %s must not be NULL", name),
+			 st_errdetail_dynamodb("Request body is empty or not a JSON object")));
+}
+
+/*
+ * singletable.dynamodb(operation text, request jsonb) -> jsonb: DynamoDB's
+ * response to the request of that operation (DynamoDB's JSON protocol, the
+ * operation named as in X-Amz-Target without its prefix).
+ */
+Datum
+singletable_dynamodb(PG_FUNCTION_ARGS)
+{
+	char	   *name = operation_arg(fcinfo, 0);
+
+	if (PG_ARGISNULL(1))
+		null_request_error(name);
+	PG_RETURN_JSONB_P(ddb_call(name, PG_GETARG_JSONB_P(1)));
+}
+
+/*
+ * The request text of dynamodb_as as jsonb: a text that is not JSON is
+ * DynamoDB's SerializationException (jsonb_in's own error would be a
+ * 22P02 with a fragment of the request in its DETAIL).
+ */
+static Jsonb *
+request_from_text(const char *name, text *body)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *cstr = text_to_cstring(body);
+	Jsonb	   *volatile request = NULL;
+
+	PG_TRY();
+	{
+		request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(cstr)));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_INVALID_TEXT_REPRESENTATION &&
+			edata->sqlerrcode != ERRCODE_UNTRANSLATABLE_CHARACTER &&
+			edata->sqlerrcode != ERRCODE_CHARACTER_NOT_IN_REPERTOIRE &&
+			edata->sqlerrcode != ERRCODE_PROGRAM_LIMIT_EXCEEDED)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_SERIALIZATION),
+				 errmsg("the request of %s is not valid JSON", name),
+				 st_errdetail_dynamodb("Start of structure or map expected")));
+	}
+	PG_END_TRY();
+	return request;
+}
+
+/*
+ * singletable.dynamodb_as(role text, operation text, request text) -> text:
+ * the gateway's call. The response of singletable.dynamodb, as its JSON text,
+ * computed as role (NULL: the current user).
+ *
+ * The role switch is SetUserIdAndSecContext with SECURITY_LOCAL_USERID_CHANGE
+ * for the duration of the call, as a SECURITY DEFINER function's is: user
+ * code that runs during the call (a trigger of the table, a row-level
+ * security policy's function, an index expression) cannot undo it, because
+ * SET ROLE, RESET ROLE and SET SESSION AUTHORIZATION fail while it is in
+ * force. (With SET ROLE <role>; SELECT dynamodb(...); RESET ROLE, such code
+ * could RESET ROLE and SET ROLE to any other role of the login user.) The
+ * switch asks what SET ROLE asks: that the session user is a member of
+ * role. Execution is revoked from PUBLIC; the gateway's login role is
+ * granted it (docs/endpoint.md). Runs with the caller's rights otherwise: it
+ * gives no right a member of role does not have by SET ROLE.
+ */
+Datum
+singletable_dynamodb_as(PG_FUNCTION_ARGS)
+{
+	char	   *name = operation_arg(fcinfo, 1);
+	Oid			role;
+	Oid			save_userid;
+	int			save_sec_context;
+	Jsonb	   *request;
+	Jsonb	   *volatile result = NULL;
+
+	if (PG_ARGISNULL(0))
+		role = GetUserId();
+	else
+	{
+		char	   *rolename = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+		role = get_role_oid(rolename, true);
+		if (!OidIsValid(role))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("role \"%s\" does not exist", rolename),
+					 st_errdetail_dynamodb("The role of this access key does not exist")));
+		if (!is_member_of_role(GetSessionUserId(), role))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to act as role \"%s\"", rolename),
+					 errhint("Only members of a role may run a call as it: GRANT \"%s\" TO the login role.",
+							 rolename),
+					 st_errdetail_dynamodb("The role of this access key is not granted to the gateway")));
+	}
+	if (PG_ARGISNULL(2))
+		null_request_error(name);
+	request = request_from_text(name, PG_GETARG_TEXT_PP(2));
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(role, save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		result = ddb_call(name, request);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec_context);
+	}
+	PG_END_TRY();
+	PG_RETURN_TEXT_P(cstring_to_text(JsonbToCString(NULL, &result->root, VARSIZE(result))));
 }
