@@ -19,6 +19,7 @@
 #include "utils/errors.h"
 #include "format/jsonbw.h"
 #include "format/jsonpush.h"
+#include "format/jsontext.h"
 #include "format/jsonval.h"
 #include "format/numtext.h"
 #include "format/size.h"
@@ -491,8 +492,9 @@ st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText
 /* ------------------------------------------------------ stored to wire */
 
 /*
- * Stored to wire writes the response's binary jsonb directly (jsonbw.h): no
- * tree of JsonbValues, no copy of the stored item. The stored containers
+ * Stored to wire writes the response's binary jsonb directly (jsonbw.h), or
+ * its JSON text (jsontext.h) with the same walk: no tree of JsonbValues, no
+ * copy of the stored item. The stored containers
  * are read by index, their JEntries in order (children_of, value_at): an
  * object's keys are written first, then its values, as jsonb stores them,
  * and the wire form keeps the stored form's keys, so their order too.
@@ -561,19 +563,162 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
  */
 
 /*
+ * The output of the walk: the wire form's binary jsonb (jsonbw.h) or its
+ * JSON text (jsontext.h). The walk decides once what every stored value is
+ * on the wire, and how it is sized and checked; the out_* calls below are
+ * all that differs between the two outputs. In the binary form every call
+ * that writes a value returns its JEntry, which out_child records in its
+ * container; in text they return 0 and the commas and a map's keys are
+ * written before each child (out_elem, out_key).
+ */
+typedef struct WireOut
+{
+	StringInfo	buf;
+	bool		text;
+} WireOut;
+
+/* A container being written: binary, its header and JEntries; text, its children so far */
+typedef struct WireCont
+{
+	StJbwContainer c;
+	int			n;
+	char		close;
+} WireCont;
+
+static inline void
+out_begin(WireOut *o, WireCont *c, bool object, int n)
+{
+	if (o->text)
+	{
+		st_jtext_char(o->buf, object ? '{' : '[');
+		c->n = 0;
+		c->close = object ? '}' : ']';
+	}
+	else
+		st_jbw_begin(o->buf, &c->c, object, n);
+}
+
+/*
+ * Begins the wire map of the n pairs of the stored object src, whose keys
+ * it keeps: the binary form copies them now (st_jbw_copy_children), the text
+ * writes each before its value (out_key). Returns the keys' data length.
+ */
+static inline uint32
+out_begin_map(WireOut *o, WireCont *c, JsonbContainer *src, int n)
+{
+	out_begin(o, c, true, n);
+	if (!o->text)
+		return st_jbw_copy_children(o->buf, &c->c, src, n);
+	return n == 0 ? 0 : getJsonbOffset(src, n - 1) + getJsonbLength(src, n - 1);
+}
+
+/* Before an array's element: in text, the comma */
+static inline void
+out_elem(WireOut *o, WireCont *c)
+{
+	if (o->text && c->n++ > 0)
+		st_jtext_char(o->buf, ',');
+}
+
+/* Before a map's value: in text, the comma and its key */
+static inline void
+out_key(WireOut *o, WireCont *c, const char *key, int len)
+{
+	if (!o->text)
+		return;
+	if (c->n++ > 0)
+		st_jtext_char(o->buf, ',');
+	st_jtext_string(o->buf, key, len);
+	st_jtext_char(o->buf, ':');
+}
+
+/* After a child: in binary, its JEntry */
+static inline void
+out_child(WireOut *o, WireCont *c, JEntry child)
+{
+	if (!o->text)
+		st_jbw_child(o->buf, &c->c, child);
+}
+
+static inline JEntry
+out_end(WireOut *o, WireCont *c)
+{
+	if (o->text)
+	{
+		st_jtext_char(o->buf, c->close);
+		return 0;
+	}
+	return st_jbw_end(o->buf, &c->c);
+}
+
+/* The wire value {"<t>": s} of a one-letter type t (S, N, B) and a string s, in one step */
+static inline JEntry
+out_typed_string(WireOut *o, char t, const char *s, int len)
+{
+	if (o->text)
+	{
+		char		head[5] = {'{', '"', t, '"', ':'};
+
+		st_jtext_raw(o->buf, head, sizeof(head));
+		st_jtext_string(o->buf, s, len);
+		st_jtext_char(o->buf, '}');
+		return 0;
+	}
+	return st_jbw_typed_string(o->buf, t, s, len);
+}
+
+/* A string: a set's member */
+static inline JEntry
+out_string(WireOut *o, const char *s, int len)
+{
+	if (o->text)
+	{
+		st_jtext_string(o->buf, s, len);
+		return 0;
+	}
+	return st_jbw_string(o->buf, s, len);
+}
+
+/* A value as it is (what is not in the stored form is passed on as found) */
+static JEntry
+out_value(WireOut *o, const JsonbValue *v)
+{
+	if (o->text)
+	{
+		st_jtext_value(o->buf, v);
+		return 0;
+	}
+	return st_jbw_value(o->buf, v);
+}
+
+/* {"BOOL": b} or {"NULL": true}, in one step */
+static JEntry
+out_typed_bool(WireOut *o, const char *type, bool value)
+{
+	if (o->text)
+	{
+		st_jtext_raw(o->buf, "{\"", 2);
+		st_jtext_raw(o->buf, type, strlen(type));
+		st_jtext_raw(o->buf, value ? "\":true}" : "\":false}", value ? 7 : 8);
+		return 0;
+	}
+	return st_jbw_bool_pair(o->buf, type, strlen(type), value);
+}
+
+/*
  * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
  * of an NS member. Its text is written into a buffer on the stack when it
  * fits (every DynamoDB number does), else numeric_out's is used.
  */
 static JEntry
-write_number(StringInfo buf, Numeric num, char type, int64 *size)
+write_number(WireOut *o, Numeric num, char type, int64 *size)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
 	int			len;
 	char	   *s = st_numeric_print(num, tmp, &len);
 	JEntry		e;
 
-	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
+	e = type ? out_typed_string(o, type, s, len) : out_string(o, s, len);
 	if (size)
 		*size += st_size_number_text(s, len);
 	if (s != tmp)
@@ -581,31 +726,27 @@ write_number(StringInfo buf, Numeric num, char type, int64 *size)
 	return e;
 }
 
-/* {"BOOL": b} or {"NULL": true}, in one step */
-static JEntry
-write_typed_bool(StringInfo buf, const char *type, bool value)
-{
-	return st_jbw_bool_pair(buf, type, strlen(type), value);
-}
-
 /* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
 static void
-begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
+begin_typed(WireOut *o, WireCont *c, const char *type)
 {
-	st_jbw_begin(buf, o, true, 1);
-	st_jbw_child(buf, o, st_jbw_string(buf, type, strlen(type)));
+	out_begin(o, c, true, 1);
+	if (o->text)
+		out_key(o, c, type, strlen(type));
+	else
+		st_jbw_child(o->buf, &c->c, st_jbw_string(o->buf, type, strlen(type)));
 }
 
-static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size);
+static JEntry write_wire(WireOut *o, JsonbValue *v, bool plain_b, int64 *size);
 
 /*
  * The members of a stored set of wire type wire (SS, NS or BS), as strings
  * (not an array: none)
  */
 static JEntry
-write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size)
+write_set_members(WireOut *o, JsonbValue *arr, const char *wire, int64 *size)
 {
-	StJbwContainer a;
+	WireCont	a;
 	JsonbContainer *c = NULL;
 	int			n = 0;
 	int			nchildren = 0;
@@ -622,7 +763,7 @@ write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size
 		st_size_not_stored("a set is not a JSON array");
 	if (size && n == 0)
 		st_size_not_stored("a set is empty");
-	st_jbw_begin(buf, &a, false, n);
+	out_begin(o, &a, false, n);
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue	v;
@@ -641,12 +782,15 @@ write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size
 			else if (wire[0] == 'B')
 				*size += st_size_base64(v.val.string.val, v.val.string.len);
 		}
+		out_elem(o, &a);
 		if (v.type == jbvNumeric)
-			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0, size));
+			out_child(o, &a, write_number(o, v.val.numeric, 0, size));
+		else if (v.type == jbvString)
+			out_child(o, &a, out_string(o, v.val.string.val, v.val.string.len));
 		else
-			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
+			out_child(o, &a, out_value(o, &v));
 	}
-	return st_jbw_end(buf, &a);
+	return out_end(o, &a);
 }
 
 /* Whether key k is the attribute name (a B key attribute: stored as plain base64) */
@@ -664,29 +808,27 @@ is_name(const JsonbValue *k, const char *name)
  * container's 3 bytes are its caller's.
  */
 static JEntry
-write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
+write_map_entries(WireOut *o, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
 {
-	StJbwContainer o;
+	WireCont	m;
 	int			n = JsonContainerSize(c);
 	int			nchildren;
 	char	   *data = children_of(c, &nchildren);
 	uint32		off = 0;
+	uint32		koff = 0;
 	int			b_keys[2] = {-1, -1};
 	const char *pk_b = keys && keys->pk_type == ST_KEY_B ? keys->pk_name : NULL;
 	const char *sk_b = keys && keys->sk_name && keys->sk_type == ST_KEY_B ? keys->sk_name : NULL;
 
 	Assert(JsonContainerIsObject(c));
 	check_stack_depth();
-	st_jbw_begin(buf, &o, true, n);
 	/* the keys as stored: the wire map has the same keys, so the same order */
-	off = st_jbw_copy_children(buf, &o, c, n);
+	off = out_begin_map(o, &m, c, n);
 	/* the names' bytes are their data's length */
 	if (size)
 		*size += off + (top ? 0 : n);
 	if (pk_b || sk_b)
 	{
-		uint32		koff = 0;
-
 		for (int i = 0; i < n; i++)
 		{
 			JsonbValue	k;
@@ -699,26 +841,34 @@ write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys 
 			if (is_name(&k, sk_b))
 				b_keys[1] = i;
 		}
+		koff = 0;
 	}
 	for (int i = 0; i < n; i++)
 	{
 		JsonbValue	v;
 
 		CHECK_FOR_INTERRUPTS();
+		if (o->text)
+		{
+			JsonbValue	k;
+
+			value_at(c, data, i, &koff, &k);
+			out_key(o, &m, k.val.string.val, k.val.string.len);
+		}
 		value_at(c, data, n + i, &off, &v);
 		/* the most common value, an S, without the call */
 		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
 		{
-			st_jbw_child(buf, &o, st_jbw_typed_string(buf, 'S', v.val.string.val, v.val.string.len));
+			out_child(o, &m, out_typed_string(o, 'S', v.val.string.val, v.val.string.len));
 			if (size)
 				*size += v.val.string.len;
 		}
 		else if (v.type != jbvString && (b_keys[0] == i || b_keys[1] == i) && size)
 			st_size_not_stored("a B key attribute is not a base64 string");
 		else
-			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString, size));
+			out_child(o, &m, write_wire(o, &v, v.type == jbvString, size));
 	}
-	return st_jbw_end(buf, &o);
+	return out_end(o, &m);
 }
 
 /* The wire type of a stored tagged object's tag k (ST_TAG_*), or NULL */
@@ -734,9 +884,9 @@ tag_type(const JsonbValue *k)
 
 /* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
 static JEntry
-write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
+write_wire(WireOut *o, JsonbValue *v, bool plain_b, int64 *size)
 {
-	StJbwContainer o;
+	WireCont	t;
 
 	/* the recursion is in the containers' case, which checks the stack */
 	switch (v->type)
@@ -745,17 +895,17 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
 			if (size)
 				*size += plain_b ? st_size_base64(v->val.string.val, v->val.string.len)
 					: v->val.string.len;
-			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
+			return out_typed_string(o, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
 		case jbvNumeric:
-			return write_number(buf, v->val.numeric, 'N', size);
+			return write_number(o, v->val.numeric, 'N', size);
 		case jbvBool:
 			if (size)
 				*size += 1;
-			return write_typed_bool(buf, "BOOL", v->val.boolean);
+			return out_typed_bool(o, "BOOL", v->val.boolean);
 		case jbvNull:
 			if (size)
 				*size += 1;
-			return write_typed_bool(buf, "NULL", true);
+			return out_typed_bool(o, "NULL", true);
 		case jbvBinary:
 			{
 				JsonbContainer *c = v->val.binary.data;
@@ -766,21 +916,22 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
 				check_stack_depth();
 				if (JsonContainerIsArray(c))
 				{
-					StJbwContainer a;
+					WireCont	a;
 
 					if (size)
 						*size += 3 + nchildren;
-					begin_typed(buf, &o, "L");
-					st_jbw_begin(buf, &a, false, nchildren);
+					begin_typed(o, &t, "L");
+					out_begin(o, &a, false, nchildren);
 					for (int i = 0; i < nchildren; i++)
 					{
 						JsonbValue	e;
 
 						CHECK_FOR_INTERRUPTS();
 						value_at(c, data, i, &off, &e);
-						st_jbw_child(buf, &a, write_wire(buf, &e, false, size));
+						out_elem(o, &a);
+						out_child(o, &a, write_wire(o, &e, false, size));
 					}
-					st_jbw_child(buf, &o, st_jbw_end(buf, &a));
+					out_child(o, &t, out_end(o, &a));
 					break;
 				}
 				if (JsonContainerSize(c) == 1)
@@ -796,14 +947,14 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
 					{
 						if (size)
 							*size += st_size_base64(tv.val.string.val, tv.val.string.len);
-						return st_jbw_typed_string(buf, 'B', tv.val.string.val, tv.val.string.len);
+						return out_typed_string(o, 'B', tv.val.string.val, tv.val.string.len);
 					}
 					if (wire && strcmp(wire, "B") == 0)
 					{
 						if (size)
 							st_size_not_stored("a $B value is not a base64 string");
-						begin_typed(buf, &o, "B");
-						st_jbw_child(buf, &o, st_jbw_value(buf, &tv));
+						begin_typed(o, &t, "B");
+						out_child(o, &t, out_value(o, &tv));
 						break;
 					}
 					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
@@ -811,50 +962,69 @@ write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
 					{
 						if (size)
 							*size += 3;
-						begin_typed(buf, &o, "M");
-						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, false, NULL, size));
+						begin_typed(o, &t, "M");
+						out_child(o, &t, write_map_entries(o, tv.val.binary.data, false, NULL, size));
 						break;
 					}
 					if (wire && strcmp(wire, "M") == 0 && size)
 						st_size_not_stored("an $M value is not a JSON object");
 					if (wire && strcmp(wire, "M") != 0)
 					{
-						begin_typed(buf, &o, wire);
-						st_jbw_child(buf, &o, write_set_members(buf, &tv, wire, size));
+						begin_typed(o, &t, wire);
+						out_child(o, &t, write_set_members(o, &tv, wire, size));
 						break;
 					}
 				}
 				if (size)
 					*size += 3;
-				begin_typed(buf, &o, "M");
-				st_jbw_child(buf, &o, write_map_entries(buf, c, false, NULL, size));
+				begin_typed(o, &t, "M");
+				out_child(o, &t, write_map_entries(o, c, false, NULL, size));
 				break;
 			}
 		default:
 			elog(ERROR, "unexpected jsonb value type %d", v->type);
 	}
-	return st_jbw_end(buf, &o);
+	return out_end(o, &t);
 }
 
-JEntry
-st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
+/* The walk of a stored item (with size: checked to be one, as st_stored_item_size does) */
+static JEntry
+write_item(WireOut *o, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
 {
 	if (!JsonContainerIsObject(stored) && size)
 		st_size_not_stored("it is not a JSON object");
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
-	return write_map_entries(buf, stored, true, keys, size);
+	return write_map_entries(o, stored, true, keys, size);
+}
+
+JEntry
+st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
+{
+	WireOut		o = {buf, false};
+
+	return write_item(&o, stored, keys, size);
+}
+
+void
+st_attrval_text_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
+{
+	WireOut		o = {buf, true};
+
+	(void) write_item(&o, stored, keys, size);
 }
 
 Jsonb *
 st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
 {
 	StringInfoData buf;
+	WireOut		o = {NULL, false};
 
 	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, &stored->root, true, keys, NULL);
+	o.buf = &buf;
+	(void) write_map_entries(&o, &stored->root, true, keys, NULL);
 	return st_jbw_finish(&buf);
 }
 
@@ -866,12 +1036,13 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	StringInfoData buf;
 	Jsonb	   *wire;
 	JsonbValue	v;
+	WireOut		o = {&buf, false};
 
 	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, stored, true, keys, NULL);
+	(void) write_map_entries(&o, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
 	st_jbv_jsonb(&v, wire);
