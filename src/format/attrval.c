@@ -563,20 +563,15 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
  */
 
 /*
- * The output of the walk: the wire form's binary jsonb (jsonbw.h) or its
- * JSON text (jsontext.h). The walk decides once what every stored value is
- * on the wire, and how it is sized and checked; the out_* calls below are
- * all that differs between the two outputs. In the binary form every call
- * that writes a value returns its JEntry, which out_child records in its
- * container; in text they return 0 and the commas and a map's keys are
- * written before each child (out_elem, out_key).
+ * The output of the walk (attrval_walk.h): the wire form's binary jsonb
+ * (jsonbw.h) or its JSON text (jsontext.h), as text says. The walk decides
+ * once what every stored value is on the wire, and how it is sized and
+ * checked; these out_* calls are all that differs between the two outputs.
+ * In the binary form every call that writes a value returns its JEntry,
+ * which out_child records in its container; in text they return 0, and the
+ * commas and a map's keys are written before each child (out_elem, out_key).
+ * Each instance of the walk passes text as a constant.
  */
-typedef struct WireOut
-{
-	StringInfo	buf;
-	bool		text;
-} WireOut;
-
 /* A container being written: binary, its header and JEntries; text, its children so far */
 typedef struct WireCont
 {
@@ -586,16 +581,16 @@ typedef struct WireCont
 } WireCont;
 
 static inline void
-out_begin(WireOut *o, WireCont *c, bool object, int n)
+out_begin(bool text, StringInfo buf, WireCont *c, bool object, int n)
 {
-	if (o->text)
+	if (text)
 	{
-		st_jtext_char(o->buf, object ? '{' : '[');
+		st_jtext_char(buf, object ? '{' : '[');
 		c->n = 0;
 		c->close = object ? '}' : ']';
 	}
 	else
-		st_jbw_begin(o->buf, &c->c, object, n);
+		st_jbw_begin(buf, &c->c, object, n);
 }
 
 /*
@@ -604,193 +599,105 @@ out_begin(WireOut *o, WireCont *c, bool object, int n)
  * writes each before its value (out_key). Returns the keys' data length.
  */
 static inline uint32
-out_begin_map(WireOut *o, WireCont *c, JsonbContainer *src, int n)
+out_begin_map(bool text, StringInfo buf, WireCont *c, JsonbContainer *src, int n)
 {
-	out_begin(o, c, true, n);
-	if (!o->text)
-		return st_jbw_copy_children(o->buf, &c->c, src, n);
+	out_begin(text, buf, c, true, n);
+	if (!text)
+		return st_jbw_copy_children(buf, &c->c, src, n);
 	return n == 0 ? 0 : getJsonbOffset(src, n - 1) + getJsonbLength(src, n - 1);
 }
 
 /* Before an array's element: in text, the comma */
 static inline void
-out_elem(WireOut *o, WireCont *c)
+out_elem(bool text, StringInfo buf, WireCont *c)
 {
-	if (o->text && c->n++ > 0)
-		st_jtext_char(o->buf, ',');
+	if (text && c->n++ > 0)
+		st_jtext_char(buf, ',');
 }
 
 /* Before a map's value: in text, the comma and its key */
 static inline void
-out_key(WireOut *o, WireCont *c, const char *key, int len)
+out_key(bool text, StringInfo buf, WireCont *c, const char *key, int len)
 {
-	if (!o->text)
+	if (!text)
 		return;
 	if (c->n++ > 0)
-		st_jtext_char(o->buf, ',');
-	st_jtext_string(o->buf, key, len);
-	st_jtext_char(o->buf, ':');
+		st_jtext_char(buf, ',');
+	st_jtext_string(buf, key, len);
+	st_jtext_char(buf, ':');
 }
 
 /* After a child: in binary, its JEntry */
 static inline void
-out_child(WireOut *o, WireCont *c, JEntry child)
+out_child(bool text, StringInfo buf, WireCont *c, JEntry child)
 {
-	if (!o->text)
-		st_jbw_child(o->buf, &c->c, child);
+	if (!text)
+		st_jbw_child(buf, &c->c, child);
 }
 
 static inline JEntry
-out_end(WireOut *o, WireCont *c)
+out_end(bool text, StringInfo buf, WireCont *c)
 {
-	if (o->text)
+	if (text)
 	{
-		st_jtext_char(o->buf, c->close);
+		st_jtext_char(buf, c->close);
 		return 0;
 	}
-	return st_jbw_end(o->buf, &c->c);
+	return st_jbw_end(buf, &c->c);
 }
 
 /* The wire value {"<t>": s} of a one-letter type t (S, N, B) and a string s, in one step */
 static inline JEntry
-out_typed_string(WireOut *o, char t, const char *s, int len)
+out_typed_string(bool text, StringInfo buf, char t, const char *s, int len)
 {
-	if (o->text)
+	if (text)
 	{
 		char		head[5] = {'{', '"', t, '"', ':'};
 
-		st_jtext_raw(o->buf, head, sizeof(head));
-		st_jtext_string(o->buf, s, len);
-		st_jtext_char(o->buf, '}');
+		st_jtext_raw(buf, head, sizeof(head));
+		st_jtext_string(buf, s, len);
+		st_jtext_char(buf, '}');
 		return 0;
 	}
-	return st_jbw_typed_string(o->buf, t, s, len);
+	return st_jbw_typed_string(buf, t, s, len);
 }
 
 /* A string: a set's member */
 static inline JEntry
-out_string(WireOut *o, const char *s, int len)
+out_string(bool text, StringInfo buf, const char *s, int len)
 {
-	if (o->text)
+	if (text)
 	{
-		st_jtext_string(o->buf, s, len);
+		st_jtext_string(buf, s, len);
 		return 0;
 	}
-	return st_jbw_string(o->buf, s, len);
+	return st_jbw_string(buf, s, len);
 }
 
 /* A value as it is (what is not in the stored form is passed on as found) */
-static JEntry
-out_value(WireOut *o, const JsonbValue *v)
+static inline JEntry
+out_value(bool text, StringInfo buf, const JsonbValue *v)
 {
-	if (o->text)
+	if (text)
 	{
-		st_jtext_value(o->buf, v);
+		st_jtext_value(buf, v);
 		return 0;
 	}
-	return st_jbw_value(o->buf, v);
+	return st_jbw_value(buf, v);
 }
 
 /* {"BOOL": b} or {"NULL": true}, in one step */
-static JEntry
-out_typed_bool(WireOut *o, const char *type, bool value)
+static inline JEntry
+out_typed_bool(bool text, StringInfo buf, const char *type, bool value)
 {
-	if (o->text)
+	if (text)
 	{
-		st_jtext_raw(o->buf, "{\"", 2);
-		st_jtext_raw(o->buf, type, strlen(type));
-		st_jtext_raw(o->buf, value ? "\":true}" : "\":false}", value ? 7 : 8);
+		st_jtext_raw(buf, "{\"", 2);
+		st_jtext_raw(buf, type, strlen(type));
+		st_jtext_raw(buf, value ? "\":true}" : "\":false}", value ? 7 : 8);
 		return 0;
 	}
-	return st_jbw_bool_pair(o->buf, type, strlen(type), value);
-}
-
-/*
- * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
- * of an NS member. Its text is written into a buffer on the stack when it
- * fits (every DynamoDB number does), else numeric_out's is used.
- */
-static JEntry
-write_number(WireOut *o, Numeric num, char type, int64 *size)
-{
-	char		tmp[ST_NUMTEXT_BUFSIZE];
-	int			len;
-	char	   *s = st_numeric_print(num, tmp, &len);
-	JEntry		e;
-
-	e = type ? out_typed_string(o, type, s, len) : out_string(o, s, len);
-	if (size)
-		*size += st_size_number_text(s, len);
-	if (s != tmp)
-		pfree(s);
-	return e;
-}
-
-/* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
-static void
-begin_typed(WireOut *o, WireCont *c, const char *type)
-{
-	out_begin(o, c, true, 1);
-	if (o->text)
-		out_key(o, c, type, strlen(type));
-	else
-		st_jbw_child(o->buf, &c->c, st_jbw_string(o->buf, type, strlen(type)));
-}
-
-static JEntry write_wire(WireOut *o, JsonbValue *v, bool plain_b, int64 *size);
-
-/*
- * The members of a stored set of wire type wire (SS, NS or BS), as strings
- * (not an array: none)
- */
-static JEntry
-write_set_members(WireOut *o, JsonbValue *arr, const char *wire, int64 *size)
-{
-	WireCont	a;
-	JsonbContainer *c = NULL;
-	int			n = 0;
-	int			nchildren = 0;
-	char	   *data = NULL;
-	uint32		off = 0;
-
-	if (arr->type == jbvBinary && JsonContainerIsArray(arr->val.binary.data))
-	{
-		c = arr->val.binary.data;
-		n = JsonContainerSize(c);
-		data = children_of(c, &nchildren);
-	}
-	else if (size)
-		st_size_not_stored("a set is not a JSON array");
-	if (size && n == 0)
-		st_size_not_stored("a set is empty");
-	out_begin(o, &a, false, n);
-	for (int i = 0; i < n; i++)
-	{
-		JsonbValue	v;
-
-		CHECK_FOR_INTERRUPTS();
-		value_at(c, data, i, &off, &v);
-		if (size)
-		{
-			if (wire[0] == 'N' && v.type != jbvNumeric)
-				st_size_not_stored("an $NS member is not a number");
-			if (wire[0] != 'N' && v.type != jbvString)
-				st_size_not_stored(wire[0] == 'S' ? "an $SS member is not a string" :
-								   "a $BS member is not a base64 string");
-			if (wire[0] == 'S')
-				*size += v.val.string.len;
-			else if (wire[0] == 'B')
-				*size += st_size_base64(v.val.string.val, v.val.string.len);
-		}
-		out_elem(o, &a);
-		if (v.type == jbvNumeric)
-			out_child(o, &a, write_number(o, v.val.numeric, 0, size));
-		else if (v.type == jbvString)
-			out_child(o, &a, out_string(o, v.val.string.val, v.val.string.len));
-		else
-			out_child(o, &a, out_value(o, &v));
-	}
-	return out_end(o, &a);
+	return st_jbw_bool_pair(buf, type, strlen(type), value);
 }
 
 /* Whether key k is the attribute name (a B key attribute: stored as plain base64) */
@@ -799,76 +706,6 @@ is_name(const JsonbValue *k, const char *name)
 {
 	return name && (int) strlen(name) == k->val.string.len &&
 		memcmp(name, k->val.string.val, k->val.string.len) == 0;
-}
-
-/*
- * The entries of a stored map container as a wire map: of an item (top:
- * keys its key schema, its B keys plain) or of an M (keys NULL). Sizing
- * adds the members' names and values, and 1 per member of an M: its
- * container's 3 bytes are its caller's.
- */
-static JEntry
-write_map_entries(WireOut *o, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
-{
-	WireCont	m;
-	int			n = JsonContainerSize(c);
-	int			nchildren;
-	char	   *data = children_of(c, &nchildren);
-	uint32		off = 0;
-	uint32		koff = 0;
-	int			b_keys[2] = {-1, -1};
-	const char *pk_b = keys && keys->pk_type == ST_KEY_B ? keys->pk_name : NULL;
-	const char *sk_b = keys && keys->sk_name && keys->sk_type == ST_KEY_B ? keys->sk_name : NULL;
-
-	Assert(JsonContainerIsObject(c));
-	check_stack_depth();
-	/* the keys as stored: the wire map has the same keys, so the same order */
-	off = out_begin_map(o, &m, c, n);
-	/* the names' bytes are their data's length */
-	if (size)
-		*size += off + (top ? 0 : n);
-	if (pk_b || sk_b)
-	{
-		for (int i = 0; i < n; i++)
-		{
-			JsonbValue	k;
-
-			CHECK_FOR_INTERRUPTS();
-			value_at(c, data, i, &koff, &k);
-			Assert(k.type == jbvString);
-			if (is_name(&k, pk_b))
-				b_keys[0] = i;
-			if (is_name(&k, sk_b))
-				b_keys[1] = i;
-		}
-		koff = 0;
-	}
-	for (int i = 0; i < n; i++)
-	{
-		JsonbValue	v;
-
-		CHECK_FOR_INTERRUPTS();
-		if (o->text)
-		{
-			JsonbValue	k;
-
-			value_at(c, data, i, &koff, &k);
-			out_key(o, &m, k.val.string.val, k.val.string.len);
-		}
-		value_at(c, data, n + i, &off, &v);
-		/* the most common value, an S, without the call */
-		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
-		{
-			out_child(o, &m, out_typed_string(o, 'S', v.val.string.val, v.val.string.len));
-			if (size)
-				*size += v.val.string.len;
-		}
-		else if (v.type != jbvString && (b_keys[0] == i || b_keys[1] == i) && size)
-			st_size_not_stored("a B key attribute is not a base64 string");
-		else
-			out_child(o, &m, write_wire(o, &v, v.type == jbvString, size));
-	}
-	return out_end(o, &m);
 }
 
 /* The wire type of a stored tagged object's tag k (ST_TAG_*), or NULL */
@@ -882,149 +719,39 @@ tag_type(const JsonbValue *k)
 	return types[st_tag_of(k->val.string.val, k->val.string.len)];
 }
 
-/* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
-static JEntry
-write_wire(WireOut *o, JsonbValue *v, bool plain_b, int64 *size)
-{
-	WireCont	t;
+/*
+ * The walk, twice: the binary jsonb (..._jsonb) and the JSON text (..._text)
+ * of the wire form; attrval_walk.h has it, and why.
+ */
+#define WALK_TEXT false
+#define WALK(name) name##_jsonb
+#include "format/attrval_walk.h"
 
-	/* the recursion is in the containers' case, which checks the stack */
-	switch (v->type)
-	{
-		case jbvString:
-			if (size)
-				*size += plain_b ? st_size_base64(v->val.string.val, v->val.string.len)
-					: v->val.string.len;
-			return out_typed_string(o, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
-		case jbvNumeric:
-			return write_number(o, v->val.numeric, 'N', size);
-		case jbvBool:
-			if (size)
-				*size += 1;
-			return out_typed_bool(o, "BOOL", v->val.boolean);
-		case jbvNull:
-			if (size)
-				*size += 1;
-			return out_typed_bool(o, "NULL", true);
-		case jbvBinary:
-			{
-				JsonbContainer *c = v->val.binary.data;
-				int			nchildren;
-				char	   *data = children_of(c, &nchildren);
-				uint32		off = 0;
-
-				check_stack_depth();
-				if (JsonContainerIsArray(c))
-				{
-					WireCont	a;
-
-					if (size)
-						*size += 3 + nchildren;
-					begin_typed(o, &t, "L");
-					out_begin(o, &a, false, nchildren);
-					for (int i = 0; i < nchildren; i++)
-					{
-						JsonbValue	e;
-
-						CHECK_FOR_INTERRUPTS();
-						value_at(c, data, i, &off, &e);
-						out_elem(o, &a);
-						out_child(o, &a, write_wire(o, &e, false, size));
-					}
-					out_child(o, &t, out_end(o, &a));
-					break;
-				}
-				if (JsonContainerSize(c) == 1)
-				{
-					JsonbValue	k,
-								tv;
-					const char *wire;
-
-					value_at(c, data, 0, &off, &k);
-					value_at(c, data, 1, &off, &tv);
-					wire = tag_type(&k);
-					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
-					{
-						if (size)
-							*size += st_size_base64(tv.val.string.val, tv.val.string.len);
-						return out_typed_string(o, 'B', tv.val.string.val, tv.val.string.len);
-					}
-					if (wire && strcmp(wire, "B") == 0)
-					{
-						if (size)
-							st_size_not_stored("a $B value is not a base64 string");
-						begin_typed(o, &t, "B");
-						out_child(o, &t, out_value(o, &tv));
-						break;
-					}
-					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
-						JsonContainerIsObject(tv.val.binary.data))
-					{
-						if (size)
-							*size += 3;
-						begin_typed(o, &t, "M");
-						out_child(o, &t, write_map_entries(o, tv.val.binary.data, false, NULL, size));
-						break;
-					}
-					if (wire && strcmp(wire, "M") == 0 && size)
-						st_size_not_stored("an $M value is not a JSON object");
-					if (wire && strcmp(wire, "M") != 0)
-					{
-						begin_typed(o, &t, wire);
-						out_child(o, &t, write_set_members(o, &tv, wire, size));
-						break;
-					}
-				}
-				if (size)
-					*size += 3;
-				begin_typed(o, &t, "M");
-				out_child(o, &t, write_map_entries(o, c, false, NULL, size));
-				break;
-			}
-		default:
-			elog(ERROR, "unexpected jsonb value type %d", v->type);
-	}
-	return out_end(o, &t);
-}
-
-/* The walk of a stored item (with size: checked to be one, as st_stored_item_size does) */
-static JEntry
-write_item(WireOut *o, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
-{
-	if (!JsonContainerIsObject(stored) && size)
-		st_size_not_stored("it is not a JSON object");
-	if (!JsonContainerIsObject(stored))
-		elog(ERROR, "a stored item is not a JSON object");
-	return write_map_entries(o, stored, true, keys, size);
-}
+#define WALK_TEXT true
+#define WALK(name) name##_text
+#include "format/attrval_walk.h"
 
 JEntry
 st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
 {
-	WireOut		o = {buf, false};
-
-	return write_item(&o, stored, keys, size);
+	return write_item_jsonb(buf, stored, keys, size);
 }
 
 void
 st_attrval_text_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
 {
-	WireOut		o = {buf, true};
-
-	(void) write_item(&o, stored, keys, size);
+	(void) write_item_text(buf, stored, keys, size);
 }
 
 Jsonb *
 st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
 {
 	StringInfoData buf;
-	WireOut		o = {NULL, false};
 
 	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	o.buf = &buf;
-	(void) write_map_entries(&o, &stored->root, true, keys, NULL);
+	(void) write_map_entries_jsonb(&buf, &stored->root, true, keys, NULL);
 	return st_jbw_finish(&buf);
 }
 
@@ -1036,13 +763,12 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	StringInfoData buf;
 	Jsonb	   *wire;
 	JsonbValue	v;
-	WireOut		o = {&buf, false};
 
 	Assert(tok == WJB_VALUE || tok == WJB_ELEM);
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&o, stored, true, keys, NULL);
+	(void) write_map_entries_jsonb(&buf, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
 	st_jbv_jsonb(&v, wire);
