@@ -493,11 +493,12 @@ st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText
 
 /*
  * Stored to wire writes the response's binary jsonb directly (jsonbw.h), or
- * its JSON text (jsontext.h) with the same walk: no tree of JsonbValues, no
- * copy of the stored item. The stored containers
- * are read by index, their JEntries in order (children_of, value_at): an
- * object's keys are written first, then its values, as jsonb stores them,
- * and the wire form keeps the stored form's keys, so their order too.
+ * its JSON text (jsontext.h) with the same walk (attrval_walk.h): no tree of
+ * JsonbValues, no copy of the stored item. The stored containers are read by
+ * index, their JEntries in order (children_of, value_at): the binary form
+ * writes an object's keys first, then its values, as jsonb stores them, the
+ * text each key before its value; the wire form keeps the stored form's
+ * keys, so their order too.
  */
 
 /* Where a container's children's data starts, and how many JEntries it has */
