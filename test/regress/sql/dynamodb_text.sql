@@ -123,6 +123,17 @@ SELECT count(*) FROM generate_series(1, 40) i,
 SELECT same('Query', '{"TableName": "Texts", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "wide"}}}');
 SELECT length(singletable.dynamodb_as(NULL, 'Query', '{"TableName": "Texts", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "wide"}}}')) > 40 * 38;
 
+-- 1 MB pages: the text writer sizes the items it writes as the jsonb writer does (12 items of
+-- 100,000 bytes: the page ends at the 11th, where 1 MB is reached, in both)
+SELECT count(*) FROM generate_series(1, 12) i,
+  LATERAL singletable.dynamodb('PutItem', jsonb_build_object('TableName', 'Texts', 'Item',
+    jsonb_build_object('pk', jsonb_build_object('S', 'big'), 'sk', jsonb_build_object('N', i::text),
+                       'x', jsonb_build_object('S', repeat('"', 100000))))) r;
+SELECT same('Query', '{"TableName": "Texts", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "big"}}}');
+SELECT r::jsonb - 'Items' AS page, jsonb_array_length(r::jsonb -> 'Items') AS items
+  FROM singletable.dynamodb_as(NULL, 'Query', '{"TableName": "Texts", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "big"}}}') r;
+SELECT same('Scan', '{"TableName": "Texts", "FilterExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "big"}}}');
+
 -- the other operations print dynamodb's jsonb: the same (writes that answer the same twice)
 SELECT singletable.dynamodb('PutItem', '{"TableName": "Texts", "Item": {"pk": {"S": "r"}, "sk": {"N": "1"}, "x": {"S": "a\"\\b"}}}')::text;
 SELECT same('PutItem', '{"TableName": "Texts", "Item": {"pk": {"S": "r"}, "sk": {"N": "1"}, "x": {"S": "a\"\\b"}}, "ReturnValues": "ALL_OLD"}');
