@@ -14,7 +14,7 @@
  * What escape_json writes for each byte: 0 the byte itself, else the
  * second character of a two-character escape ("\n"), or 'u' for \u00XX.
  */
-static const char escapes[256] = {
+const char	st_jtext_escapes[256] = {
 	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
 	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
 	0, 0, '"', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -24,41 +24,43 @@ static const char escapes[256] = {
 	/* the rest, DEL and every byte of a multibyte character included, as is */
 };
 
-void
-st_jtext_string(StringInfo buf, const char *s, int len)
+/* One byte's escape (e: its st_jtext_escapes entry, not 0) */
+static void
+escape_byte(StringInfo buf, unsigned char c, char e)
 {
+	static const char hex[] = "0123456789abcdef";
+
+	if (e == 'u')
+	{
+		st_jtext_raw(buf, "\\u00", 4);
+		st_jtext_char(buf, hex[c >> 4]);
+		st_jtext_char(buf, hex[c & 15]);
+	}
+	else
+	{
+		st_jtext_char(buf, '\\');
+		st_jtext_char(buf, e);
+	}
+}
+
+/* From a byte that needs an escape: each run of plain bytes copied in one step */
+void
+st_jtext_string_escaped(StringInfo buf, const char *s, int len)
+{
+	const unsigned char *p = (const unsigned char *) s;
 	int			start = 0;
 
-	/* the quotes and the bytes as they are; an escape grows it (enlarged then) */
-	if (buf->len + len + 2 >= buf->maxlen)
-		enlargeStringInfo(buf, len + 2);
-	buf->data[buf->len++] = '"';
 	for (int i = 0; i < len; i++)
 	{
-		char		e = escapes[(unsigned char) s[i]];
+		char		e = st_jtext_escapes[p[i]];
 
-		if (likely(e == 0))
+		if (e == 0)
 			continue;
-		/* the run before this byte, then its escape */
 		st_jtext_raw(buf, s + start, i - start);
+		escape_byte(buf, p[i], e);
 		start = i + 1;
-		if (e == 'u')
-		{
-			static const char hex[] = "0123456789abcdef";
-			char		u[6] = {'\\', 'u', '0', '0', hex[((unsigned char) s[i]) >> 4],
-			hex[((unsigned char) s[i]) & 15]};
-
-			st_jtext_raw(buf, u, 6);
-		}
-		else
-		{
-			char		two[2] = {'\\', e};
-
-			st_jtext_raw(buf, two, 2);
-		}
 	}
 	st_jtext_raw(buf, s + start, len - start);
-	st_jtext_char(buf, '"');
 }
 
 void

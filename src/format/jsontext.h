@@ -12,8 +12,11 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
-/* The JSON string of the len bytes s (no NUL among them), quoted and escaped as escape_json */
-extern void st_jtext_string(StringInfo buf, const char *s, int len);
+/* What escape_json writes for each byte (jsontext.c): 0 the byte itself */
+extern PGDLLIMPORT const char st_jtext_escapes[256];
+
+/* The rest of a string from its first byte that needs an escape (st_jtext_string) */
+extern void st_jtext_string_escaped(StringInfo buf, const char *s, int len);
 
 /* A jsonb value: a scalar, or a container (jbvBinary) as JsonbToCString prints it */
 extern void st_jtext_value(StringInfo buf, const JsonbValue *v);
@@ -40,6 +43,31 @@ st_jtext_char(StringInfo buf, char c)
 		enlargeStringInfo(buf, 1);
 	buf->data[buf->len++] = c;
 	buf->data[buf->len] = '\0';
+}
+
+/*
+ * The JSON string of the len bytes s (no NUL among them), quoted and escaped
+ * as escape_json escapes it. Inline: the bytes up to the first that needs
+ * an escape (in a response, usually all of them) are copied in one step.
+ */
+static inline void
+st_jtext_string(StringInfo buf, const char *s, int len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	int			plain = 0;
+	char	   *d;
+
+	while (plain < len && st_jtext_escapes[p[plain]] == 0)
+		plain++;
+	if (buf->len + len + 2 >= buf->maxlen)
+		enlargeStringInfo(buf, len + 2);
+	d = buf->data + buf->len;
+	d[0] = '"';
+	memcpy(d + 1, s, plain);
+	buf->len += 1 + plain;
+	if (plain < len)
+		st_jtext_string_escaped(buf, s + plain, len - plain);
+	st_jtext_char(buf, '"');
 }
 
 #endif

@@ -51,6 +51,16 @@ SELECT same('GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {
   "ProjectionExpression": "#q, l[4], m.#i, ss", "ExpressionAttributeNames": {"#q": "na\"me\\ \n é", "#i": "inner"}}');
 SELECT singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {"N": "1"}},
   "ProjectionExpression": "#q, l[4], m.#i", "ExpressionAttributeNames": {"#q": "na\"me\\ \n é", "#i": "inner"}}');
+-- every ASCII character but NUL, in a name and in a value, exactly as escape_json writes it
+-- (to_json(text) is escape_json)
+SELECT singletable.dynamodb('PutItem', jsonb_build_object('TableName', 'Texts', 'Item',
+  jsonb_build_object('pk', jsonb_build_object('S', 'ascii'), 'sk', jsonb_build_object('N', '1'),
+                     a, jsonb_build_object('S', a || 'é中😀'))))::text
+  FROM (SELECT string_agg(chr(c), '' ORDER BY c) a FROM generate_series(1, 127) c) x;
+SELECT strpos(t, to_json(a)::text || ':{"S":' || to_json(a || 'é中😀')::text || '}') > 0 AS as_escape_json,
+       same('GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "ascii"}, "sk": {"N": "1"}}}')
+  FROM (SELECT string_agg(chr(c), '' ORDER BY c) a FROM generate_series(1, 127) c) x,
+       singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "ascii"}, "sk": {"N": "1"}}}') t;
 -- a missing item: {} (with capacity, only it)
 SELECT singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {"N": "9"}}}');
 SELECT singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {"N": "9"}}, "ReturnConsumedCapacity": "TOTAL"}');
