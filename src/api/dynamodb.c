@@ -2036,7 +2036,7 @@ singletable_dynamodb_as(PG_FUNCTION_ARGS)
 	request = request_from_text(name, PG_GETARG_TEXT_PP(2));
 	/* the response text, written as the result's text datum: its header reserved */
 	initStringInfo(&out);
-	out.len = VARHDRSZ;
+	appendStringInfoSpaces(&out, VARHDRSZ);
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetUserIdAndSecContext(role, save_sec_context | SECURITY_LOCAL_USERID_CHANGE);

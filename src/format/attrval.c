@@ -573,6 +573,7 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
  * commas and a map's keys are written before each child (out_elem, out_key).
  * Each instance of the walk passes text as a constant.
  */
+
 /* A container being written: binary, its header and JEntries; text, its children so far */
 typedef struct WireCont
 {

@@ -45,28 +45,55 @@ st_jtext_char(StringInfo buf, char c)
 	buf->data[buf->len] = '\0';
 }
 
+/* Whether any of the 8 bytes of w needs an escape: one below 0x20, a quote, a backslash */
+static inline bool
+st_jtext_word_escapes(uint64 w)
+{
+#define ST_JTEXT_ONES UINT64CONST(0x0101010101010101)
+#define ST_JTEXT_HIGHS UINT64CONST(0x8080808080808080)
+	uint64		quote = w ^ (ST_JTEXT_ONES * '"');
+	uint64		backslash = w ^ (ST_JTEXT_ONES * '\\');
+
+	/* a byte below n: (w - n per byte) & ~w & high bits (exact as a test, for n <= 128) */
+	return (((w - ST_JTEXT_ONES * 0x20) & ~w) |
+			((quote - ST_JTEXT_ONES) & ~quote) |
+			((backslash - ST_JTEXT_ONES) & ~backslash)) & ST_JTEXT_HIGHS;
+#undef ST_JTEXT_ONES
+#undef ST_JTEXT_HIGHS
+}
+
 /*
  * The JSON string of the len bytes s (no NUL among them), quoted and escaped
  * as escape_json escapes it. Inline: the bytes up to the first that needs
- * an escape (in a response, usually all of them) are copied in one step.
+ * an escape (in a response, usually all of them) are copied as they are
+ * scanned, 8 at a time, without a call.
  */
 static inline void
 st_jtext_string(StringInfo buf, const char *s, int len)
 {
 	const unsigned char *p = (const unsigned char *) s;
-	int			plain = 0;
+	int			i = 0;
 	char	   *d;
 
-	while (plain < len && st_jtext_escapes[p[plain]] == 0)
-		plain++;
-	if (buf->len + len + 2 >= buf->maxlen)
-		enlargeStringInfo(buf, len + 2);
+	/* room for the bytes as they are, the quotes and a word written past the end */
+	if (buf->len + len + 2 + 8 >= buf->maxlen)
+		enlargeStringInfo(buf, len + 2 + 8);
 	d = buf->data + buf->len;
-	d[0] = '"';
-	memcpy(d + 1, s, plain);
-	buf->len += 1 + plain;
-	if (plain < len)
-		st_jtext_string_escaped(buf, s + plain, len - plain);
+	*d++ = '"';
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, p + i, 8);
+		if (st_jtext_word_escapes(w))
+			break;
+		memcpy(d + i, &w, 8);
+	}
+	for (; i < len && st_jtext_escapes[p[i]] == 0; i++)
+		d[i] = (char) p[i];
+	buf->len += 1 + i;
+	if (i < len)
+		st_jtext_string_escaped(buf, s + i, len - i);
 	st_jtext_char(buf, '"');
 }
 

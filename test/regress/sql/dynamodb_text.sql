@@ -61,6 +61,18 @@ SELECT strpos(t, to_json(a)::text || ':{"S":' || to_json(a || 'é中😀')::text
        same('GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "ascii"}, "sk": {"N": "1"}}}')
   FROM (SELECT string_agg(chr(c), '' ORDER BY c) a FROM generate_series(1, 127) c) x,
        singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "ascii"}, "sk": {"N": "1"}}}') t;
+-- each byte JSON escapes, and its neighbours that it does not, after 0 to 17 plain bytes (strings
+-- are scanned 8 bytes at a time): every name and value as escape_json writes it
+SELECT singletable.dynamodb('PutItem', jsonb_build_object('TableName', 'Texts', 'Item',
+  jsonb_build_object('pk', jsonb_build_object('S', 'bytes'), 'sk', jsonb_build_object('N', '1'))
+  || (SELECT jsonb_object_agg(repeat('n', k) || c || k, jsonb_build_object('S', repeat('v', k) || c || repeat('é', k % 3) || 'z'))
+        FROM generate_series(0, 17) k,
+             unnest(ARRAY['"', '\', chr(1), chr(31), ' ', '!', '#', '[', ']', chr(127), 'é', '😀']) c)))::text;
+SELECT count(*) AS attributes,
+       bool_and(strpos(t, to_json(e.key)::text || ':{"S":' || to_json(e.value ->> 'S')::text || '}') > 0) AS as_escape_json
+  FROM singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "bytes"}, "sk": {"N": "1"}}}') t,
+       jsonb_each(t::jsonb -> 'Item') e;
+SELECT same('GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "bytes"}, "sk": {"N": "1"}}}');
 -- a missing item: {} (with capacity, only it)
 SELECT singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {"N": "9"}}}');
 SELECT singletable.dynamodb_as(NULL, 'GetItem', '{"TableName": "Texts", "Key": {"pk": {"S": "p"}, "sk": {"N": "9"}}, "ReturnConsumedCapacity": "TOTAL"}');
