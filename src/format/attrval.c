@@ -649,7 +649,7 @@ out_end(bool text, StringInfo buf, WireCont *c)
 }
 
 /* The wire value {"<t>": s} of a one-letter type t (S, N, B) and a string s, in one step */
-static inline JEntry
+static pg_attribute_always_inline JEntry
 out_typed_string(bool text, StringInfo buf, char t, const char *s, int len)
 {
 	if (text)
