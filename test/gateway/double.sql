@@ -49,6 +49,10 @@ BEGIN
     IF request ? '_sleep' THEN
         PERFORM pg_catalog.pg_sleep((request->>'_sleep')::float8);
     END IF;
+    -- "_warn": a WARNING the call raises (x-singletable-warning of pipelined calls)
+    IF request ? '_warn' THEN
+        RAISE WARNING '%', request->>'_warn';
+    END IF;
 
     CASE operation
     WHEN 'DescribeLimits' THEN
