@@ -32,12 +32,15 @@
  * Broken connections. A connection whose socket reports end of file or an
  * error, or whose server sent FATAL (pg_terminate_backend, a shutdown),
  * answers each call in its pipeline with InternalServerError (HTTP 500,
- * which the SDKs retry) and is replaced at once, without blocking: the new
+ * which the SDKs retry) and is replaced when the next request comes (it
+ * waits for the new connection), without blocking the loop: the new
  * connection is made with PQconnectStartParams/PQconnectPoll on socket
  * readiness (10 s at most) and prepares the statement before it takes calls.
- * One that cannot be made is tried again when a request comes (at most once
- * a second); while no connection is up or being made, requests are answered
- * ServiceUnavailable (503, retried by the SDKs). At start the N connections
+ * One that could not be made is tried again at most once a second, when a
+ * request comes; while no connection is up or being made, requests are
+ * answered ServiceUnavailable (503, retried by the SDKs). A connection
+ * lost while idle is seen at once (its socket becomes readable), so the
+ * next request does not find it broken. At start the N connections
  * are made and checked synchronously: a schema without dynamodb_as(text,
  * text, text) (an older singletable) or a login role that may not execute it
  * stops the gateway with one line saying so.
@@ -390,7 +393,7 @@ slot_broken(gw_slot *slot)
 		call_done(call);
 		call = next;
 	}
-	slot->deadline = 0;			/* reconnect now */
+	slot->deadline = 0;			/* replaced when the next request comes */
 }
 
 /* Starts a new connection, non-blocking. */
@@ -620,10 +623,6 @@ pool_settle(void)
 	bool		live = false;
 	bool		prepare_failed = false;
 
-	/* a connection lost (slot_broken) is replaced at once */
-	for (int i = 0; i < nslots; i++)
-		if (slots[i].state == SLOT_DOWN && slots[i].deadline == 0)
-			slot_start_connect(&slots[i]);
 	while (queue_head != NULL)
 	{
 		gw_slot    *best = NULL;
