@@ -27,11 +27,11 @@
  * One request: the body is collected (at most DynamoDB's 16 MB: a larger
  * Content-Length is answered at once with 413); the signature is verified;
  * X-Amz-Target names the operation; the body must be one JSON object (else
- * SerializationException); then the connection is suspended
- * (MHD_suspend_connection) and the call handed to pool.c, which sends it on
- * a database connection in pipeline mode; when its result is back
- * (gw_call_done) the connection is resumed, libmicrohttpd calls the handler
- * again, and the response goes out with Content-Type
+ * SerializationException); then the call is handed to pool.c, which sends
+ * it on a database connection in pipeline mode, and the connection is
+ * suspended (MHD_suspend_connection; see handle_post); when its result is
+ * back (gw_call_done) the connection is resumed, libmicrohttpd calls the
+ * handler again, and the response goes out with Content-Type
  * application/x-amz-json-1.0, a unique x-amzn-RequestId and x-amz-crc32
  * (CRC32 of the body, which the SDKs check). Errors are DynamoDB's bodies
  * and HTTP statuses (json.c, pool.c). The per-request state lives in the
@@ -97,7 +97,7 @@
 typedef enum req_phase
 {
 	PHASE_RECEIVING,			/* headers in, body coming (or the request is GET) */
-	PHASE_CALLING,				/* suspended; its call is in pool.c */
+	PHASE_CALLING,				/* its call is in pool.c (the connection suspended from the next handler call on) */
 	PHASE_ANSWERED				/* the call is done; the handler sends its response */
 } req_phase;
 
@@ -112,6 +112,8 @@ typedef struct gw_request
 	bool		too_large;
 	bool		json_ct;		/* the client sent application/json */
 	bool		role_owned;		/* role is malloc'd (sigv4.c's) */
+	bool		suspended;		/* MHD_suspend_connection'd while its call runs */
+	bool		orphaned;		/* ended (its connection closed) while its call runs */
 	size_t		received;
 	long long	start;			/* gw_now_ms() at the headers */
 	const char *operation;		/* from X-Amz-Target once read; NULL before */
@@ -128,8 +130,9 @@ struct gw_conn
 	int			fd;
 	bool		waiting;		/* in the list of connections waiting for a request */
 	bool		shut;			/* shut down by its deadline, or after the client's end */
-	bool		peer_closed;	/* in the peer_closed list: the client shut its side */
-	bool		gone;			/* closed while in that list: freed after it */
+	bool		peer_gone;		/* the client shut its side of the connection */
+	bool		peer_listed;	/* in the peer_closed list, to be looked at after MHD_run */
+	bool		gone;			/* closed; freed once out of that list and its call is back */
 	gw_conn    *peer_next;		/* the peer_closed list */
 	long long	ready;			/* when it became ready for a request */
 	gw_conn    *prev;			/* the waiting list, or the free list (next) */
@@ -151,6 +154,8 @@ static gw_conn *free_conns;
 static gw_conn *peer_closed;	/* connections whose client shut its side, to check after MHD_run */
 static int	loop_epfd = -1;
 static int	shut_count;			/* connections shut down by their deadline, not yet logged */
+
+static void request_free(gw_request *req);
 
 long long
 gw_now_ms(void)
@@ -273,6 +278,25 @@ expire_waiting(long long now)
 	}
 }
 
+/*
+ * A closed connection's structure goes back to the free list, unless the
+ * peer_closed list still has it or its call is still in the pool (a
+ * connection closed between the call's start and its suspension, by an
+ * error of its socket): then when that is over.
+ */
+static void
+conn_release(gw_conn *c)
+{
+	if (!c->gone || c->peer_listed || c->req.phase == PHASE_CALLING)
+		return;
+	free(c->req.body.data);
+	free(c->req.call.warnings.data);
+	c->req.body.data = NULL;
+	c->req.call.warnings.data = NULL;
+	c->next = free_conns;
+	free_conns = c;
+}
+
 /* libmicrohttpd: a connection opens or closes. */
 static void
 notify_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
@@ -321,25 +345,28 @@ notify_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
 	if (c == NULL)
 		return;
 	waiting_remove(c);
-	free(c->req.body.data);
-	free(c->req.call.warnings.data);
-	c->req.body.data = NULL;
-	c->req.call.warnings.data = NULL;
 	*socket_context = NULL;
-	if (c->peer_closed)
-	{
-		c->gone = true;			/* freed by close_peer_closed */
+	c->gone = true;
+	conn_release(c);
+}
+
+/* Lists a connection whose client shut its side, to be looked at after MHD_run. */
+static void
+list_peer_closed(gw_conn *c)
+{
+	if (c->peer_listed)
 		return;
-	}
-	c->next = free_conns;
-	free_conns = c;
+	c->peer_listed = true;
+	c->peer_next = peer_closed;
+	peer_closed = c;
 }
 
 /*
  * After libmicrohttpd has run: a connection whose client shut its side and
- * that still waits for a request (libmicrohttpd answered what it had, or it
- * had no whole request) is shut down, so that it does not hold its place
- * until its deadline. One with a call in flight is left alone.
+ * that waits for a request (libmicrohttpd answered what it had and parsed
+ * what was left, an incomplete request or nothing) is shut down, so that it
+ * does not hold its place until its deadline. One with a request in
+ * progress is looked at again when that request ends (completed).
  */
 static void
 close_peer_closed(void)
@@ -349,11 +376,10 @@ close_peer_closed(void)
 		gw_conn    *c = peer_closed;
 
 		peer_closed = c->peer_next;
-		c->peer_closed = false;
+		c->peer_listed = false;
 		if (c->gone)
 		{
-			c->next = free_conns;
-			free_conns = c;
+			conn_release(c);
 			continue;
 		}
 		if (c->waiting)
@@ -499,9 +525,22 @@ gw_call_done(gw_call *call)
 {
 	gw_request *req = (gw_request *) ((char *) call - offsetof(gw_request, call));
 
+	if (req->orphaned)
+	{
+		/* no one to answer: its connection closed before it was suspended */
+		req->orphaned = false;
+		req->phase = PHASE_RECEIVING;
+		request_free(req);
+		conn_release(req->conn);
+		return;
+	}
 	req->phase = PHASE_ANSWERED;
-	MHD_resume_connection(req->conn->mc);
-	resume_pending = true;
+	if (req->suspended)
+	{
+		req->suspended = false;
+		MHD_resume_connection(req->conn->mc);
+		resume_pending = true;
+	}
 }
 
 /* The answer of a call that is done. */
@@ -584,12 +623,21 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 		return send_error(conn, req, 400, GW_EXC_SERIALIZATION, msg);
 	}
 
-	/* suspended first: the pool may answer before gw_pool_submit returns */
+	/*
+	 * The call goes to the pool; the connection is suspended at the next
+	 * handler call, which libmicrohttpd makes on its next run, not now:
+	 * libmicrohttpd 0.9.75 keeps the event state a connection had when it
+	 * was suspended and, on resuming one suspended while it was reading,
+	 * reads first, so that a client which shut its side after its request
+	 * would be taken as gone and get no response. After this call returns
+	 * without a response the connection waits ("blocked", not reading), and
+	 * is suspended in that state. The pool may answer before either
+	 * (gw_call_done: then nothing is suspended).
+	 */
 	req->call.operation = operation;
 	req->call.body = req->body.data;
 	req->call.role = req->role;
 	req->phase = PHASE_CALLING;
-	MHD_suspend_connection(conn);
 	gw_pool_submit(&req->call);
 	return MHD_YES;
 }
@@ -672,7 +720,16 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 		req->phase = PHASE_RECEIVING;
 		return send_call_response(conn, req);
 	}
-	if (req->phase == PHASE_CALLING || req->responded)
+	if (req->phase == PHASE_CALLING)
+	{
+		if (!req->suspended)
+		{
+			req->suspended = true;
+			MHD_suspend_connection(conn);
+		}
+		return MHD_YES;
+	}
+	if (req->responded)
 		return MHD_YES;
 	if (req->post)
 		return handle_post(conn, req, url);
@@ -684,6 +741,22 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 						 "text/plain");
 	}
 	return send_text(conn, req, 404, "<UnknownOperationException/>\n", "text/xml");
+}
+
+/* Frees what a request holds (its response if not sent, its role), not its buffers. */
+static void
+request_free(gw_request *req)
+{
+	if (req->call.resp.owner != NULL)
+		gw_result_free(req->call.resp.owner);
+	else
+		free(req->call.resp.body);
+	free(req->call.resp.warnings);
+	memset(&req->call.resp, 0, sizeof(req->call.resp));
+	if (req->role_owned)
+		free(req->role);
+	req->role = NULL;
+	req->role_owned = false;
 }
 
 /*
@@ -704,20 +777,11 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	inflight--;
 	if (req->phase == PHASE_CALLING)
 	{
-		/* cannot happen: a suspended connection is not closed; the pool still has the call */
-		gw_log(GW_LOG_ERROR, "a request ended while its call was in flight");
+		/* its connection closed before it was suspended: gw_call_done cleans up */
+		req->orphaned = true;
 		return;
 	}
-	if (req->call.resp.owner != NULL)
-		gw_result_free(req->call.resp.owner);
-	else
-		free(req->call.resp.body);
-	free(req->call.resp.warnings);
-	memset(&req->call.resp, 0, sizeof(req->call.resp));
-	if (req->role_owned)
-		free(req->role);
-	req->role = NULL;
-	req->role_owned = false;
+	request_free(req);
 	req->phase = PHASE_RECEIVING;
 	if (req->body.cap > KEEP_BODY_BUFFER)
 	{
@@ -725,6 +789,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 		memset(&req->body, 0, sizeof(req->body));
 	}
 	waiting_append(req->conn);
+	if (req->conn->peer_gone)
+		list_peer_closed(req->conn);
 }
 
 static void
@@ -1064,12 +1130,8 @@ main(int argc, char **argv)
 			{
 				gw_conn    *c = (gw_conn *) (uintptr_t) what;
 
-				if (!c->peer_closed)
-				{
-					c->peer_closed = true;
-					c->peer_next = peer_closed;
-					peer_closed = c;
-				}
+				c->peer_gone = true;
+				list_peer_closed(c);
 			}
 			else if (what >= GW_EV_POOL)
 				gw_pool_event((int) (what - GW_EV_POOL), events[i].events);
