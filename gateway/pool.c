@@ -553,6 +553,8 @@ slot_send(gw_slot *slot, gw_call *call)
 		slot_broken(slot);
 		return false;
 	}
+	if (slot->inflight > 1 && gw_log_enabled(GW_LOG_DEBUG))
+		gw_log(GW_LOG_DEBUG, "connection %d: %d calls in flight", slot->index, slot->inflight);
 	return true;
 }
 

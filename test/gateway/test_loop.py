@@ -213,6 +213,8 @@ def test_pipelined_calls():
             check(r.json()["user"] == ("gw_alice" if i % 2 else "gw_tenant2"), f"request {i} ran as {r.json()}")
         n = tg.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'singletable-gateway'")
         check(n == "1", f"{n} database connections, --pool 1")
+        depths = [int(d) for d in re.findall(r"connection 0: (\d+) calls in flight", g.read_log())]
+        check(depths and max(depths) <= 4, f"pipeline depths {sorted(set(depths))}: some above 1, none above 4")
 
 
 def run_gateway(args, soft=None, hard=None, timeout=20):
