@@ -1038,7 +1038,7 @@ main(int argc, char **argv)
 
 	if (!gw_pool_init(pool, dsn, schema))
 	{
-		gw_log(GW_LOG_ERROR, "could not open %d database connection%s; exiting", pool, pool == 1 ? "" : "s");
+		gw_log(GW_LOG_ERROR, "could not set up the %d database connection%s; exiting", pool, pool == 1 ? "" : "s");
 		return 1;
 	}
 
