@@ -21,10 +21,10 @@
 // items); a pgbench cell runs WARMUP + SECONDS and measures from WARMUP on, counting the
 // transactions that ended after it from pgbench's per-transaction log (so the clients'
 // connection start-up is left out, as the gateway's pooled connections are).
+// Before the first round, BENCH_PREWARM seconds (3, at most BENCH_SECONDS) of each operation
+// at 16 in flight on each HTTP server warm them up (DynamoDB Local's JIT above all).
 // Writes OUT_DIR/results.json and OUT_DIR/report.md (the tables of the REPORT.md section).
-// Before the first round, BENCH_PREWARM seconds (3) of each operation at 16 in flight on each
-// HTTP server warm them up (DynamoDB Local's JIT above all).
-// Environment: BENCH_SECONDS (4), BENCH_ROUNDS (3), BENCH_WARMUP (1), BENCH_POOL (4),
+// Environment: BENCH_SECONDS (4), BENCH_ROUNDS (3), BENCH_WARMUP (1), BENCH_PREWARM, BENCH_POOL (4),
 // BENCH_PUT_RATE (PutItem requests/s the first round's files are sized for at 16 in flight,
 // 20000; at 1, 6000; later rounds: 1.5 × the fastest server's; past it wrk wraps and
 // rewrites items, which the report says),
@@ -43,7 +43,7 @@ const [GATEWAY, CREDENTIALS, OUT] = process.argv.slice(2);
 const SECONDS = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS || 4)));
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const WARMUP = Math.max(1, Math.round(Number(process.env.BENCH_WARMUP || 1)));
-const PREWARM = Math.round(Number(process.env.BENCH_PREWARM ?? 3));
+const PREWARM = Math.round(Number(process.env.BENCH_PREWARM ?? Math.min(3, SECONDS)));
 const POOL = Number(process.env.BENCH_POOL || 4);
 // PutItem requests per second the files are sized for, at 1 and at 16 in flight; after the
 // first round, 1.5 × the fastest server's rate of the previous round
@@ -309,7 +309,7 @@ async function main() {
           log(`${key} ${n}: ${r.errors} errors`);
           (results.errors[`${key}/${n}`] ||= []).push(r.errors);
         }
-        if (r.wraps) (results.wraps[`${key}/${n}`] ||= []).push(r.wraps);
+        if (op === 'put' && r.wraps) (results.wraps[`${key}/${n}`] ||= []).push(r.wraps);
         if (op === 'put' && t.kind === 'wrk') fastest = Math.max(fastest, r.rps);
       }
       if (fastest) PUT_RATE[inflight] = Math.ceil(fastest * 1.5);
