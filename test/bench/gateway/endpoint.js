@@ -283,6 +283,10 @@ async function main() {
   }
 
   const results = { seconds: SECONDS, warmup: WARMUP, rounds: ROUNDS, pool: POOL, role: ROLE, cells: {}, wraps: {}, errors: {} };
+  // everything this benchmark runs: the servers, PostgreSQL, this process and its clients
+  const ours = () => processCpu(gwPid) + clusterCpu(pm) + processCpu(dl.proc.pid) + processCpu(lo.proc.pid) +
+    processCpu(process.pid) + childrenCpu();
+  const busy0 = { machine: machineCpu(), ours: ours(), wall: Date.now() };
   for (let round = 0; round < ROUNDS; round++) {
     log(`round ${round + 1} of ${ROUNDS}`);
     for (const op of OPS) for (const inflight of INFLIGHT) {
@@ -315,6 +319,9 @@ async function main() {
       if (fastest) PUT_RATE[inflight] = Math.ceil(fastest * 1.5);
     }
   }
+  const secs = (Date.now() - busy0.wall) / 1000;
+  results.machine = { cores: require('os').cpus().length, busyCores: (machineCpu() - busy0.machine) / secs,
+    otherCores: (machineCpu() - busy0.machine - (ours() - busy0.ours)) / secs };
   for (const f of fs.readdirSync(OUT)) if (/^(req|warm)\.\d+$/.test(f)) fs.unlinkSync(path.join(OUT, f));
   for (const c of children) c.kill();
   if (ONLY) return;
@@ -376,6 +383,11 @@ function report(res) {
   }
   L.push('');
   L.push('Ratios are the median of the per-round ratios (min–max in parentheses).');
+  if (res.machine) {
+    const m = res.machine;
+    L.push(`During the rounds the machine's ${m.cores} cores were ${(100 * m.busyCores / m.cores).toFixed(0)}% busy: ` +
+      `${(100 * m.otherCores / m.cores).toFixed(0)}% with work other than this benchmark's.`);
+  }
   L.push('');
   L.push('Against the targets of issue 26: ' + verdicts.join('; ') + '.');
   const wraps = Object.entries(res.wraps);
