@@ -1,10 +1,10 @@
 /*
  * gateway.h — the declarations shared by the files of singletable-gateway,
  * the HTTP endpoint that speaks DynamoDB's JSON protocol and forwards each
- * request to singletable.dynamodb(operation, request) in PostgreSQL.
+ * request to singletable.dynamodb_as(role, operation, request) in PostgreSQL.
  *
- *   main.c    options, signals, the HTTP server (libmicrohttpd), one request
- *   pool.c    the pool of libpq connections and one call of the function
+ *   main.c    options, signals, the event loop, the HTTP side (libmicrohttpd)
+ *   pool.c    the pool of libpq connections, driven non-blocking in pipeline mode
  *   sigv4.c   the credentials file and AWS Signature Version 4
  *   json.c    a strict JSON checker (request bodies, error DETAILs)
  *   log.c     the log (stderr)
@@ -69,12 +69,16 @@ typedef struct gw_buf
 extern void gw_buf_append(gw_buf *b, const char *s, size_t n);
 extern void gw_buf_append_json_string(gw_buf *b, const char *s);
 
-/* a response body: malloc'd, with its HTTP status */
+/*
+ * a response body with its HTTP status: malloc'd, or (owner not NULL) held
+ * by the PGresult `owner`, released with gw_result_free
+ */
 typedef struct gw_response
 {
 	int			status;
 	char	   *body;
 	size_t		len;
+	void	   *owner;
 	char	   *warnings;		/* the call's WARNINGs, header-safe, " | " between; malloc'd or NULL */
 } gw_response;
 
@@ -101,14 +105,43 @@ extern bool gw_creds_configured(void);
 extern bool gw_sigv4_verify(const gw_sig_input *in, char **role,
 							gw_response *err);
 
-/* pool.c */
-typedef struct gw_slot gw_slot;
+/* main.c: the event loop's clock, milliseconds (CLOCK_MONOTONIC) */
+extern long long gw_now_ms(void);
+
+/*
+ * pool.c: one call of dynamodb_as, from gw_pool_submit to gw_call_done. The
+ * caller owns it (main.c keeps one per HTTP connection, reused) and keeps
+ * operation, body and role alive until gw_call_done.
+ */
+typedef struct gw_call
+{
+	const char *operation;
+	const char *body;			/* NUL-terminated */
+	const char *role;			/* NULL: the login user */
+	gw_response resp;			/* the answer, when gw_call_done is called */
+	gw_buf		warnings;		/* pool.c's: the call's WARNINGs as they come */
+	struct gw_call *next;		/* pool.c's: in its queue or a connection's pipeline */
+	void	   *res;			/* pool.c's: the statement's PGresult */
+	void	   *late;			/* pool.c's: an error after it (the implicit COMMIT's) */
+} gw_call;
+
+/* the calls sent on one database connection before their results come back */
+#define GW_PIPELINE_DEPTH 4
+
+/* epoll_event.data.u64 of the pool's sockets: GW_EV_POOL + connection number */
+#define GW_EV_POOL 16
 
 extern bool gw_pool_init(int size, const char *dsn, const char *schema);
-extern gw_slot *gw_pool_acquire(void);
-extern void gw_pool_release(gw_slot *slot);
+extern bool gw_pool_start(int epoll_fd);
+extern void gw_pool_submit(gw_call *call);
+extern void gw_pool_event(int index, unsigned int events);
+extern int	gw_pool_timeout(long long now);
+extern void gw_pool_tick(long long now);
+extern int	gw_pool_pending(void);
 extern void gw_pool_close(void);
-extern void gw_call(gw_slot *slot, const char *operation, const char *body,
-					const char *role, gw_response *out);
+extern void gw_result_free(void *owner);
+
+/* main.c: call's response is ready (called by pool.c, maybe within gw_pool_submit) */
+extern void gw_call_done(gw_call *call);
 
 #endif

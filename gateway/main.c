@@ -3,44 +3,71 @@
  * PostgreSQL. Every DynamoDB SDK, the AWS CLI and boto3 POST JSON to an
  * endpoint with X-Amz-Target: DynamoDB_20120810.<Operation>, signed with
  * SigV4, and check the response's x-amz-crc32; this program answers them by
- * calling singletable.dynamodb(operation, request) over a pool of libpq
- * connections (pool.c), as the role of the request's access key (sigv4.c).
+ * calling singletable.dynamodb_as(role, operation, request) over a pool of
+ * libpq connections (pool.c), as the role of the request's access key
+ * (sigv4.c).
  *
  * HTTP is libmicrohttpd (GNU, in Debian as libmicrohttpd-dev): a small,
  * well-kept embeddable HTTP/1.1 server library with its own tested parser
- * (chunked bodies, 100-continue, keep-alive, header and memory limits), a
- * thread-pool and a thread-per-connection mode and a clean shutdown
- * (MHD_quiesce_daemon), so this program has no HTTP parser of its own. It
- * runs in thread-per-connection mode: a request blocks its thread on the
- * pool and on libpq, which is simplest to get right, and the pool bounds
- * the work in the database whatever the number of connections (bounded by
- * --max-connections).
+ * (chunked bodies, 100-continue, keep-alive, header and memory limits),
+ * per-address connection limits and a clean shutdown (MHD_quiesce_daemon),
+ * so this program has no HTTP parser of its own.
+ *
+ * The process is one thread running one event loop (epoll). Its epoll set
+ * holds libmicrohttpd's own epoll descriptor (MHD_USE_EPOLL without an
+ * internal thread: this loop calls MHD_run when it is ready), the sockets of
+ * the pool's database connections and a signalfd. libmicrohttpd's internal
+ * polling thread would have been simpler to start, but the database side
+ * would then need a thread of its own and every request two thread
+ * handoffs (a queue and a wakeup each way); in one loop a request costs no
+ * handoff, no lock and no wakeup beyond the sockets' own. An HTTP connection
+ * costs a socket and at most 64 KB of buffers, no thread, so thousands can
+ * be open (--max-connections; RLIMIT_NOFILE is raised to match).
  *
  * One request: the body is collected (at most DynamoDB's 16 MB: a larger
  * Content-Length is answered at once with 413); the signature is verified;
- * X-Amz-Target names the operation; the body must be one JSON object
- * (else SerializationException); a pooled connection runs the call; the
- * response carries Content-Type application/x-amz-json-1.0, a unique
- * x-amzn-RequestId and x-amz-crc32 (CRC32 of the body, which the SDKs
- * check). Errors are DynamoDB's bodies and HTTP statuses (json.c, pool.c).
+ * X-Amz-Target names the operation; the body must be one JSON object (else
+ * SerializationException); then the call is handed to pool.c, which sends
+ * it on a database connection in pipeline mode, and the connection is
+ * suspended (MHD_suspend_connection; see handle_post); when its result is
+ * back (gw_call_done) the connection is resumed, libmicrohttpd calls the
+ * handler again, and the response goes out with Content-Type
+ * application/x-amz-json-1.0, a unique x-amzn-RequestId and x-amz-crc32
+ * (CRC32 of the body, which the SDKs check). Errors are DynamoDB's bodies
+ * and HTTP statuses (json.c, pool.c). The per-request state lives in the
+ * HTTP connection's own structure (one allocation per connection, its body
+ * buffer reused), and the function's response text is sent from libpq's
+ * result without a copy.
  *
- * Signals (handled by the main thread with sigwait; every other thread has
- * them blocked): SIGHUP reloads the credentials file; SIGTERM or SIGINT stop
- * accepting connections, wait for the requests in flight (at most
- * --drain-timeout seconds) and exit.
+ * Slow clients. A connection that is waiting for a request holds no worker
+ * (there is none), only its socket. Each connection has a deadline for
+ * receiving a whole request, headers and body, independent of activity:
+ * --request-timeout seconds from the moment it is ready for one (accepted,
+ * or its previous response sent); past it, the connection is shut down. The
+ * connections waiting for a request are kept in one list in the order they
+ * became ready, which is the order of their deadlines, so finding the
+ * expired ones costs nothing per connection. libmicrohttpd limits the
+ * connections per client address (--max-connections-per-address) and in
+ * all (--max-connections), and closes a connection 60 s inactive.
+ *
+ * Signals (a signalfd in the loop): SIGHUP reloads the credentials file;
+ * SIGTERM or SIGINT stop accepting connections, let the requests in flight
+ * finish (at most --drain-timeout seconds) and exit.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <netdb.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,28 +81,90 @@
 #define MAX_OPERATION 64
 /* a body streamed past the limit without Content-Length is read this far, then the connection is closed */
 #define DISCARD_LIMIT (2 * GW_MAX_REQUEST_BYTES)
+/* a connection keeps a body buffer this large for its next request; a larger one is freed */
+#define KEEP_BODY_BUFFER (16 * 1024)
+/* file descriptors besides the HTTP connections and the pool's: listener, epoll x2, signalfd, stdio, files */
+#define SPARE_FDS 32
+
+/*
+ * the epoll_event.data.u64 of the loop's sources: the pool's are GW_EV_POOL + i;
+ * an HTTP connection's is its gw_conn's address (never below EV_CONN_MIN)
+ */
+#define EV_MHD 1
+#define EV_SIGNAL 2
+#define EV_CONN_MIN 65536
+
+typedef enum req_phase
+{
+	PHASE_RECEIVING,			/* headers in, body coming (or the request is GET) */
+	PHASE_CALLING,				/* its call is in pool.c (the connection suspended from the next handler call on) */
+	PHASE_ANSWERED				/* the call is done; the handler sends its response */
+} req_phase;
+
+typedef struct gw_conn gw_conn;
 
 typedef struct gw_request
 {
+	gw_conn    *conn;
+	req_phase	phase;
 	bool		post;
-	bool		responded;		/* a response was queued early (413) */
+	bool		responded;		/* a response was queued (early: 413, 404) */
 	bool		too_large;
 	bool		json_ct;		/* the client sent application/json */
+	bool		role_owned;		/* role is malloc'd (sigv4.c's) */
+	bool		suspended;		/* MHD_suspend_connection'd while its call runs */
+	bool		orphaned;		/* ended (its connection closed) while its call runs */
 	size_t		received;
-	gw_buf		body;
-	struct timeval start;
+	long long	start;			/* gw_now_ms() at the headers */
 	const char *operation;		/* from X-Amz-Target once read; NULL before */
+	char	   *role;
 	const char *warnings;		/* the call's warnings for x-singletable-warning, or NULL */
+	gw_buf		body;
+	gw_call		call;
 } gw_request;
+
+/* One HTTP connection (libmicrohttpd's socket context). */
+struct gw_conn
+{
+	struct MHD_Connection *mc;
+	int			fd;
+	bool		waiting;		/* in the list of connections waiting for a request */
+	bool		shut;			/* shut down by its deadline, or after the client's end */
+	bool		peer_gone;		/* the client shut its side of the connection */
+	bool		peer_listed;	/* in the peer_closed list, to be looked at after MHD_run */
+	bool		gone;			/* closed; freed once out of that list and its call is back */
+	gw_conn    *peer_next;		/* the peer_closed list */
+	long long	ready;			/* when it became ready for a request */
+	gw_conn    *prev;			/* the waiting list, or the free list (next) */
+	gw_conn    *next;
+	gw_request	req;
+};
 
 static const char *opt_credentials;
 static const char *opt_role;
 static int	opt_drain_timeout = 30;
+static int	opt_request_timeout = 20;
 
-static pthread_mutex_t inflight_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t inflight_cond = PTHREAD_COND_INITIALIZER;
-static int	inflight;
-static volatile bool draining;
+static int	inflight;			/* requests from their headers to their end */
+static bool draining;
+static bool resume_pending;		/* gw_call_done resumed a connection: run libmicrohttpd */
+static gw_conn *waiting_head;	/* oldest first: the order of their deadlines */
+static gw_conn *waiting_tail;
+static gw_conn *free_conns;
+static gw_conn *peer_closed;	/* connections whose client shut its side, to check after MHD_run */
+static int	loop_epfd = -1;
+static int	shut_count;			/* connections shut down by their deadline, not yet logged */
+
+static void request_free(gw_request *req);
+
+long long
+gw_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static void
 usage(FILE *f)
@@ -83,42 +172,224 @@ usage(FILE *f)
 	fprintf(f,
 			"Usage: " GW_NAME " [OPTION]...\n"
 			"DynamoDB's HTTP API in front of PostgreSQL: each request calls\n"
-			"singletable.dynamodb(operation, request).\n\n"
+			"singletable.dynamodb_as(role, operation, request).\n\n"
 			"  --listen HOST:PORT      address to listen on (default 127.0.0.1:8000; port 0: any free port)\n"
 			"  --dsn CONNINFO          libpq connection string (default: libpq's PG* variables)\n"
 			"  --pool N                database connections (default 8)\n"
-			"  --schema S              schema of the dynamodb() function (default singletable)\n"
+			"  --schema S              schema of the dynamodb_as() function (default singletable)\n"
 			"  --credentials FILE      access keys: ACCESS_KEY_ID SECRET_KEY ROLE per line;\n"
 			"                          without it any request is accepted (development only)\n"
 			"  --role ROLE             without --credentials: the role every request runs as\n"
 			"                          (default: the login user)\n"
-			"  --max-connections N     HTTP connections served at once (default 1024)\n"
+			"  --max-connections N     HTTP connections open at once (default 8192)\n"
+			"  --max-connections-per-address N\n"
+			"                          HTTP connections open at once from one client address\n"
+			"                          (default 256; 0: no limit)\n"
+			"  --request-timeout SECS  time for receiving a whole request, headers and body, from\n"
+			"                          the moment the connection is ready for one (default 20)\n"
 			"  --drain-timeout SECS    on SIGTERM, how long to wait for requests in flight (default 30)\n"
 			"  --log-level LEVEL       error, warning, info (default) or debug\n"
 			"  --help, --version\n");
 }
 
-/* DynamoDB's request ids: 52 characters of [A-Z0-9]. */
+/* DynamoDB's request ids: 52 characters of [A-Z0-9], from a buffer of OpenSSL's random bytes. */
 static void
 request_id(char out[53])
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	unsigned char raw[52];
+	static unsigned char raw[52 * 64];
+	static size_t used = sizeof(raw);
+	static unsigned long counter;
 
-	if (RAND_bytes(raw, sizeof(raw)) != 1)
+	if (used + 52 > sizeof(raw))
 	{
-		/* cannot happen with a working OpenSSL; still unique per process */
-		static unsigned long counter;
-		unsigned long c = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
-
-		snprintf((char *) raw, sizeof(raw), "%051lu", c);
+		if (RAND_bytes(raw, sizeof(raw)) != 1)
+		{
+			/* cannot happen with a working OpenSSL; still unique per process */
+			for (size_t i = 0; i + 52 <= sizeof(raw); i += 52)
+				snprintf((char *) raw + i, 52, "%051lu", ++counter);
+		}
+		used = 0;
 	}
 	for (int i = 0; i < 52; i++)
-		out[i] = alphabet[raw[i] % 36];
+		out[i] = alphabet[raw[used + i] % 36];
+	used += 52;
 	out[52] = '\0';
 }
 
-static double elapsed_ms(const struct timeval *start);
+/* The list of connections waiting for a request, oldest first. */
+static void
+waiting_remove(gw_conn *c)
+{
+	if (!c->waiting)
+		return;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		waiting_head = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		waiting_tail = c->prev;
+	c->prev = c->next = NULL;
+	c->waiting = false;
+}
+
+static void
+waiting_append(gw_conn *c)
+{
+	if (c->waiting || c->shut)
+		return;
+	c->ready = gw_now_ms();
+	c->prev = waiting_tail;
+	c->next = NULL;
+	if (waiting_tail)
+		waiting_tail->next = c;
+	else
+		waiting_head = c;
+	waiting_tail = c;
+	c->waiting = true;
+}
+
+/*
+ * Shuts down the connections whose deadline for a whole request has passed.
+ * shutdown(), not close(): libmicrohttpd sees the end of the socket on its
+ * next run and closes the connection itself.
+ */
+static void
+expire_waiting(long long now)
+{
+	long long	limit = (long long) opt_request_timeout * 1000;
+
+	while (waiting_head != NULL && now - waiting_head->ready >= limit)
+	{
+		gw_conn    *c = waiting_head;
+
+		waiting_remove(c);
+		c->shut = true;
+		(void) shutdown(c->fd, SHUT_RDWR);
+		shut_count++;
+	}
+	if (shut_count > 0)
+	{
+		gw_log(GW_LOG_INFO, "closed %d connection%s that sent no whole request within %d s (--request-timeout)",
+			   shut_count, shut_count == 1 ? "" : "s", opt_request_timeout);
+		shut_count = 0;
+	}
+}
+
+/*
+ * A closed connection's structure goes back to the free list, unless the
+ * peer_closed list still has it or its call is still in the pool (a
+ * connection closed between the call's start and its suspension, by an
+ * error of its socket): then when that is over.
+ */
+static void
+conn_release(gw_conn *c)
+{
+	if (!c->gone || c->peer_listed || c->req.phase == PHASE_CALLING)
+		return;
+	free(c->req.body.data);
+	free(c->req.call.warnings.data);
+	c->req.body.data = NULL;
+	c->req.call.warnings.data = NULL;
+	c->next = free_conns;
+	free_conns = c;
+}
+
+/* libmicrohttpd: a connection opens or closes. */
+static void
+notify_connection(void *cls, struct MHD_Connection *mc, void **socket_context,
+				  enum MHD_ConnectionNotificationCode code)
+{
+	gw_conn    *c = *socket_context;
+
+	(void) cls;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+	{
+		const union MHD_ConnectionInfo *fd = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		if (free_conns != NULL)
+		{
+			c = free_conns;
+			free_conns = c->next;
+		}
+		else if ((c = malloc(sizeof(*c))) == NULL)
+		{
+			*socket_context = NULL;
+			return;
+		}
+		memset(c, 0, sizeof(*c));
+		c->mc = mc;
+		c->fd = fd ? fd->connect_fd : -1;
+		c->req.conn = c;
+		*socket_context = c;
+		waiting_append(c);
+
+		/*
+		 * The client's end of its side (EPOLLRDHUP) is watched here too:
+		 * libmicrohttpd's edge-triggered reads miss an end of file that came
+		 * with the last bytes, and the connection would wait for its
+		 * deadline (see close_peer_closed).
+		 */
+		if (c->fd >= 0 && loop_epfd >= 0)
+		{
+			struct epoll_event ev = {0};
+
+			ev.events = EPOLLRDHUP | EPOLLET;
+			ev.data.u64 = (uint64_t) (uintptr_t) c;
+			(void) epoll_ctl(loop_epfd, EPOLL_CTL_ADD, c->fd, &ev);
+		}
+		return;
+	}
+	if (c == NULL)
+		return;
+	waiting_remove(c);
+	*socket_context = NULL;
+	c->gone = true;
+	conn_release(c);
+}
+
+/* Lists a connection whose client shut its side, to be looked at after MHD_run. */
+static void
+list_peer_closed(gw_conn *c)
+{
+	if (c->peer_listed)
+		return;
+	c->peer_listed = true;
+	c->peer_next = peer_closed;
+	peer_closed = c;
+}
+
+/*
+ * After libmicrohttpd has run: a connection whose client shut its side and
+ * that waits for a request (libmicrohttpd answered what it had and parsed
+ * what was left, an incomplete request or nothing) is shut down, so that it
+ * does not hold its place until its deadline. One with a request in
+ * progress is looked at again when that request ends (completed).
+ */
+static void
+close_peer_closed(void)
+{
+	while (peer_closed != NULL)
+	{
+		gw_conn    *c = peer_closed;
+
+		peer_closed = c->peer_next;
+		c->peer_listed = false;
+		if (c->gone)
+		{
+			conn_release(c);
+			continue;
+		}
+		if (c->waiting)
+		{
+			waiting_remove(c);
+			c->shut = true;
+			(void) shutdown(c->fd, SHUT_RDWR);
+		}
+	}
+}
 
 /*
  * Logs an error response by operation, status and exception name (the part
@@ -149,13 +420,16 @@ log_error_response(const gw_request *req, int status, const char *body, size_t l
 		exception = hash ? hash + 1 : type;
 	}
 	gw_log(level, "%s: %d %s in %.1f ms", req && req->operation ? req->operation : "(no operation)",
-		   status, exception, req ? elapsed_ms(&req->start) : 0.0);
+		   status, exception, req ? (double) (gw_now_ms() - req->start) : 0.0);
 }
 
-/* Queues body (taking ownership) with the DynamoDB headers; logs an error response. */
+/*
+ * Queues body with the DynamoDB headers, taking ownership of it: malloc'd,
+ * or (owner not NULL) held by a PGresult; logs an error response.
+ */
 static enum MHD_Result
 send_response(struct MHD_Connection *conn, gw_request *req, int status, char *body, size_t len,
-			  const char *content_type)
+			  void *owner, const char *content_type)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -172,10 +446,16 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 	if (status >= 400)
 		log_error_response(req, status, body, len);
 	snprintf(crc, sizeof(crc), "%lu", crc32_z(crc32_z(0L, Z_NULL, 0), (const Bytef *) body, len));
-	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (owner != NULL)
+		resp = MHD_create_response_from_buffer_with_free_callback_cls(len, body, gw_result_free, owner);
+	else
+		resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL)
 	{
-		free(body);
+		if (owner != NULL)
+			gw_result_free(owner);
+		else
+			free(body);
 		return MHD_NO;
 	}
 	request_id(id);
@@ -203,10 +483,18 @@ json_content_type(const gw_request *req)
 static enum MHD_Result
 send_error(struct MHD_Connection *conn, gw_request *req, int status, const char *type, const char *message)
 {
-	gw_response r;
+	gw_response r = {0};
 
 	gw_error_response(&r, status, type, message);
-	return send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
+	return send_response(conn, req, r.status, r.body, r.len, NULL, json_content_type(req));
+}
+
+static enum MHD_Result
+send_text(struct MHD_Connection *conn, gw_request *req, int status, const char *text, const char *content_type)
+{
+	char	   *body = strdup(text);
+
+	return send_response(conn, req, status, body, body ? strlen(body) : 0, NULL, content_type);
 }
 
 /* True for the content types DynamoDB accepts (parameters such as charset ignored). */
@@ -231,27 +519,57 @@ content_type_ok(const char *ct, bool *json)
 	return false;
 }
 
-static double
-elapsed_ms(const struct timeval *start)
+/* pool.c: the call is done; its connection is resumed and the handler answers (next MHD_run). */
+void
+gw_call_done(gw_call *call)
 {
-	struct timeval now;
+	gw_request *req = (gw_request *) ((char *) call - offsetof(gw_request, call));
 
-	gettimeofday(&now, NULL);
-	return (now.tv_sec - start->tv_sec) * 1000.0 + (now.tv_usec - start->tv_usec) / 1000.0;
+	if (req->orphaned)
+	{
+		/* no one to answer: its connection closed before it was suspended */
+		req->orphaned = false;
+		req->phase = PHASE_RECEIVING;
+		request_free(req);
+		conn_release(req->conn);
+		return;
+	}
+	req->phase = PHASE_ANSWERED;
+	if (req->suspended)
+	{
+		req->suspended = false;
+		MHD_resume_connection(req->conn->mc);
+		resume_pending = true;
+	}
 }
 
-/* A complete POST: authenticate, dispatch, answer. */
+/* The answer of a call that is done. */
+static enum MHD_Result
+send_call_response(struct MHD_Connection *conn, gw_request *req)
+{
+	gw_response *r = &req->call.resp;
+	enum MHD_Result ret;
+
+	if (gw_log_enabled(GW_LOG_DEBUG))
+		gw_log(GW_LOG_DEBUG, "%s as %s: %d in %.1f ms", req->operation, req->role ? req->role : "(login user)",
+			   r->status, (double) (gw_now_ms() - req->start));
+	req->warnings = r->warnings;
+	ret = send_response(conn, req, r->status, r->body, r->len, r->owner, json_content_type(req));
+	req->warnings = NULL;
+	free(r->warnings);
+	memset(r, 0, sizeof(*r));
+	return ret;
+}
+
+/* A complete POST: authenticate, check, hand the call to the pool (or answer at once). */
 static enum MHD_Result
 handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 {
 	const char *target;
 	const char *operation;
 	const char *why;
-	char	   *role = NULL;
 	bool		too_deep = false;
 	gw_response r = {0};
-	gw_slot    *slot;
-	enum MHD_Result ret;
 
 	if (req->too_large)
 	{
@@ -280,17 +598,15 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 	{
 		gw_sig_input in = {"POST", url, req->body.data, req->body.len, conn, (long long) time(NULL)};
 
-		if (!gw_sigv4_verify(&in, &role, &r))
-			return send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
+		if (!gw_sigv4_verify(&in, &req->role, &r))
+			return send_response(conn, req, r.status, r.body, r.len, NULL, json_content_type(req));
+		req->role_owned = req->role != NULL;
 	}
-	else if (opt_role != NULL && (role = strdup(opt_role)) == NULL)
-		return send_error(conn, req, 500, GW_EXC_INTERNAL, "Internal server error");
+	else
+		req->role = (char *) opt_role;
 
 	if (operation == NULL)
-	{
-		free(role);
 		return send_error(conn, req, 400, GW_EXC_UNKNOWN_OP, NULL);
-	}
 
 	/* the body: one JSON object */
 	why = req->body.len == 0 ? "empty request body"
@@ -301,25 +617,29 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 	{
 		char		msg[128];
 
-		free(role);
 		if (too_deep)
 			return send_error(conn, req, 400, GW_EXC_VALIDATION, "Nesting Levels have exceeded supported limits");
 		snprintf(msg, sizeof(msg), "Malformed request body: %s", why);
 		return send_error(conn, req, 400, GW_EXC_SERIALIZATION, msg);
 	}
 
-	slot = gw_pool_acquire();
-	gw_call(slot, operation, req->body.data, role, &r);
-	gw_pool_release(slot);
-	if (gw_log_enabled(GW_LOG_DEBUG))
-		gw_log(GW_LOG_DEBUG, "%s as %s: %d in %.1f ms", operation, role ? role : "(login user)", r.status,
-			   elapsed_ms(&req->start));
-	free(role);
-	req->warnings = r.warnings;
-	ret = send_response(conn, req, r.status, r.body, r.len, json_content_type(req));
-	req->warnings = NULL;
-	free(r.warnings);
-	return ret;
+	/*
+	 * The call goes to the pool; the connection is suspended at the next
+	 * handler call, which libmicrohttpd makes on its next run, not now:
+	 * libmicrohttpd 0.9.75 keeps the event state a connection had when it
+	 * was suspended and, on resuming one suspended while it was reading,
+	 * reads first, so that a client which shut its side after its request
+	 * would be taken as gone and get no response. After this call returns
+	 * without a response the connection waits ("blocked", not reading), and
+	 * is suspended in that state. The pool may answer before either
+	 * (gw_call_done: then nothing is suspended).
+	 */
+	req->call.operation = operation;
+	req->call.body = req->body.data;
+	req->call.role = req->role;
+	req->phase = PHASE_CALLING;
+	gw_pool_submit(&req->call);
+	return MHD_YES;
 }
 
 static enum MHD_Result
@@ -332,25 +652,35 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 	(void) version;
 	if (req == NULL)
 	{
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		gw_conn    *c = ci ? ci->socket_context : NULL;
+		gw_buf		body;
+		gw_buf		warnings;
 		const char *cl;
 
-		req = calloc(1, sizeof(*req));
-		if (req == NULL)
-			return MHD_NO;
+		if (c == NULL)
+			return MHD_NO;		/* no memory for it at its start */
+		req = &c->req;
+		body = req->body;
+		warnings = req->call.warnings;
+		memset(req, 0, sizeof(*req));
+		req->conn = c;
+		req->body = body;
+		req->body.len = 0;
+		req->body.oom = false;
+		if (req->body.data)
+			req->body.data[0] = '\0';
+		req->call.warnings = warnings;
 		*con_cls = req;
-		gettimeofday(&req->start, NULL);
-		pthread_mutex_lock(&inflight_lock);
+		req->start = gw_now_ms();
 		inflight++;
-		pthread_mutex_unlock(&inflight_lock);
 		req->post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
 		if (!req->post)
 			return MHD_YES;
 		if (!content_type_ok(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type"), &req->json_ct))
 		{
 			/* what DynamoDB answers for a body it does not take as JSON */
-			char	   *body = strdup("<UnknownOperationException/>\n");
-
-			return send_response(conn, req, 404, body, body ? strlen(body) : 0, "text/xml");
+			return send_text(conn, req, 404, "<UnknownOperationException/>\n", "text/xml");
 		}
 		cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl != NULL && strtoull(cl, NULL, 10) > GW_MAX_REQUEST_BYTES)
@@ -383,6 +713,22 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 		}
 		return MHD_YES;
 	}
+	/* the whole request is in: its deadline no longer applies */
+	waiting_remove(req->conn);
+	if (req->phase == PHASE_ANSWERED)
+	{
+		req->phase = PHASE_RECEIVING;
+		return send_call_response(conn, req);
+	}
+	if (req->phase == PHASE_CALLING)
+	{
+		if (!req->suspended)
+		{
+			req->suspended = true;
+			MHD_suspend_connection(conn);
+		}
+		return MHD_YES;
+	}
 	if (req->responded)
 		return MHD_YES;
 	if (req->post)
@@ -390,18 +736,33 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)
 	{
 		/* health: a load balancer's probe */
-		char	   *body = strdup(draining ? "draining: " GW_NAME "\n" : "healthy: " GW_NAME " " GW_VERSION "\n");
-
-		return send_response(conn, req, draining ? 503 : 200, body, body ? strlen(body) : 0, "text/plain");
+		return send_text(conn, req, draining ? 503 : 200,
+						 draining ? "draining: " GW_NAME "\n" : "healthy: " GW_NAME " " GW_VERSION "\n",
+						 "text/plain");
 	}
-	{
-		char	   *body = strdup("<UnknownOperationException/>\n");
-
-		return send_response(conn, req, 404, body, body ? strlen(body) : 0, "text/xml");
-	}
+	return send_text(conn, req, 404, "<UnknownOperationException/>\n", "text/xml");
 }
 
-/* The end of a request (answered, or its connection gone): free it, count it out. */
+/* Frees what a request holds (its response if not sent, its role), not its buffers. */
+static void
+request_free(gw_request *req)
+{
+	if (req->call.resp.owner != NULL)
+		gw_result_free(req->call.resp.owner);
+	else
+		free(req->call.resp.body);
+	free(req->call.resp.warnings);
+	memset(&req->call.resp, 0, sizeof(req->call.resp));
+	if (req->role_owned)
+		free(req->role);
+	req->role = NULL;
+	req->role_owned = false;
+}
+
+/*
+ * The end of a request (answered, or its connection gone): what it holds is
+ * freed, and its connection waits for the next request, with a new deadline.
+ */
 static void
 completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode code)
 {
@@ -412,13 +773,24 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	(void) code;
 	if (req == NULL)
 		return;
-	free(req->body.data);
-	free(req);
 	*con_cls = NULL;
-	pthread_mutex_lock(&inflight_lock);
 	inflight--;
-	pthread_cond_broadcast(&inflight_cond);
-	pthread_mutex_unlock(&inflight_lock);
+	if (req->phase == PHASE_CALLING)
+	{
+		/* its connection closed before it was suspended: gw_call_done cleans up */
+		req->orphaned = true;
+		return;
+	}
+	request_free(req);
+	req->phase = PHASE_RECEIVING;
+	if (req->body.cap > KEEP_BODY_BUFFER)
+	{
+		free(req->body.data);
+		memset(&req->body, 0, sizeof(req->body));
+	}
+	waiting_append(req->conn);
+	if (req->conn->peer_gone)
+		list_peer_closed(req->conn);
 }
 
 static void
@@ -433,28 +805,6 @@ mhd_logger(void *cls, const char *fmt, va_list ap)
 	while (n > 0 && line[n - 1] == '\n')
 		line[--n] = '\0';
 	gw_log(GW_LOG_WARNING, "http: %s", line);
-}
-
-/* Waits until no request is in flight, at most `seconds`; true if none is left. */
-static bool
-drain(int seconds)
-{
-	struct timespec deadline;
-	bool		done;
-
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += seconds;
-	pthread_mutex_lock(&inflight_lock);
-	while (inflight > 0)
-	{
-		if (pthread_cond_timedwait(&inflight_cond, &inflight_lock, &deadline) == ETIMEDOUT)
-			break;
-	}
-	done = inflight == 0;
-	if (!done)
-		gw_log(GW_LOG_WARNING, "%d request%s still in flight after %d s", inflight, inflight == 1 ? "" : "s", seconds);
-	pthread_mutex_unlock(&inflight_lock);
-	return done;
 }
 
 static int
@@ -473,6 +823,50 @@ parse_int(const char *name, const char *s, int min, int max)
 	return (int) v;
 }
 
+/*
+ * Raises RLIMIT_NOFILE's soft limit to what the connections need. When the
+ * hard limit is lower: an explicit --max-connections is an error; the
+ * default is lowered to fit, with a warning. False: exit.
+ */
+static bool
+raise_nofile(int *max_connections, bool explicit, int pool)
+{
+	struct rlimit rl;
+	rlim_t		need = (rlim_t) *max_connections + (rlim_t) pool + SPARE_FDS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return true;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= need)
+		return true;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
+	{
+		long long	fit = (long long) rl.rlim_max - pool - SPARE_FDS;
+
+		if (explicit || fit < 16)
+		{
+			fprintf(stderr, GW_NAME ": --max-connections %d needs %llu open files (with --pool %d), but the hard "
+					"limit (RLIMIT_NOFILE, ulimit -Hn) is %llu: raise it (LimitNOFILE= in a systemd unit) or "
+					"lower --max-connections\n", *max_connections, (unsigned long long) need, pool,
+					(unsigned long long) rl.rlim_max);
+			return false;
+		}
+		gw_log(GW_LOG_WARNING, "--max-connections lowered from %d to %lld: the hard limit of open files "
+			   "(RLIMIT_NOFILE, ulimit -Hn) is %llu", *max_connections, fit, (unsigned long long) rl.rlim_max);
+		*max_connections = (int) fit;
+		need = rl.rlim_max;
+	}
+	rl.rlim_cur = need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+	{
+		fprintf(stderr, GW_NAME ": could not raise the limit of open files to %llu: %s\n",
+				(unsigned long long) need, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -484,6 +878,8 @@ main(int argc, char **argv)
 		{"credentials", required_argument, NULL, 'c'},
 		{"role", required_argument, NULL, 'r'},
 		{"max-connections", required_argument, NULL, 'm'},
+		{"max-connections-per-address", required_argument, NULL, 'a'},
+		{"request-timeout", required_argument, NULL, 'T'},
 		{"drain-timeout", required_argument, NULL, 't'},
 		{"log-level", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
@@ -494,7 +890,9 @@ main(int argc, char **argv)
 	const char *dsn = NULL;
 	const char *schema = "singletable";
 	int			pool = 8;
-	int			max_connections = 1024;
+	int			max_connections = 8192;
+	bool		max_connections_set = false;
+	int			per_address = 256;
 	char		host[256];
 	const char *port;
 	struct addrinfo hints = {0};
@@ -505,7 +903,10 @@ main(int argc, char **argv)
 	sigset_t	sigs;
 	int			c;
 	int			rc;
-	bool		clean;
+	int			epfd;
+	int			sigfd;
+	long long	drain_deadline = 0;
+	struct epoll_event ev = {0};
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1)
 	{
@@ -530,7 +931,14 @@ main(int argc, char **argv)
 				opt_role = optarg;
 				break;
 			case 'm':
-				max_connections = parse_int("max-connections", optarg, 1, 65536);
+				max_connections = parse_int("max-connections", optarg, 1, 1000000);
+				max_connections_set = true;
+				break;
+			case 'a':
+				per_address = parse_int("max-connections-per-address", optarg, 0, 1000000);
+				break;
+			case 'T':
+				opt_request_timeout = parse_int("request-timeout", optarg, 1, 3600);
 				break;
 			case 't':
 				opt_drain_timeout = parse_int("drain-timeout", optarg, 0, 3600);
@@ -574,6 +982,8 @@ main(int argc, char **argv)
 		fprintf(stderr, GW_NAME ": --role is for running without --credentials (the file names each key's role)\n");
 		return 2;
 	}
+	if (!raise_nofile(&max_connections, max_connections_set, pool))
+		return 2;
 
 	/* HOST:PORT, [IPv6]:PORT */
 	{
@@ -607,13 +1017,13 @@ main(int argc, char **argv)
 		return 2;
 	}
 
-	/* signals: only the main thread takes them, with sigwait */
+	/* signals: read from a signalfd in the loop */
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	if (opt_credentials != NULL)
 	{
@@ -628,21 +1038,23 @@ main(int argc, char **argv)
 
 	if (!gw_pool_init(pool, dsn, schema))
 	{
-		gw_log(GW_LOG_ERROR, "could not open %d database connection%s; exiting", pool, pool == 1 ? "" : "s");
+		gw_log(GW_LOG_ERROR, "could not set up the %d database connection%s; exiting", pool, pool == 1 ? "" : "s");
 		return 1;
 	}
 
-	flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	/* libmicrohttpd in epoll mode, run by this thread's loop */
+	flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	daemon = MHD_start_daemon(flags, 0, NULL, NULL, handler, NULL,
 							  MHD_OPTION_EXTERNAL_LOGGER, mhd_logger, NULL,
 							  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 							  MHD_OPTION_CONNECTION_LIMIT, (unsigned int) max_connections,
+							  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int) per_address,
 							  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 60,
 							  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) (64 * 1024),
-							  MHD_OPTION_THREAD_STACK_SIZE, (size_t) (1024 * 1024),
 							  MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+							  MHD_OPTION_NOTIFY_CONNECTION, notify_connection, NULL,
 							  MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int) 1,
 							  MHD_OPTION_END);
 	freeaddrinfo(ai);
@@ -652,41 +1064,120 @@ main(int argc, char **argv)
 		gw_pool_close();
 		return 1;
 	}
+	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	epfd = loop_epfd = epoll_create1(EPOLL_CLOEXEC);
+	sigfd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+	ev.events = EPOLLIN;
+	ev.data.u64 = EV_MHD;
+	if (info == NULL || epfd < 0 || sigfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+	{
+		gw_log(GW_LOG_ERROR, "could not set up the event loop: %s", strerror(errno));
+		return 1;
+	}
+	ev.data.u64 = EV_SIGNAL;
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, sigfd, &ev) != 0 || !gw_pool_start(epfd))
+	{
+		gw_log(GW_LOG_ERROR, "could not set up the event loop: %s", strerror(errno));
+		return 1;
+	}
 	info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-	gw_log(GW_LOG_INFO, "listening on %s port %u with %d database connection%s (schema \"%s\")",
-		   host, info ? (unsigned int) info->port : 0u, pool, pool == 1 ? "" : "s", schema);
+	gw_log(GW_LOG_INFO, "listening on %s port %u with %d database connection%s (schema \"%s\"), "
+		   "at most %d HTTP connections, %d per address",
+		   host, info ? (unsigned int) info->port : 0u, pool, pool == 1 ? "" : "s", schema,
+		   max_connections, per_address);
 
 	for (;;)
 	{
-		int			sig;
+		struct epoll_event events[64];
+		long long	now = gw_now_ms();
+		long long	timeout = -1;
+		MHD_UNSIGNED_LONG_LONG mhd_timeout;
+		int			n;
+		int			t;
 
-		if (sigwait(&sigs, &sig) != 0)
-			continue;
-		if (sig == SIGHUP)
+		/* how long to wait: libmicrohttpd's, the oldest request deadline, the pool's, the drain's */
+		if (resume_pending)
+			timeout = 0;
+		else
 		{
-			if (opt_credentials == NULL)
-				gw_log(GW_LOG_INFO, "SIGHUP: no --credentials file to reload");
-			else if (!gw_creds_load(opt_credentials))
-				gw_log(GW_LOG_WARNING, "SIGHUP: the credentials file did not load; the previous keys stay in force");
-			continue;
-		}
-		gw_log(GW_LOG_INFO, "%s: no new connections; waiting for the requests in flight",
-			   sig == SIGTERM ? "SIGTERM" : "SIGINT");
-		break;
-	}
-	draining = true;
-	{
-		MHD_socket	ls = MHD_quiesce_daemon(daemon);
+			if (MHD_get_timeout(daemon, &mhd_timeout) == MHD_YES)
+				timeout = mhd_timeout > INT32_MAX ? INT32_MAX : (long long) mhd_timeout;
+			if (waiting_head != NULL)
+			{
+				long long	d = waiting_head->ready + (long long) opt_request_timeout * 1000 - now;
 
-		if (ls != MHD_INVALID_SOCKET)
-			close(ls);
-	}
-	clean = drain(opt_drain_timeout);
-	if (!clean)
-	{
-		/* threads still blocked in the database: don't wait for them */
-		gw_log(GW_LOG_WARNING, "exiting with requests in flight");
-		_exit(1);
+				if (d < 0)
+					d = 0;
+				if (timeout < 0 || d < timeout)
+					timeout = d;
+			}
+			if ((t = gw_pool_timeout(now)) >= 0 && (timeout < 0 || t < timeout))
+				timeout = t;
+			if (draining && (timeout < 0 || drain_deadline - now < timeout))
+				timeout = drain_deadline > now ? drain_deadline - now : 0;
+		}
+		n = epoll_wait(epfd, events, 64, (int) timeout);
+		if (n < 0 && errno != EINTR)
+		{
+			gw_log(GW_LOG_ERROR, "epoll_wait: %s", strerror(errno));
+			_exit(1);
+		}
+		for (int i = 0; i < n; i++)
+		{
+			uint64_t	what = events[i].data.u64;
+
+			if (what >= EV_CONN_MIN)
+			{
+				gw_conn    *c = (gw_conn *) (uintptr_t) what;
+
+				c->peer_gone = true;
+				list_peer_closed(c);
+			}
+			else if (what >= GW_EV_POOL)
+				gw_pool_event((int) (what - GW_EV_POOL), events[i].events);
+			else if (what == EV_SIGNAL)
+			{
+				struct signalfd_siginfo si;
+
+				while (read(sigfd, &si, sizeof(si)) == (ssize_t) sizeof(si))
+				{
+					if (si.ssi_signo == SIGHUP)
+					{
+						if (opt_credentials == NULL)
+							gw_log(GW_LOG_INFO, "SIGHUP: no --credentials file to reload");
+						else if (!gw_creds_load(opt_credentials))
+							gw_log(GW_LOG_WARNING, "SIGHUP: the credentials file did not load; the previous keys stay in force");
+					}
+					else if (!draining)
+					{
+						MHD_socket	ls;
+
+						gw_log(GW_LOG_INFO, "%s: no new connections; waiting for the requests in flight",
+							   si.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
+						draining = true;
+						drain_deadline = gw_now_ms() + (long long) opt_drain_timeout * 1000;
+						ls = MHD_quiesce_daemon(daemon);
+						if (ls != MHD_INVALID_SOCKET)
+							close(ls);
+					}
+				}
+			}
+		}
+		now = gw_now_ms();
+		gw_pool_tick(now);
+		resume_pending = false;
+		MHD_run(daemon);
+		close_peer_closed();
+		expire_waiting(gw_now_ms());
+		if (draining && inflight == 0 && gw_pool_pending() == 0)
+			break;
+		if (draining && gw_now_ms() >= drain_deadline)
+		{
+			gw_log(GW_LOG_WARNING, "%d request%s still in flight after %d s", inflight, inflight == 1 ? "" : "s",
+				   opt_drain_timeout);
+			gw_log(GW_LOG_WARNING, "exiting with requests in flight");
+			_exit(1);
+		}
 	}
 	MHD_stop_daemon(daemon);
 	gw_pool_close();

@@ -1,64 +1,106 @@
 /*
- * pool.c — a fixed pool of libpq connections, and one call of
- * singletable.dynamodb(operation, request) on one of them.
+ * pool.c — a fixed pool of N libpq connections, driven non-blocking in
+ * pipeline mode by main.c's event loop, and the call
  *
- * Each of the N slots holds one connection, opened at start. A request
- * takes a free slot (waiting on a condition variable when all N are busy,
- * so that clients beyond the pool size queue), and gives it back after its
- * call. The statement
+ *     SELECT "schema".dynamodb_as($1, $2, $3)      -- role, operation, request
  *
- *     SELECT "schema".dynamodb($1, $2::pg_catalog.jsonb)
+ * prepared once per connection (again after a reconnect): one statement per
+ * request. dynamodb_as switches to the key's role for the duration of the
+ * call in a way user code cannot undo (SET ROLE and RESET ROLE fail inside
+ * it), checks that the login user is a member of that role (SQLSTATE 42501,
+ * AccessDeniedException, when not) and returns DynamoDB's response as JSON
+ * text, sent to the client as it comes. No connection ever carries a key's
+ * role into another request, and grants and row-level security decide what
+ * each key may do.
  *
- * is prepared once per connection (again after a reconnect).
+ * Pipelining. Each connection stays in libpq's pipeline mode; a request is
+ * PQsendQueryPrepared + PQpipelineSync, so that each keeps its own implicit
+ * transaction (an error aborts that request only), and its results end with
+ * the sync point. A call goes to an idle connection first, else to the one
+ * with the fewest calls in flight, at most GW_PIPELINE_DEPTH (4) per
+ * connection; beyond that it waits in the pool's FIFO queue and is sent when
+ * a connection's result comes back. Several requests then share a round
+ * trip and the backend finds the next request already in its socket; a
+ * backend still runs one statement at a time, so --pool N bounds the calls
+ * running in the database. The depth is small so that a request queued
+ * behind a slow one on a connection waits little more than in the queue.
+ * Results are read when the socket is readable (PQconsumeInput, then
+ * PQgetResult while not PQisBusy); a call's WARNINGs (the notice receiver)
+ * belong to the call at the head of its connection's pipeline, whose
+ * results the server is sending.
  *
- * A request signed by a key with a role runs, in one round trip (libpq's
- * pipeline mode, one implicit transaction), SET ROLE <role>; the call;
- * RESET ROLE. When the call fails the transaction aborts, which undoes the
- * SET ROLE too; a RESET ROLE that fails discards the connection. So no
- * connection ever carries a key's role into another request, and grants and
- * row-level security decide what each key may do.
- *
- * A connection found broken before use (the backend was terminated while
- * idle: its socket is readable and reads end of file) is replaced first;
- * one that breaks during a call answers that request with
- * InternalServerError (HTTP 500, which the SDKs retry) and is replaced on
- * the slot's next use.
+ * Broken connections. A connection whose socket reports end of file or an
+ * error, or whose server sent FATAL (pg_terminate_backend, a shutdown),
+ * answers each call in its pipeline with InternalServerError (HTTP 500,
+ * which the SDKs retry) and is replaced when the next request comes (it
+ * waits for the new connection), without blocking the loop: the new
+ * connection is made with PQconnectStartParams/PQconnectPoll on socket
+ * readiness (10 s at most) and prepares the statement before it takes calls.
+ * One that could not be made is tried again at most once a second, when a
+ * request comes; while no connection is up or being made, requests are
+ * answered ServiceUnavailable (503, retried by the SDKs). A connection
+ * lost while idle is seen at once (its socket becomes readable), so the
+ * next request does not find it broken. At start the N connections
+ * are made and checked synchronously: a schema without dynamodb_as(text,
+ * text, text) (an older singletable) or a login role that may not execute it
+ * stops the gateway with one line saying so.
  */
-#include <poll.h>
-#include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 
 #include <libpq-fe.h>
 
 #include "gateway.h"
 
-#define STMT_NAME "singletable_gateway_dynamodb"
+#define STMT_NAME "singletable_gateway_dynamodb_as"
+#define CONNECT_TIMEOUT_MS 10000
+#define RETRY_MS 1000
 
-struct gw_slot
+typedef enum slot_state
+{
+	SLOT_DOWN,					/* no connection; tried again from `deadline` on */
+	SLOT_CONNECTING,			/* PQconnectPoll until `deadline` */
+	SLOT_PREPARING,				/* the statement's Parse sent, until `deadline` */
+	SLOT_READY					/* in pipeline mode, taking calls */
+} slot_state;
+
+typedef struct gw_slot
 {
 	int			index;
+	slot_state	state;
 	PGconn	   *conn;
-	bool		prepared;
-	bool		busy;
+	int			fd;				/* the socket registered with epoll, or -1 */
+	unsigned int events;		/* its registered events */
 	bool		fatal;			/* the server sent a FATAL error: the session is over */
-	const char *operation;		/* of the call running, for the log of its warnings */
-	gw_buf		warnings;		/* the WARNINGs of the call running, " | " between */
-};
+	bool		prepare_failed; /* its last attempt failed to prepare (500, not 503) */
+	bool		prepared_ok;	/* SLOT_PREPARING: the Parse succeeded */
+	long long	deadline;
+	gw_call    *head;			/* the pipeline: calls sent, oldest first */
+	gw_call    *tail;
+	int			inflight;
+} gw_slot;
 
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t pool_cond = PTHREAD_COND_INITIALIZER;
 static gw_slot *slots;
 static int	nslots;
 static char *pool_dsn;
 static char *pool_schema;
+static char stmt_sql[256];
+static int	epfd = -1;
+static gw_call *queue_head;		/* calls waiting for a connection, FIFO */
+static gw_call *queue_tail;
+static int	queued;
+
+static void slot_down(gw_slot *slot);
 
 /*
  * Notices of the server (RAISE NOTICE) go to the debug log. A FATAL error
  * received while idle (pg_terminate_backend, idle_session_timeout, a server
  * shutdown) also arrives here: it marks the connection dead before libpq has
- * seen the end of file that follows it.
+ * seen the end of file that follows it. A WARNING belongs to the call at the
+ * head of the pipeline: the server sends a call's notices before its result.
  */
 static void
 notice_receiver(void *arg, const PGresult *res)
@@ -66,6 +108,7 @@ notice_receiver(void *arg, const PGresult *res)
 	gw_slot    *slot = arg;
 	const char *severity = PQresultErrorField(res, PG_DIAG_SEVERITY_NONLOCALIZED);
 	const char *message = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	gw_call    *call = slot->state == SLOT_READY ? slot->head : NULL;
 
 	if (severity != NULL && (strcmp(severity, "FATAL") == 0 || strcmp(severity, "PANIC") == 0))
 	{
@@ -74,15 +117,15 @@ notice_receiver(void *arg, const PGresult *res)
 			   message ? message : "(no message)");
 		return;
 	}
-	if (severity != NULL && strcmp(severity, "WARNING") == 0 && slot->operation != NULL && message != NULL)
+	if (severity != NULL && strcmp(severity, "WARNING") == 0 && call != NULL && message != NULL)
 	{
 		/* a call's warning (singletable's entity checks): logged, and kept for the response header */
-		gw_log(GW_LOG_WARNING, "%s: warning %s", slot->operation, message);
-		if (slot->warnings.len <= GW_MAX_WARNING_HEADER)
+		gw_log(GW_LOG_WARNING, "%s: warning %s", call->operation, message);
+		if (call->warnings.len <= GW_MAX_WARNING_HEADER)
 		{
-			if (slot->warnings.len > 0)
-				gw_buf_append(&slot->warnings, " | ", 3);
-			gw_buf_append(&slot->warnings, message, strlen(message));
+			if (call->warnings.len > 0)
+				gw_buf_append(&call->warnings, " | ", 3);
+			gw_buf_append(&call->warnings, message, strlen(message));
 		}
 		return;
 	}
@@ -119,150 +162,69 @@ warnings_header(gw_buf *w)
 	return h;
 }
 
-/* Opens the slot's connection; false (logged) when the server cannot be reached. */
-static bool
-slot_connect(gw_slot *slot)
+/* Logs libpq's last error of the slot's connection, prefixed. */
+static void
+log_conn_error(gw_log_level level, gw_slot *slot, const char *what)
 {
-	/* --dsn comes last: its settings override these defaults */
+	const char *m = slot->conn ? PQerrorMessage(slot->conn) : "out of memory";
+	size_t		n = strlen(m);
+
+	gw_log(level, "connection %d: %s: %.*s", slot->index, what,
+		   (int) (n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
+}
+
+/*
+ * Registers the slot's current socket with epoll for `events`. A socket of
+ * the same number may be a new one (libpq closes and opens sockets while it
+ * connects; a closed socket leaves the epoll set by itself): `force` then
+ * registers it again.
+ */
+static void
+watch(gw_slot *slot, unsigned int events, bool force)
+{
+	int			fd = slot->conn ? PQsocket(slot->conn) : -1;
+	struct epoll_event ev = {0};
+
+	if (epfd < 0 || (fd == slot->fd && events == slot->events && !force))
+		return;
+	ev.events = events;
+	ev.data.u64 = GW_EV_POOL + (unsigned) slot->index;
+	if (slot->fd >= 0 && slot->fd != fd)
+		(void) epoll_ctl(epfd, EPOLL_CTL_DEL, slot->fd, NULL);
+	slot->fd = -1;
+	if (fd < 0)
+		return;
+	if (epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev) != 0 &&
+		(errno != ENOENT || epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) != 0))
+	{
+		gw_log(GW_LOG_ERROR, "connection %d: epoll_ctl: %s", slot->index, strerror(errno));
+		return;
+	}
+	slot->fd = fd;
+	slot->events = events;
+}
+
+/* Closes the slot's connection (its socket leaves the epoll set first). */
+static void
+slot_close(gw_slot *slot)
+{
+	if (epfd >= 0 && slot->fd >= 0)
+		(void) epoll_ctl(epfd, EPOLL_CTL_DEL, slot->fd, NULL);
+	slot->fd = -1;
+	slot->events = 0;
+	PQfinish(slot->conn);
+	slot->conn = NULL;
+	slot->fatal = false;
+}
+
+/* The libpq connection parameters: --dsn comes last, its settings override these defaults. */
+static PGconn *
+start_conn(bool blocking)
+{
 	const char *keywords[] = {"client_encoding", "fallback_application_name", "connect_timeout", "dbname", NULL};
 	const char *values[] = {"UTF8", GW_NAME, "10", pool_dsn, NULL};
 
-	slot->conn = PQconnectdbParams(keywords, values, 1);
-	slot->prepared = false;
-	slot->fatal = false;
-	if (slot->conn == NULL || PQstatus(slot->conn) != CONNECTION_OK)
-	{
-		char	   *m = slot->conn ? PQerrorMessage(slot->conn) : "out of memory";
-		size_t		n = strlen(m);
-
-		gw_log(GW_LOG_ERROR, "connection %d: could not connect to the database: %.*s",
-			   slot->index, (int) (n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
-		PQfinish(slot->conn);
-		slot->conn = NULL;
-		return false;
-	}
-	PQsetNoticeReceiver(slot->conn, notice_receiver, slot);
-	gw_log(GW_LOG_DEBUG, "connection %d: connected (backend pid %d)", slot->index,
-		   PQbackendPID(slot->conn));
-	return true;
-}
-
-static void
-slot_disconnect(gw_slot *slot)
-{
-	PQfinish(slot->conn);
-	slot->conn = NULL;
-	slot->prepared = false;
-	slot->fatal = false;
-}
-
-/*
- * True if an idle connection is still usable: nothing should arrive on an
- * idle connection but notices, so a readable socket is read, and end of
- * file or an error (a terminated backend's FATAL) means it is gone.
- */
-static bool
-slot_alive(gw_slot *slot)
-{
-	struct pollfd pfd;
-
-	if (slot->conn == NULL || slot->fatal || PQstatus(slot->conn) != CONNECTION_OK)
-		return false;
-	pfd.fd = PQsocket(slot->conn);
-	pfd.events = POLLIN;
-	if (pfd.fd < 0)
-		return false;
-	/* a few rounds: the FATAL message and the end of file may come in separate reads */
-	for (int round = 0; round < 4; round++)
-	{
-		PGnotify   *n;
-
-		pfd.revents = 0;
-		if (poll(&pfd, 1, 0) <= 0)
-			break;
-		if (!PQconsumeInput(slot->conn) || slot->fatal || PQstatus(slot->conn) != CONNECTION_OK)
-			return false;
-		while ((n = PQnotifies(slot->conn)) != NULL)
-			PQfreemem(n);
-	}
-	return true;
-}
-
-/* Connects all `size` slots; false (logged) if the database cannot be reached. */
-bool
-gw_pool_init(int size, const char *dsn, const char *schema)
-{
-	slots = calloc(size, sizeof(gw_slot));
-	if (slots == NULL)
-		return false;
-	nslots = size;
-	pool_dsn = dsn ? strdup(dsn) : NULL;
-	pool_schema = strdup(schema);
-	for (int i = 0; i < size; i++)
-	{
-		slots[i].index = i;
-		if (!slot_connect(&slots[i]))
-			return false;
-	}
-	return true;
-}
-
-/*
- * Takes a free slot, waiting while all are busy; its connection is checked
- * and, when broken, replaced (the slot may come back without a connection
- * when the database is unreachable: gw_call answers that).
- */
-gw_slot *
-gw_pool_acquire(void)
-{
-	gw_slot    *slot = NULL;
-
-	pthread_mutex_lock(&pool_lock);
-	for (;;)
-	{
-		for (int i = 0; i < nslots; i++)
-			if (!slots[i].busy)
-			{
-				slot = &slots[i];
-				break;
-			}
-		if (slot != NULL)
-			break;
-		pthread_cond_wait(&pool_cond, &pool_lock);
-	}
-	slot->busy = true;
-	pthread_mutex_unlock(&pool_lock);
-
-	if (!slot_alive(slot))
-	{
-		if (slot->conn != NULL)
-			gw_log(GW_LOG_WARNING, "connection %d: the database connection was lost; reconnecting",
-				   slot->index);
-		slot_disconnect(slot);
-		slot_connect(slot);
-	}
-	return slot;
-}
-
-/* Gives a slot back and wakes one waiting request. */
-void
-gw_pool_release(gw_slot *slot)
-{
-	pthread_mutex_lock(&pool_lock);
-	slot->busy = false;
-	pthread_cond_signal(&pool_cond);
-	pthread_mutex_unlock(&pool_lock);
-}
-
-/* Closes every connection (at exit, after the HTTP server has stopped). */
-void
-gw_pool_close(void)
-{
-	pthread_mutex_lock(&pool_lock);
-	for (int i = 0; i < nslots; i++)
-		if (!slots[i].busy)
-			slot_disconnect(&slots[i]);
-	pthread_mutex_unlock(&pool_lock);
+	return blocking ? PQconnectdbParams(keywords, values, 1) : PQconnectStartParams(keywords, values, 1);
 }
 
 /*
@@ -330,7 +292,7 @@ error_response(gw_slot *slot, const PGresult *r, gw_response *out)
 	if (strcmp(type, GW_EXC_INTERNAL) == 0)
 	{
 		if (sqlstate != NULL && strcmp(sqlstate, "42883") == 0)
-			gw_log(GW_LOG_ERROR, "connection %d: %s (is the extension installed, with %s.dynamodb(text, jsonb)? see --schema)",
+			gw_log(GW_LOG_ERROR, "connection %d: %s (is the extension installed, with %s.dynamodb_as(text, text, text)? see --schema)",
 				   slot->index, primary ? primary : "", pool_schema);
 		else
 		{
@@ -346,191 +308,609 @@ error_response(gw_slot *slot, const PGresult *r, gw_response *out)
 	gw_error_response(out, 0, type, primary ? primary : "");
 }
 
-/* Prepares the call on the slot's connection; on failure fills *out. */
-static bool
-slot_prepare(gw_slot *slot, gw_response *out)
+/* Answers the call with InternalServerError (its connection broke). */
+static void
+internal_error(gw_call *call)
 {
-	char	   *schema = PQescapeIdentifier(slot->conn, pool_schema, strlen(pool_schema));
-	char		sql[256];
-	PGresult   *r;
-	bool		ok;
+	gw_error_response(&call->resp, 500, GW_EXC_INTERNAL, "Internal server error");
+}
 
-	if (schema == NULL)
+/* Hands the call back to main.c with call->resp filled; releases what the pool held. */
+static void
+call_done(gw_call *call)
+{
+	PQclear(call->late);
+	if (call->res != NULL && call->resp.owner != call->res)
+		PQclear(call->res);
+	call->res = call->late = NULL;
+	call->next = NULL;
+	if (call->resp.body == NULL && call->resp.owner == NULL)
+		gw_error_response(&call->resp, 500, GW_EXC_INTERNAL, "Internal server error");
+	if (call->resp.body == NULL)	/* out of memory even for that */
+		call->resp.status = 500;
+	call->resp.warnings = warnings_header(&call->warnings);
+	gw_call_done(call);
+}
+
+/* A call whose sync point came back: its response from its results. */
+static void
+finish_call(gw_slot *slot, gw_call *call)
+{
+	PGresult   *res = call->res;
+	gw_response *out = &call->resp;
+
+	if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK && call->late != NULL)
+		error_response(slot, call->late, out);
+	else if (res != NULL && PQresultStatus(res) == PGRES_TUPLES_OK)
 	{
-		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
+		if (PQntuples(res) == 1 && PQnfields(res) == 1 && !PQgetisnull(res, 0, 0))
+		{
+			/* the function's text, sent as it is: the PGresult holds it until sent */
+			out->status = 200;
+			out->body = PQgetvalue(res, 0, 0);
+			out->len = (size_t) PQgetlength(res, 0, 0);
+			out->owner = res;
+		}
+		else
+		{
+			out->status = 200;
+			out->body = strdup("{}");
+			out->len = 2;
+		}
+	}
+	else
+		error_response(slot, res, out);
+	call_done(call);
+}
+
+/*
+ * The connection broke (end of file, a socket error, a FATAL from the
+ * server): every call in its pipeline answers 500; a new connection is
+ * started at once.
+ */
+static void
+slot_broken(gw_slot *slot)
+{
+	gw_call    *call = slot->head;
+
+	if (slot->inflight > 0)
+		gw_log(GW_LOG_WARNING, "connection %d: the database connection was lost with %d call%s in flight",
+			   slot->index, slot->inflight, slot->inflight == 1 ? "" : "s");
+	else
+		gw_log(GW_LOG_WARNING, "connection %d: the database connection was lost; reconnecting", slot->index);
+	slot_close(slot);
+	slot->head = slot->tail = NULL;
+	slot->inflight = 0;
+	slot->state = SLOT_DOWN;
+	while (call != NULL)
+	{
+		gw_call    *next = call->next;
+
+		PQclear(call->res);
+		PQclear(call->late);
+		call->res = call->late = NULL;
+		internal_error(call);
+		call_done(call);
+		call = next;
+	}
+	slot->deadline = 0;			/* replaced when the next request comes */
+}
+
+/* Starts a new connection, non-blocking. */
+static void
+slot_start_connect(gw_slot *slot)
+{
+	slot->conn = start_conn(false);
+	slot->fatal = false;
+	slot->prepared_ok = false;
+	if (slot->conn == NULL || PQstatus(slot->conn) == CONNECTION_BAD)
+	{
+		log_conn_error(GW_LOG_ERROR, slot, "could not connect to the database");
+		slot_close(slot);
+		slot_down(slot);
+		return;
+	}
+	PQsetNoticeReceiver(slot->conn, notice_receiver, slot);
+	slot->state = SLOT_CONNECTING;
+	slot->deadline = gw_now_ms() + CONNECT_TIMEOUT_MS;
+	watch(slot, EPOLLOUT, true);
+}
+
+/* Sends the statement's Parse on a new connection (not yet in pipeline mode). */
+static void
+slot_send_prepare(gw_slot *slot)
+{
+	int			f;
+
+	if (PQsetnonblocking(slot->conn, 1) != 0 ||
+		!PQsendPrepare(slot->conn, STMT_NAME, stmt_sql, 3, NULL) ||
+		(f = PQflush(slot->conn)) < 0)
+	{
+		log_conn_error(GW_LOG_ERROR, slot, "could not prepare the call");
+		slot_close(slot);
+		slot_down(slot);
+		return;
+	}
+	slot->state = SLOT_PREPARING;
+	watch(slot, f == 1 ? EPOLLIN | EPOLLOUT : EPOLLIN, true);
+}
+
+/* One PQconnectPoll step on socket readiness. */
+static void
+slot_connect_step(gw_slot *slot)
+{
+	switch (PQconnectPoll(slot->conn))
+	{
+		case PGRES_POLLING_READING:
+			watch(slot, EPOLLIN, true);
+			return;
+		case PGRES_POLLING_WRITING:
+			watch(slot, EPOLLOUT, true);
+			return;
+		case PGRES_POLLING_OK:
+			gw_log(GW_LOG_DEBUG, "connection %d: connected (backend pid %d)", slot->index,
+				   PQbackendPID(slot->conn));
+			slot_send_prepare(slot);
+			return;
+		default:
+			log_conn_error(GW_LOG_ERROR, slot, "could not connect to the database");
+			slot_close(slot);
+			slot_down(slot);
+			return;
+	}
+}
+
+/* The Parse's result on a new connection: then pipeline mode, and calls. */
+static void
+slot_prepare_step(gw_slot *slot, unsigned int events)
+{
+	if ((events & EPOLLOUT) && PQflush(slot->conn) < 0)
+		goto failed;
+	if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) && !PQconsumeInput(slot->conn))
+		goto failed;
+	while (!PQisBusy(slot->conn))
+	{
+		PGresult   *r = PQgetResult(slot->conn);
+
+		if (r == NULL)
+		{
+			if (!slot->prepared_ok)
+				goto failed;
+			if (!PQenterPipelineMode(slot->conn))
+				goto failed;
+			slot->state = SLOT_READY;
+			slot->prepare_failed = false;
+			watch(slot, EPOLLIN, false);
+			return;
+		}
+		if (PQresultStatus(r) == PGRES_COMMAND_OK)
+			slot->prepared_ok = true;
+		else
+		{
+			gw_response ignored = {0};
+
+			/* logged as a call's error would be (42883: no dynamodb_as in --schema) */
+			error_response(slot, r, &ignored);
+			free(ignored.body);
+			slot->prepare_failed = true;
+		}
+		PQclear(r);
+	}
+	if (PQstatus(slot->conn) != CONNECTION_BAD)
+	{
+		if (PQflush(slot->conn) == 1)
+			watch(slot, EPOLLIN | EPOLLOUT, false);
+		return;
+	}
+failed:
+	if (!slot->prepare_failed)
+		log_conn_error(GW_LOG_ERROR, slot, "could not prepare the call");
+	slot_close(slot);
+	slot_down(slot);
+}
+
+/* No connection: tried again on demand, from a second on. */
+static void
+slot_down(gw_slot *slot)
+{
+	slot->state = SLOT_DOWN;
+	slot->deadline = gw_now_ms() + RETRY_MS;
+}
+
+/* Flushes libpq's output; watches for writability while some is left. */
+static bool
+slot_flush(gw_slot *slot)
+{
+	int			f = PQflush(slot->conn);
+
+	if (f < 0)
+		return false;
+	watch(slot, f == 1 ? EPOLLIN | EPOLLOUT : EPOLLIN, false);
+	return true;
+}
+
+/* Sends one call on a ready connection: the statement and a sync point. */
+static bool
+slot_send(gw_slot *slot, gw_call *call)
+{
+	const char *values[3] = {call->role, call->operation, call->body};
+
+	call->next = NULL;
+	call->res = call->late = NULL;
+	call->warnings.len = 0;
+	call->warnings.oom = false;
+	if (slot->tail)
+		slot->tail->next = call;
+	else
+		slot->head = call;
+	slot->tail = call;
+	slot->inflight++;
+	if (!PQsendQueryPrepared(slot->conn, STMT_NAME, 3, values, NULL, NULL, 0) ||
+		!PQpipelineSync(slot->conn) ||
+		!slot_flush(slot))
+	{
+		log_conn_error(GW_LOG_WARNING, slot, "could not send a call");
+		slot_broken(slot);
 		return false;
 	}
-	snprintf(sql, sizeof(sql), "SELECT %s.dynamodb($1, $2::pg_catalog.jsonb)", schema);
-	PQfreemem(schema);
-	r = PQprepare(slot->conn, STMT_NAME, sql, 2, NULL);
-	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-	if (ok)
-		slot->prepared = true;
+	if (slot->inflight > 1 && gw_log_enabled(GW_LOG_DEBUG))
+		gw_log(GW_LOG_DEBUG, "connection %d: %d calls in flight", slot->index, slot->inflight);
+	return true;
+}
+
+/*
+ * Reads what the connection's socket has and hands back each call whose sync
+ * point arrived. A call's results: its statement's (rows or an error), NULL,
+ * maybe an error of the implicit COMMIT and NULL, then PGRES_PIPELINE_SYNC.
+ */
+static void
+slot_read(gw_slot *slot)
+{
+	PGconn	   *conn = slot->conn;
+	int			nulls = 0;
+
+	if (!PQconsumeInput(conn) || slot->fatal)
+	{
+		slot_broken(slot);
+		return;
+	}
+	while (slot->head != NULL && !PQisBusy(conn))
+	{
+		PGresult   *r = PQgetResult(conn);
+		gw_call    *call = slot->head;
+
+		if (r == NULL)
+		{
+			/* the end of one statement's results; twice in a row: nothing more yet */
+			if (++nulls > 1)
+				break;
+			continue;
+		}
+		nulls = 0;
+		if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
+		{
+			PQclear(r);
+			slot->head = call->next;
+			if (slot->head == NULL)
+				slot->tail = NULL;
+			slot->inflight--;
+			finish_call(slot, call);
+			continue;
+		}
+		if (call->res == NULL)
+			call->res = r;
+		else if (call->late == NULL && PQresultStatus(r) == PGRES_FATAL_ERROR)
+			call->late = r;
+		else
+			PQclear(r);
+	}
+	if (slot->fatal || PQstatus(conn) == CONNECTION_BAD)
+		slot_broken(slot);
+}
+
+static bool
+slot_live(const gw_slot *slot)
+{
+	return slot->state != SLOT_DOWN;
+}
+
+/*
+ * Sends queued calls to connections with room (the idle first, else the
+ * fewest in flight); when no connection is up or being made, answers the
+ * queued calls 503 (500 when the last attempt could not prepare the call).
+ */
+static void
+pool_settle(void)
+{
+	bool		live = false;
+	bool		prepare_failed = false;
+
+	while (queue_head != NULL)
+	{
+		gw_slot    *best = NULL;
+		gw_call    *call;
+
+		for (int i = 0; i < nslots; i++)
+		{
+			gw_slot    *s = &slots[i];
+
+			if (s->state == SLOT_READY && s->inflight < GW_PIPELINE_DEPTH &&
+				(best == NULL || s->inflight < best->inflight))
+			{
+				best = s;
+				if (s->inflight == 0)
+					break;
+			}
+		}
+		if (best == NULL)
+			break;
+		call = queue_head;
+		queue_head = call->next;
+		if (queue_head == NULL)
+			queue_tail = NULL;
+		queued--;
+		slot_send(best, call);
+	}
+	if (queue_head == NULL)
+		return;
+	for (int i = 0; i < nslots; i++)
+	{
+		live |= slot_live(&slots[i]);
+		prepare_failed |= slots[i].prepare_failed;
+	}
+	if (live)
+		return;
+	while (queue_head != NULL)
+	{
+		gw_call    *call = queue_head;
+
+		queue_head = call->next;
+		if (queue_head == NULL)
+			queue_tail = NULL;
+		queued--;
+		if (prepare_failed)
+			internal_error(call);
+		else
+			gw_error_response(&call->resp, 503, GW_EXC_UNAVAILABLE, "The database is not reachable; retry later.");
+		call_done(call);
+	}
+}
+
+/*
+ * Takes a call: it is sent at once when a connection has room, else queued.
+ * Connections that are down are tried again (at most once a second each,
+ * or at once when none is up). gw_call_done answers it, maybe before this
+ * returns (no connection can be made).
+ */
+void
+gw_pool_submit(gw_call *call)
+{
+	long long	now = gw_now_ms();
+	bool		live = false;
+
+	memset(&call->resp, 0, sizeof(call->resp));
+	call->next = NULL;
+	call->res = call->late = NULL;
+	if (queue_tail)
+		queue_tail->next = call;
 	else
-		error_response(slot, r, out);
+		queue_head = call;
+	queue_tail = call;
+	queued++;
+	for (int i = 0; i < nslots; i++)
+		live |= slot_live(&slots[i]);
+	for (int i = 0; i < nslots; i++)
+		if (slots[i].state == SLOT_DOWN && (!live || slots[i].deadline <= now))
+			slot_start_connect(&slots[i]);
+	pool_settle();
+}
+
+/* The slot's socket is ready (events: EPOLLIN, EPOLLOUT, EPOLLERR, EPOLLHUP). */
+void
+gw_pool_event(int index, unsigned int events)
+{
+	gw_slot    *slot;
+
+	if (index < 0 || index >= nslots)
+		return;
+	slot = &slots[index];
+	switch (slot->state)
+	{
+		case SLOT_DOWN:
+			break;
+		case SLOT_CONNECTING:
+			slot_connect_step(slot);
+			break;
+		case SLOT_PREPARING:
+			slot_prepare_step(slot, events);
+			break;
+		case SLOT_READY:
+			if ((events & EPOLLOUT) && !slot_flush(slot))
+			{
+				slot_broken(slot);
+				break;
+			}
+			if (events & (EPOLLIN | EPOLLERR | EPOLLHUP))
+				slot_read(slot);
+			break;
+	}
+	pool_settle();
+}
+
+/* Milliseconds until gw_pool_tick has something to do (a connection attempt's limit); -1: nothing. */
+int
+gw_pool_timeout(long long now)
+{
+	long long	t = -1;
+
+	for (int i = 0; i < nslots; i++)
+	{
+		if (slots[i].state == SLOT_CONNECTING || slots[i].state == SLOT_PREPARING)
+		{
+			long long	d = slots[i].deadline > now ? slots[i].deadline - now : 0;
+
+			if (t < 0 || d < t)
+				t = d;
+		}
+	}
+	return (int) t;
+}
+
+/* Gives up connection attempts that took too long. */
+void
+gw_pool_tick(long long now)
+{
+	for (int i = 0; i < nslots; i++)
+	{
+		gw_slot    *slot = &slots[i];
+
+		if ((slot->state == SLOT_CONNECTING || slot->state == SLOT_PREPARING) && slot->deadline <= now)
+		{
+			gw_log(GW_LOG_ERROR, "connection %d: could not connect to the database: no answer within %d s",
+				   slot->index, CONNECT_TIMEOUT_MS / 1000);
+			slot_close(slot);
+			slot_down(slot);
+		}
+	}
+	pool_settle();
+}
+
+/* Calls queued or in flight. */
+int
+gw_pool_pending(void)
+{
+	int			n = queued;
+
+	for (int i = 0; i < nslots; i++)
+		n += slots[i].inflight;
+	return n;
+}
+
+/* Releases a response body held by its PGresult (gw_response.owner). */
+void
+gw_result_free(void *owner)
+{
+	PQclear((PGresult *) owner);
+}
+
+/*
+ * At start: is there a dynamodb_as the login role may execute in the
+ * schema? false, with one line saying what is missing, when not.
+ */
+static bool
+check_function(PGconn *conn)
+{
+	char	   *schema = PQescapeIdentifier(conn, pool_schema, strlen(pool_schema));
+	char		sig[256];
+	const char *params[1] = {sig};
+	PGresult   *r;
+	bool		ok = false;
+
+	if (schema == NULL)
+		return false;
+	snprintf(sig, sizeof(sig), "%s.dynamodb_as(pg_catalog.text,pg_catalog.text,pg_catalog.text)", schema);
+	PQfreemem(schema);
+	r = PQexecParams(conn,
+					 "SELECT p IS NOT NULL, p IS NOT NULL AND pg_catalog.has_function_privilege(p, 'EXECUTE'), current_user"
+					 " FROM pg_catalog.to_regprocedure($1) AS p",
+					 1, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1)
+	{
+		const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+
+		gw_log(GW_LOG_ERROR, "could not look up %s.dynamodb_as: %s", pool_schema, m ? m : PQerrorMessage(conn));
+	}
+	else if (strcmp(PQgetvalue(r, 0, 0), "t") != 0)
+		gw_log(GW_LOG_ERROR, "schema \"%s\" has no function dynamodb_as(text, text, text): the gateway needs "
+			   "singletable 0.2.0 or later (ALTER EXTENSION singletable UPDATE), or see --schema", pool_schema);
+	else if (strcmp(PQgetvalue(r, 0, 1), "t") != 0)
+		gw_log(GW_LOG_ERROR, "the login role \"%s\" may not execute %s.dynamodb_as(text, text, text): "
+			   "GRANT EXECUTE ON FUNCTION %s.dynamodb_as(text, text, text) TO \"%s\"",
+			   PQgetvalue(r, 0, 2), pool_schema, pool_schema, PQgetvalue(r, 0, 2));
+	else
+		ok = true;
 	PQclear(r);
 	return ok;
 }
 
-/* A successful call's response: the function's jsonb, as text. */
-static void
-ok_response(const PGresult *r, gw_response *out)
-{
-	if (PQntuples(r) == 1 && PQnfields(r) == 1 && !PQgetisnull(r, 0, 0))
-	{
-		out->len = (size_t) PQgetlength(r, 0, 0);
-		out->body = malloc(out->len + 1);
-		if (out->body != NULL)
-			memcpy(out->body, PQgetvalue(r, 0, 0), out->len + 1);
-	}
-	else
-	{
-		out->body = strdup("{}");
-		out->len = 2;
-	}
-	out->status = out->body ? 200 : 500;
-}
-
-/* SET ROLE; the call; RESET ROLE — in one round trip. Fills *out. */
-static void
-call_as_role(gw_slot *slot, const char *const values[2], const char *role, gw_response *out)
-{
-	PGconn	   *conn = slot->conn;
-	PGresult   *res[3] = {NULL, NULL, NULL};
-	PGresult   *late = NULL;	/* an error of the implicit COMMIT at the sync point */
-	char	   *quoted = PQescapeIdentifier(conn, role, strlen(role));
-	char		setrole[160];
-	int			qi = 0;
-
-	if (quoted == NULL)
-	{
-		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
-		return;
-	}
-	snprintf(setrole, sizeof(setrole), "SET ROLE %s", quoted);
-	PQfreemem(quoted);
-	if (!PQenterPipelineMode(conn) ||
-		!PQsendQueryParams(conn, setrole, 0, NULL, NULL, NULL, NULL, 0) ||
-		!PQsendQueryPrepared(conn, STMT_NAME, 2, values, NULL, NULL, 0) ||
-		!PQsendQueryParams(conn, "RESET ROLE", 0, NULL, NULL, NULL, NULL, 0) ||
-		!PQpipelineSync(conn))
-	{
-		error_response(slot, NULL, out);
-		slot_disconnect(slot);
-		return;
-	}
-	/* each query's results end with NULL; the sync point ends the pipeline */
-	for (;;)
-	{
-		PGresult   *r = PQgetResult(conn);
-
-		if (r == NULL)
-		{
-			if (PQstatus(conn) == CONNECTION_BAD || ++qi > 3)
-				break;
-			continue;
-		}
-		if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
-		{
-			PQclear(r);
-			break;
-		}
-		if (qi < 3 && res[qi] == NULL)
-			res[qi] = r;
-		else if (late == NULL && PQresultStatus(r) == PGRES_FATAL_ERROR)
-			late = r;
-		else
-			PQclear(r);
-	}
-	if (PQstatus(conn) == CONNECTION_BAD || !PQexitPipelineMode(conn))
-		slot_disconnect(slot);
-
-	if (res[0] == NULL || PQresultStatus(res[0]) != PGRES_COMMAND_OK)
-	{
-		if (slot->conn == NULL)
-			error_response(slot, res[0], out);
-		else
-		{
-			const char *m = res[0] ? PQresultErrorField(res[0], PG_DIAG_MESSAGE_PRIMARY) : NULL;
-
-			/* a key whose role is missing or not granted to the login user */
-			gw_log(GW_LOG_WARNING, "connection %d: SET ROLE \"%s\" failed: %s", slot->index, role,
-				   m ? m : "(no message)");
-			gw_error_response(out, 400, GW_EXC_ACCESS_DENIED, m ? m : "permission denied to set role");
-		}
-	}
-	else if (res[1] != NULL && PQresultStatus(res[1]) == PGRES_TUPLES_OK && late != NULL)
-		error_response(slot, late, out);
-	else if (res[1] != NULL && PQresultStatus(res[1]) == PGRES_TUPLES_OK)
-		ok_response(res[1], out);
-	else
-		error_response(slot, res[1], out);
-
-	if (slot->conn != NULL && res[1] != NULL && PQresultStatus(res[1]) == PGRES_TUPLES_OK &&
-		(res[2] == NULL || PQresultStatus(res[2]) != PGRES_COMMAND_OK))
-	{
-		gw_log(GW_LOG_ERROR, "connection %d: RESET ROLE failed; closing the connection", slot->index);
-		slot_disconnect(slot);
-	}
-	for (int i = 0; i < 3; i++)
-		PQclear(res[i]);
-	PQclear(late);
-}
-
 /*
- * Runs singletable.dynamodb(operation, body) on the slot's connection, as
- * `role` (NULL: the login user), and fills *out with DynamoDB's response.
+ * Makes the `size` connections, checks the function, prepares the call on
+ * each and puts them in pipeline mode; false (logged) when any of it fails.
  */
-void
-gw_call(gw_slot *slot, const char *operation, const char *body, const char *role, gw_response *out)
+bool
+gw_pool_init(int size, const char *dsn, const char *schema)
 {
-	const char *values[2] = {operation, body};
+	char	   *quoted;
 
-	out->body = NULL;
-	out->len = 0;
-	out->warnings = NULL;
-	/* the warnings of this call only */
-	slot->operation = operation;
-	slot->warnings.len = 0;
-	slot->warnings.oom = false;
-	if (slot->warnings.data)
-		slot->warnings.data[0] = '\0';
-	if (slot->conn == NULL)
+	slots = calloc(size, sizeof(gw_slot));
+	if (slots == NULL)
+		return false;
+	nslots = size;
+	pool_dsn = dsn ? strdup(dsn) : NULL;
+	pool_schema = strdup(schema);
+	for (int i = 0; i < size; i++)
 	{
-		gw_error_response(out, 503, GW_EXC_UNAVAILABLE, "The database is not reachable; retry later.");
-		return;
-	}
-	if (!slot->prepared && !slot_prepare(slot, out))
-	{
-		if (PQstatus(slot->conn) == CONNECTION_BAD)
-			slot_disconnect(slot);
-		return;
-	}
-	if (role != NULL)
-		call_as_role(slot, values, role, out);
-	else
-	{
-		PGresult   *r = PQexecPrepared(slot->conn, STMT_NAME, 2, values, NULL, NULL, 0);
+		gw_slot    *slot = &slots[i];
+		PGresult   *r;
 
-		if (PQresultStatus(r) == PGRES_TUPLES_OK)
-			ok_response(r, out);
-		else
-			error_response(slot, r, out);
-		PQclear(r);
-		if (PQstatus(slot->conn) == CONNECTION_BAD)
+		slot->index = i;
+		slot->fd = -1;
+		slot->conn = start_conn(true);
+		if (slot->conn == NULL || PQstatus(slot->conn) != CONNECTION_OK)
 		{
-			gw_log(GW_LOG_WARNING, "connection %d: the database connection was lost during a call", slot->index);
-			slot_disconnect(slot);
+			log_conn_error(GW_LOG_ERROR, slot, "could not connect to the database");
+			return false;
 		}
+		PQsetNoticeReceiver(slot->conn, notice_receiver, slot);
+		if (i == 0)
+		{
+			if (!check_function(slot->conn))
+				return false;
+			quoted = PQescapeIdentifier(slot->conn, pool_schema, strlen(pool_schema));
+			if (quoted == NULL)
+				return false;
+			snprintf(stmt_sql, sizeof(stmt_sql), "SELECT %s.dynamodb_as($1, $2, $3)", quoted);
+			PQfreemem(quoted);
+		}
+		r = PQprepare(slot->conn, STMT_NAME, stmt_sql, 3, NULL);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		{
+			const char *m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+
+			gw_log(GW_LOG_ERROR, "connection %d: could not prepare the call: %s", i, m ? m : PQerrorMessage(slot->conn));
+			PQclear(r);
+			return false;
+		}
+		PQclear(r);
+		if (PQsetnonblocking(slot->conn, 1) != 0 || !PQenterPipelineMode(slot->conn))
+		{
+			log_conn_error(GW_LOG_ERROR, slot, "could not enter pipeline mode");
+			return false;
+		}
+		slot->state = SLOT_READY;
+		gw_log(GW_LOG_DEBUG, "connection %d: connected (backend pid %d)", i, PQbackendPID(slot->conn));
 	}
-	/* a call that broke its connection answers 500, whatever the error said */
-	if (slot->conn == NULL && out->status < 500)
+	return true;
+}
+
+/* Registers the connections' sockets with the event loop's epoll set. */
+bool
+gw_pool_start(int epoll_fd)
+{
+	epfd = epoll_fd;
+	for (int i = 0; i < nslots; i++)
 	{
-		free(out->body);
-		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
+		watch(&slots[i], EPOLLIN, true);
+		if (slots[i].fd < 0)
+			return false;
 	}
-	if (out->body == NULL)
-		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
-	out->warnings = warnings_header(&slot->warnings);
-	slot->operation = NULL;
+	return true;
+}
+
+/* Closes every connection (at exit, with no call in flight). */
+void
+gw_pool_close(void)
+{
+	for (int i = 0; i < nslots; i++)
+		slot_close(&slots[i]);
 }

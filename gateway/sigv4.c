@@ -506,6 +506,9 @@ gw_sigv4_verify(const gw_sig_input *in, char **role, gw_response *err)
 	gw_buf		sts = {0};
 	query_collect qc;
 	bool		host_signed = false;
+	bool		date_signed = false;
+	bool		target_signed = false;
+	bool		ctype_signed = false;
 	bool		ok;
 
 	*role = NULL;
@@ -651,16 +654,44 @@ gw_sigv4_verify(const gw_sig_input *in, char **role, gw_response *err)
 
 			if (strcmp(name, "host") == 0)
 				host_signed = true;
+			else if (strcmp(name, "x-amz-date") == 0)
+				date_signed = true;
+			else if (strcmp(name, "x-amz-target") == 0)
+				target_signed = true;
+			else if (strcmp(name, "content-type") == 0)
+				ctype_signed = true;
 			gw_buf_append(&creq, name, strlen(name));
 			gw_buf_append(&creq, ":", 1);
 			MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, &hc);
 			gw_buf_append(&creq, "\n", 1);
 		}
 	}
-	if (!host_signed)
+	/*
+	 * The headers that decide what the request does must be signed, else a
+	 * captured request could be replayed with another one (a GetItem resent
+	 * as DeleteItem with its body and signature): Host, X-Amz-Date (the only
+	 * date read), X-Amz-Target (the operation) and Content-Type when sent.
+	 * Every SDK, the AWS CLI and curl --aws-sigv4 sign them.
+	 */
 	{
-		free(creq.data);
-		return reject(err, GW_EXC_INVALID_SIG, "'Host' must be a 'SignedHeader' in the AWS Authorization.");
+		const char *unsigned_header = NULL;
+
+		if (!host_signed)
+			unsigned_header = "Host";
+		else if (!date_signed)
+			unsigned_header = "X-Amz-Date";
+		else if (!target_signed)
+			unsigned_header = "X-Amz-Target";
+		else if (!ctype_signed &&
+				 MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type") != NULL)
+			unsigned_header = "Content-Type";
+		if (unsigned_header != NULL)
+		{
+			free(creq.data);
+			snprintf(msg, sizeof(msg), "'%s' must be a 'SignedHeader' in the AWS Authorization.",
+					 unsigned_header);
+			return reject(err, GW_EXC_INVALID_SIG, msg);
+		}
 	}
 	gw_buf_append(&creq, "\n", 1);
 	gw_buf_append(&creq, signed_headers, strlen(signed_headers));

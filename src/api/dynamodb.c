@@ -31,6 +31,7 @@
 #include "utils/errors.h"
 #include "format/jsonbw.h"
 #include "format/jsonpush.h"
+#include "format/jsontext.h"
 #include "format/jsonval.h"
 #include "ops/ops.h"
 #include "catalog/registry.h"
@@ -333,23 +334,6 @@ response_context(void)
 	return cxt;
 }
 
-/* Sets a response member: key and a container value (a jsonb's root) */
-static void
-member(JsonbValue *k, JsonbValue *v, const char *key, Jsonb *value)
-{
-	st_jbv_string(k, key);
-	st_jbv_jsonb(v, value);
-}
-
-/* Sets a response member whose value is a number */
-static void
-member_int(JsonbValue *k, JsonbValue *v, const char *key, int64 value)
-{
-	st_jbv_string(k, key);
-	v->type = jbvNumeric;
-	v->val.numeric = int64_to_numeric(value);
-}
-
 /* ------------------------------------------------------------ shared parameters */
 
 static const char *const rcc_values[] = {"INDEXES", "TOTAL", "NONE", NULL};
@@ -612,6 +596,131 @@ write_begin(StDdbCall *call, WriteParams *p, const char *member, const char *par
 	return v;
 }
 
+/* ------------------------------------------------------------ responses of reads */
+
+/*
+ * The response document of GetItem, Query and Scan, member by member: as
+ * the members of a jsonb (singletable.dynamodb), or as JSON text written as
+ * they come (singletable.dynamodb_as, StDdbCall.text). A handler decides the
+ * members once, through these calls; only they know the two forms.
+ */
+#define RESP_MAX 6
+
+typedef struct Resp
+{
+	StringInfo	text;			/* NULL: a jsonb */
+	int			n;
+	JsonbValue	keys[RESP_MAX];
+	JsonbValue	values[RESP_MAX];
+	int			array_at;		/* the member Items (its value: the page's items), -1: none */
+} Resp;
+
+static void
+resp_init(Resp *r, StringInfo text)
+{
+	r->text = text;
+	r->n = 0;
+	r->array_at = -1;
+	if (text)
+		st_jtext_char(text, '{');
+}
+
+/* Begins member key: in text, writes its key; in jsonb, returns its value for the caller to set */
+static JsonbValue *
+resp_key(Resp *r, const char *key)
+{
+	if (r->n == RESP_MAX)
+		elog(ERROR, "a response has more than %d members", RESP_MAX);
+	if (r->text)
+	{
+		if (r->n > 0)
+			st_jtext_char(r->text, ',');
+		st_jtext_string(r->text, key, strlen(key));
+		st_jtext_char(r->text, ':');
+		r->n++;
+		return NULL;
+	}
+	st_jbv_string(&r->keys[r->n], key);
+	return &r->values[r->n++];
+}
+
+/* A member whose value is a stored item (or key) in wire form */
+static void
+resp_stored(Resp *r, const char *key, Jsonb *stored, const StAttrKeys *keys)
+{
+	JsonbValue *v = resp_key(r, key);
+
+	if (r->text)
+		st_attrval_text_stored(r->text, &stored->root, keys, NULL);
+	else
+		st_jbv_jsonb(v, st_attrval_from_stored(stored, keys));
+}
+
+/* A member whose value is a number */
+static void
+resp_int(Resp *r, const char *key, int64 value)
+{
+	JsonbValue *v = resp_key(r, key);
+
+	if (r->text)
+		st_jtext_int(r->text, value);
+	else
+	{
+		v->type = jbvNumeric;
+		v->val.numeric = int64_to_numeric(value);
+	}
+}
+
+/* ConsumedCapacity as rcc asks for it (capacity_member), when there is one */
+static void
+resp_capacity(Resp *r, const char *rcc)
+{
+	JsonbValue	k,
+				cc;
+	JsonbValue *v;
+
+	if (!capacity_member(rcc, &k, &cc))
+		return;
+	v = resp_key(r, "ConsumedCapacity");
+	if (r->text)
+		st_jtext_value(r->text, &cc);
+	else
+		*v = cc;
+}
+
+/*
+ * Begins the member Items: in text, its array, which the page's rows then
+ * write their items into; in jsonb, its place (resp_finish's array).
+ */
+static void
+resp_items_begin(Resp *r)
+{
+	(void) resp_key(r, "Items");
+	if (r->text)
+		st_jtext_char(r->text, '[');
+	else
+		r->array_at = r->n - 1;
+}
+
+static void
+resp_items_end(Resp *r)
+{
+	if (r->text)
+		st_jtext_char(r->text, ']');
+}
+
+/* Ends the response: its jsonb (items: the array of Items), or NULL when it is written as text */
+static Jsonb *
+resp_finish(Resp *r, const StJbwChildren *items)
+{
+	if (r->text)
+	{
+		st_jtext_char(r->text, '}');
+		return NULL;
+	}
+	return st_jbw_object_array(r->n, r->keys, r->values, r->array_at, items);
+}
+
 /* ------------------------------------------------------------ items */
 
 static Jsonb *
@@ -691,9 +800,7 @@ ddb_get_item(StDdbCall *call)
 	StGetRequest req;
 	Jsonb	   *item;
 	MemoryContext old;
-	JsonbValue	keys[2];
-	JsonbValue	values[2];
-	int			n;
+	Resp		r;
 	Jsonb	   *res;
 
 	st_ddb_errors_init(&e);
@@ -715,15 +822,11 @@ ddb_get_item(StDdbCall *call)
 	item = st_op_get(&req);
 
 	old = MemoryContextSwitchTo(response_context());
-	n = 0;
+	resp_init(&r, call->text);
 	if (item)
-	{
-		member(&keys[n], &values[n], "Item", st_attrval_from_stored(item, &t.keys));
-		n++;
-	}
-	if (capacity_member(rcc, &keys[n], &values[n]))
-		n++;
-	res = st_jbw_object(n, keys, values);
+		resp_stored(&r, "Item", item, &t.keys);
+	resp_capacity(&r, rcc);
+	res = resp_finish(&r, NULL);
 	MemoryContextSwitchTo(old);
 	return res;
 }
@@ -734,11 +837,13 @@ ddb_get_item(StDdbCall *call)
  * The items of a page, in wire form: each written as a container into one
  * buffer as its row arrives (no copy of the stored item, no JsonbValue
  * tree), in memory that outlives each row's; read_response makes them the
- * Items array.
+ * Items array. In text, each is written as it arrives into the response's
+ * Items, which page_init has begun.
  */
 typedef struct WirePage
 {
 	MemoryContext cxt;
+	Resp		resp;			/* the response */
 	StringInfoData items;		/* the items' containers, one after the other */
 	JEntry	   *entries;		/* the JEntry of each */
 	int			n;
@@ -759,6 +864,13 @@ wire_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 	if (size)
 		*size = 0;
 	/* the buffers grow in their own context (repalloc); garbage stays in the row's */
+	if (p->resp.text)
+	{
+		if (p->n++ > 0)
+			st_jtext_char(p->resp.text, ',');
+		st_attrval_text_stored(p->resp.text, &item->root, p->keys, size);
+		return size != NULL;
+	}
 	e = st_attrval_write_stored(&p->items, &item->root, p->keys, size);
 	if (p->n == p->size)
 	{
@@ -898,52 +1010,51 @@ static Jsonb *
 read_response(WirePage *page, StReadResult *res, ReadParams *p, DdbTable *t)
 {
 	MemoryContext old = MemoryContextSwitchTo(page->cxt);
-	JsonbValue	keys[5];
-	JsonbValue	values[5];
-	int			n = 0;
-	int			items_at = -1;
+	Resp	   *r = &page->resp;
 	StJbwChildren items = {page->items.data, page->items.len, page->entries, page->n};
-	Jsonb	   *r;
+	Jsonb	   *j;
 
+	/* the items as written: in jsonb, copied once, into the response */
 	if (!page->count_only)
-	{
-		/* the items as written, copied once: into the response */
-		keys[n].type = jbvString;
-		keys[n].val.string.val = "Items";
-		keys[n].val.string.len = strlen("Items");
-		items_at = n++;
-	}
+		resp_items_end(r);
 	if (res->last_key)
-	{
-		member(&keys[n], &values[n], "LastEvaluatedKey", st_attrval_from_stored(res->last_key, &t->keys));
-		n++;
-	}
-	member_int(&keys[n], &values[n], "Count", (int64) res->count);
-	n++;
-	member_int(&keys[n], &values[n], "ScannedCount", (int64) res->scanned);
-	n++;
-	if (capacity_member(p->rcc, &keys[n], &values[n]))
-		n++;
-	r = st_jbw_object_array(n, keys, values, items_at, &items);
+		resp_stored(r, "LastEvaluatedKey", res->last_key, &t->keys);
+	resp_int(r, "Count", (int64) res->count);
+	resp_int(r, "ScannedCount", (int64) res->scanned);
+	resp_capacity(r, p->rcc);
+	j = resp_finish(r, &items);
 	MemoryContextSwitchTo(old);
-	return r;
+	return j;
 }
 
-/* Prepares the page the rows fill */
+/* Prepares the page the rows fill (text: the response's text, else NULL) */
 static void
-page_init(WirePage *page, ReadParams *p, DdbTable *t)
+page_init(WirePage *page, ReadParams *p, DdbTable *t, StringInfo text)
 {
 	MemoryContext old;
 
 	page->cxt = response_context();
 	page->keys = &t->keys;
 	page->count_only = p->select && strcmp(p->select, "COUNT") == 0;
+	page->n = 0;
+	resp_init(&page->resp, text);
+	if (!page->count_only)
+		resp_items_begin(&page->resp);
+	if (text)
+	{
+		/* the items go into the text; the same room as below */
+		if (!page->count_only)
+			enlargeStringInfo(text, 16 * 1024);
+		memset(&page->items, 0, sizeof(page->items));
+		page->entries = NULL;
+		page->size = 0;
+		return;
+	}
 	old = MemoryContextSwitchTo(page->cxt);
 	initStringInfo(&page->items);
 	/* a page of the usual few dozen items without growing (and copying) it on the way */
 	if (!page->count_only)
 		enlargeStringInfo(&page->items, 16 * 1024);
-	page->n = 0;
 	page->size = 32;
 	page->entries = palloc(sizeof(JEntry) * page->size);
 	MemoryContextSwitchTo(old);
@@ -989,7 +1100,7 @@ ddb_query(StDdbCall *call)
 	req.fetch_item = p.select && strcmp(p.select, "ALL_ATTRIBUTES") == 0;
 	req.consistent_read = p.consistent;
 	req.page = true;
-	page_init(&page, &p, &t);
+	page_init(&page, &p, &t, call->text);
 	st_op_query(&req, wire_row, &page, &res);
 	return read_response(&page, &res, &p, &t);
 }
@@ -1032,7 +1143,7 @@ ddb_scan(StDdbCall *call)
 	req.start_key = start_key_stored(p.start, &t);
 	req.consistent_read = p.consistent;
 	req.page = true;
-	page_init(&page, &p, &t);
+	page_init(&page, &p, &t, call->text);
 	st_op_scan(&req, wire_row, &page, &res);
 	return read_response(&page, &res, &p, &t);
 }
@@ -1753,7 +1864,7 @@ dynamodb_error(ErrorData *edata, StDdbCall *call)
  * (dynamodb_error) in its DETAIL. name and request must not be NULL.
  */
 static Jsonb *
-ddb_call(const char *name, Jsonb *request)
+ddb_call(const char *name, Jsonb *request, StringInfo text)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	StDdbCall	call;
@@ -1778,6 +1889,7 @@ ddb_call(const char *name, Jsonb *request)
 	memset(&call, 0, sizeof(call));
 	call.op = op->name;
 	call.req = &request->root;
+	call.text = text;
 	PG_TRY();
 	{
 		/* legacy parameters become the expressions the handlers take */
@@ -1831,7 +1943,7 @@ singletable_dynamodb(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(1))
 		null_request_error(name);
-	PG_RETURN_JSONB_P(ddb_call(name, PG_GETARG_JSONB_P(1)));
+	PG_RETURN_JSONB_P(ddb_call(name, PG_GETARG_JSONB_P(1), NULL));
 }
 
 /*
@@ -1897,6 +2009,7 @@ singletable_dynamodb_as(PG_FUNCTION_ARGS)
 	int			save_sec_context;
 	Jsonb	   *request;
 	Jsonb	   *volatile result = NULL;
+	StringInfoData out;
 
 	if (PG_ARGISNULL(0))
 		role = GetUserId();
@@ -1921,17 +2034,24 @@ singletable_dynamodb_as(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(2))
 		null_request_error(name);
 	request = request_from_text(name, PG_GETARG_TEXT_PP(2));
+	/* the response text, written as the result's text datum: its header reserved */
+	initStringInfo(&out);
+	appendStringInfoSpaces(&out, VARHDRSZ);
 
 	GetUserIdAndSecContext(&save_userid, &save_sec_context);
 	SetUserIdAndSecContext(role, save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	PG_TRY();
 	{
-		result = ddb_call(name, request);
+		/* GetItem, Query and Scan write their text into out; the others return a jsonb */
+		result = ddb_call(name, request, &out);
 	}
 	PG_FINALLY();
 	{
 		SetUserIdAndSecContext(save_userid, save_sec_context);
 	}
 	PG_END_TRY();
-	PG_RETURN_TEXT_P(cstring_to_text(JsonbToCString(NULL, &result->root, VARSIZE(result))));
+	if (result)
+		(void) JsonbToCString(&out, &result->root, VARSIZE(result));
+	SET_VARSIZE(out.data, out.len);
+	PG_RETURN_TEXT_P((text *) out.data);
 }

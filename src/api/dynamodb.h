@@ -35,8 +35,15 @@ typedef struct StDdbCall
 	/* TransactWriteItems: each action's table keys (NULL: unknown), for its reason's Item */
 	StAttrKeys **action_keys;
 	int			n_actions;
+	/*
+	 * Not NULL: the response is wanted as JSON text (singletable.dynamodb_as).
+	 * A handler that writes it so (GetItem, Query, Scan) appends it here and
+	 * returns NULL; any other returns its jsonb, which the caller prints.
+	 */
+	StringInfo	text;
 } StDdbCall;
 
+/* The response: a jsonb, or NULL when it was written into call->text */
 typedef Jsonb *(*StDdbHandler) (StDdbCall *call);
 
 /* DynamoDB's "N validation errors detected: ..." (at most 10 listed) */

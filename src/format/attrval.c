@@ -19,6 +19,7 @@
 #include "utils/errors.h"
 #include "format/jsonbw.h"
 #include "format/jsonpush.h"
+#include "format/jsontext.h"
 #include "format/jsonval.h"
 #include "format/numtext.h"
 #include "format/size.h"
@@ -491,11 +492,13 @@ st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *pk, StKeyText
 /* ------------------------------------------------------ stored to wire */
 
 /*
- * Stored to wire writes the response's binary jsonb directly (jsonbw.h): no
- * tree of JsonbValues, no copy of the stored item. The stored containers
- * are read by index, their JEntries in order (children_of, value_at): an
- * object's keys are written first, then its values, as jsonb stores them,
- * and the wire form keeps the stored form's keys, so their order too.
+ * Stored to wire writes the response's binary jsonb directly (jsonbw.h), or
+ * its JSON text (jsontext.h) with the same walk (attrval_walk.h): no tree of
+ * JsonbValues, no copy of the stored item. The stored containers are read by
+ * index, their JEntries in order (children_of, value_at): the binary form
+ * writes an object's keys first, then its values, as jsonb stores them, the
+ * text each key before its value; the wire form keeps the stored form's
+ * keys, so their order too.
  */
 
 /* Where a container's children's data starts, and how many JEntries it has */
@@ -561,92 +564,142 @@ value_at(JsonbContainer *c, char *data, int i, uint32 *offset, JsonbValue *v)
  */
 
 /*
- * A stored number as an N: {"N": "<text>"}, or with type 0 the bare string
- * of an NS member. Its text is written into a buffer on the stack when it
- * fits (every DynamoDB number does), else numeric_out's is used.
+ * The output of the walk (attrval_walk.h): the wire form's binary jsonb
+ * (jsonbw.h) or its JSON text (jsontext.h), as text says. The walk decides
+ * once what every stored value is on the wire, and how it is sized and
+ * checked; these out_* calls are all that differs between the two outputs.
+ * In the binary form every call that writes a value returns its JEntry,
+ * which out_child records in its container; in text they return 0, and the
+ * commas and a map's keys are written before each child (out_elem, out_key).
+ * Each instance of the walk passes text as a constant.
  */
-static JEntry
-write_number(StringInfo buf, Numeric num, char type, int64 *size)
-{
-	char		tmp[ST_NUMTEXT_BUFSIZE];
-	int			len;
-	char	   *s = st_numeric_print(num, tmp, &len);
-	JEntry		e;
 
-	e = type ? st_jbw_typed_string(buf, type, s, len) : st_jbw_string(buf, s, len);
-	if (size)
-		*size += st_size_number_text(s, len);
-	if (s != tmp)
-		pfree(s);
-	return e;
+/* A container being written: binary, its header and JEntries; text, its children so far */
+typedef struct WireCont
+{
+	StJbwContainer c;
+	int			n;
+	char		close;
+} WireCont;
+
+static inline void
+out_begin(bool text, StringInfo buf, WireCont *c, bool object, int n)
+{
+	if (text)
+	{
+		st_jtext_char(buf, object ? '{' : '[');
+		c->n = 0;
+		c->close = object ? '}' : ']';
+	}
+	else
+		st_jbw_begin(buf, &c->c, object, n);
+}
+
+/*
+ * Begins the wire map of the n pairs of the stored object src, whose keys
+ * it keeps: the binary form copies them now (st_jbw_copy_children), the text
+ * writes each before its value (out_key). Returns the keys' data length.
+ */
+static inline uint32
+out_begin_map(bool text, StringInfo buf, WireCont *c, JsonbContainer *src, int n)
+{
+	out_begin(text, buf, c, true, n);
+	if (!text)
+		return st_jbw_copy_children(buf, &c->c, src, n);
+	return n == 0 ? 0 : getJsonbOffset(src, n - 1) + getJsonbLength(src, n - 1);
+}
+
+/* Before an array's element: in text, the comma */
+static inline void
+out_elem(bool text, StringInfo buf, WireCont *c)
+{
+	if (text && c->n++ > 0)
+		st_jtext_char(buf, ',');
+}
+
+/* Before a map's value: in text, the comma and its key */
+static inline void
+out_key(bool text, StringInfo buf, WireCont *c, const char *key, int len)
+{
+	if (!text)
+		return;
+	if (c->n++ > 0)
+		st_jtext_char(buf, ',');
+	st_jtext_string(buf, key, len);
+	st_jtext_char(buf, ':');
+}
+
+/* After a child: in binary, its JEntry */
+static inline void
+out_child(bool text, StringInfo buf, WireCont *c, JEntry child)
+{
+	if (!text)
+		st_jbw_child(buf, &c->c, child);
+}
+
+static inline JEntry
+out_end(bool text, StringInfo buf, WireCont *c)
+{
+	if (text)
+	{
+		st_jtext_char(buf, c->close);
+		return 0;
+	}
+	return st_jbw_end(buf, &c->c);
+}
+
+/* The wire value {"<t>": s} of a one-letter type t (S, N, B) and a string s, in one step */
+static pg_attribute_always_inline JEntry
+out_typed_string(bool text, StringInfo buf, char t, const char *s, int len)
+{
+	if (text)
+	{
+		char		head[5] = {'{', '"', t, '"', ':'};
+
+		st_jtext_raw(buf, head, sizeof(head));
+		st_jtext_string(buf, s, len);
+		st_jtext_char(buf, '}');
+		return 0;
+	}
+	return st_jbw_typed_string(buf, t, s, len);
+}
+
+/* A string: a set's member */
+static inline JEntry
+out_string(bool text, StringInfo buf, const char *s, int len)
+{
+	if (text)
+	{
+		st_jtext_string(buf, s, len);
+		return 0;
+	}
+	return st_jbw_string(buf, s, len);
+}
+
+/* A value as it is (what is not in the stored form is passed on as found) */
+static inline JEntry
+out_value(bool text, StringInfo buf, const JsonbValue *v)
+{
+	if (text)
+	{
+		st_jtext_value(buf, v);
+		return 0;
+	}
+	return st_jbw_value(buf, v);
 }
 
 /* {"BOOL": b} or {"NULL": true}, in one step */
-static JEntry
-write_typed_bool(StringInfo buf, const char *type, bool value)
+static inline JEntry
+out_typed_bool(bool text, StringInfo buf, const char *type, bool value)
 {
+	if (text)
+	{
+		st_jtext_raw(buf, "{\"", 2);
+		st_jtext_raw(buf, type, strlen(type));
+		st_jtext_raw(buf, value ? "\":true}" : "\":false}", value ? 7 : 8);
+		return 0;
+	}
 	return st_jbw_bool_pair(buf, type, strlen(type), value);
-}
-
-/* Begins the wire value {"<type>": ...}: the caller writes the value, then ends it */
-static void
-begin_typed(StringInfo buf, StJbwContainer *o, const char *type)
-{
-	st_jbw_begin(buf, o, true, 1);
-	st_jbw_child(buf, o, st_jbw_string(buf, type, strlen(type)));
-}
-
-static JEntry write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size);
-
-/*
- * The members of a stored set of wire type wire (SS, NS or BS), as strings
- * (not an array: none)
- */
-static JEntry
-write_set_members(StringInfo buf, JsonbValue *arr, const char *wire, int64 *size)
-{
-	StJbwContainer a;
-	JsonbContainer *c = NULL;
-	int			n = 0;
-	int			nchildren = 0;
-	char	   *data = NULL;
-	uint32		off = 0;
-
-	if (arr->type == jbvBinary && JsonContainerIsArray(arr->val.binary.data))
-	{
-		c = arr->val.binary.data;
-		n = JsonContainerSize(c);
-		data = children_of(c, &nchildren);
-	}
-	else if (size)
-		st_size_not_stored("a set is not a JSON array");
-	if (size && n == 0)
-		st_size_not_stored("a set is empty");
-	st_jbw_begin(buf, &a, false, n);
-	for (int i = 0; i < n; i++)
-	{
-		JsonbValue	v;
-
-		CHECK_FOR_INTERRUPTS();
-		value_at(c, data, i, &off, &v);
-		if (size)
-		{
-			if (wire[0] == 'N' && v.type != jbvNumeric)
-				st_size_not_stored("an $NS member is not a number");
-			if (wire[0] != 'N' && v.type != jbvString)
-				st_size_not_stored(wire[0] == 'S' ? "an $SS member is not a string" :
-								   "a $BS member is not a base64 string");
-			if (wire[0] == 'S')
-				*size += v.val.string.len;
-			else if (wire[0] == 'B')
-				*size += st_size_base64(v.val.string.val, v.val.string.len);
-		}
-		if (v.type == jbvNumeric)
-			st_jbw_child(buf, &a, write_number(buf, v.val.numeric, 0, size));
-		else
-			st_jbw_child(buf, &a, st_jbw_value(buf, &v));
-	}
-	return st_jbw_end(buf, &a);
 }
 
 /* Whether key k is the attribute name (a B key attribute: stored as plain base64) */
@@ -655,70 +708,6 @@ is_name(const JsonbValue *k, const char *name)
 {
 	return name && (int) strlen(name) == k->val.string.len &&
 		memcmp(name, k->val.string.val, k->val.string.len) == 0;
-}
-
-/*
- * The entries of a stored map container as a wire map: of an item (top:
- * keys its key schema, its B keys plain) or of an M (keys NULL). Sizing
- * adds the members' names and values, and 1 per member of an M: its
- * container's 3 bytes are its caller's.
- */
-static JEntry
-write_map_entries(StringInfo buf, JsonbContainer *c, bool top, const StAttrKeys *keys, int64 *size)
-{
-	StJbwContainer o;
-	int			n = JsonContainerSize(c);
-	int			nchildren;
-	char	   *data = children_of(c, &nchildren);
-	uint32		off = 0;
-	int			b_keys[2] = {-1, -1};
-	const char *pk_b = keys && keys->pk_type == ST_KEY_B ? keys->pk_name : NULL;
-	const char *sk_b = keys && keys->sk_name && keys->sk_type == ST_KEY_B ? keys->sk_name : NULL;
-
-	Assert(JsonContainerIsObject(c));
-	check_stack_depth();
-	st_jbw_begin(buf, &o, true, n);
-	/* the keys as stored: the wire map has the same keys, so the same order */
-	off = st_jbw_copy_children(buf, &o, c, n);
-	/* the names' bytes are their data's length */
-	if (size)
-		*size += off + (top ? 0 : n);
-	if (pk_b || sk_b)
-	{
-		uint32		koff = 0;
-
-		for (int i = 0; i < n; i++)
-		{
-			JsonbValue	k;
-
-			CHECK_FOR_INTERRUPTS();
-			value_at(c, data, i, &koff, &k);
-			Assert(k.type == jbvString);
-			if (is_name(&k, pk_b))
-				b_keys[0] = i;
-			if (is_name(&k, sk_b))
-				b_keys[1] = i;
-		}
-	}
-	for (int i = 0; i < n; i++)
-	{
-		JsonbValue	v;
-
-		CHECK_FOR_INTERRUPTS();
-		value_at(c, data, n + i, &off, &v);
-		/* the most common value, an S, without the call */
-		if (v.type == jbvString && b_keys[0] != i && b_keys[1] != i)
-		{
-			st_jbw_child(buf, &o, st_jbw_typed_string(buf, 'S', v.val.string.val, v.val.string.len));
-			if (size)
-				*size += v.val.string.len;
-		}
-		else if (v.type != jbvString && (b_keys[0] == i || b_keys[1] == i) && size)
-			st_size_not_stored("a B key attribute is not a base64 string");
-		else
-			st_jbw_child(buf, &o, write_wire(buf, &v, v.type == jbvString, size));
-	}
-	return st_jbw_end(buf, &o);
 }
 
 /* The wire type of a stored tagged object's tag k (ST_TAG_*), or NULL */
@@ -732,118 +721,28 @@ tag_type(const JsonbValue *k)
 	return types[st_tag_of(k->val.string.val, k->val.string.len)];
 }
 
-/* Writes one stored value in wire form (plain_b: a B key attribute's plain base64) */
-static JEntry
-write_wire(StringInfo buf, JsonbValue *v, bool plain_b, int64 *size)
-{
-	StJbwContainer o;
+/*
+ * The walk, twice: the binary jsonb (..._jsonb) and the JSON text (..._text)
+ * of the wire form; attrval_walk.h has it, and why.
+ */
+#define WALK_TEXT false
+#define WALK(name) name##_jsonb
+#include "format/attrval_walk.h"
 
-	/* the recursion is in the containers' case, which checks the stack */
-	switch (v->type)
-	{
-		case jbvString:
-			if (size)
-				*size += plain_b ? st_size_base64(v->val.string.val, v->val.string.len)
-					: v->val.string.len;
-			return st_jbw_typed_string(buf, plain_b ? 'B' : 'S', v->val.string.val, v->val.string.len);
-		case jbvNumeric:
-			return write_number(buf, v->val.numeric, 'N', size);
-		case jbvBool:
-			if (size)
-				*size += 1;
-			return write_typed_bool(buf, "BOOL", v->val.boolean);
-		case jbvNull:
-			if (size)
-				*size += 1;
-			return write_typed_bool(buf, "NULL", true);
-		case jbvBinary:
-			{
-				JsonbContainer *c = v->val.binary.data;
-				int			nchildren;
-				char	   *data = children_of(c, &nchildren);
-				uint32		off = 0;
-
-				check_stack_depth();
-				if (JsonContainerIsArray(c))
-				{
-					StJbwContainer a;
-
-					if (size)
-						*size += 3 + nchildren;
-					begin_typed(buf, &o, "L");
-					st_jbw_begin(buf, &a, false, nchildren);
-					for (int i = 0; i < nchildren; i++)
-					{
-						JsonbValue	e;
-
-						CHECK_FOR_INTERRUPTS();
-						value_at(c, data, i, &off, &e);
-						st_jbw_child(buf, &a, write_wire(buf, &e, false, size));
-					}
-					st_jbw_child(buf, &o, st_jbw_end(buf, &a));
-					break;
-				}
-				if (JsonContainerSize(c) == 1)
-				{
-					JsonbValue	k,
-								tv;
-					const char *wire;
-
-					value_at(c, data, 0, &off, &k);
-					value_at(c, data, 1, &off, &tv);
-					wire = tag_type(&k);
-					if (wire && strcmp(wire, "B") == 0 && tv.type == jbvString)
-					{
-						if (size)
-							*size += st_size_base64(tv.val.string.val, tv.val.string.len);
-						return st_jbw_typed_string(buf, 'B', tv.val.string.val, tv.val.string.len);
-					}
-					if (wire && strcmp(wire, "B") == 0)
-					{
-						if (size)
-							st_size_not_stored("a $B value is not a base64 string");
-						begin_typed(buf, &o, "B");
-						st_jbw_child(buf, &o, st_jbw_value(buf, &tv));
-						break;
-					}
-					if (wire && strcmp(wire, "M") == 0 && tv.type == jbvBinary &&
-						JsonContainerIsObject(tv.val.binary.data))
-					{
-						if (size)
-							*size += 3;
-						begin_typed(buf, &o, "M");
-						st_jbw_child(buf, &o, write_map_entries(buf, tv.val.binary.data, false, NULL, size));
-						break;
-					}
-					if (wire && strcmp(wire, "M") == 0 && size)
-						st_size_not_stored("an $M value is not a JSON object");
-					if (wire && strcmp(wire, "M") != 0)
-					{
-						begin_typed(buf, &o, wire);
-						st_jbw_child(buf, &o, write_set_members(buf, &tv, wire, size));
-						break;
-					}
-				}
-				if (size)
-					*size += 3;
-				begin_typed(buf, &o, "M");
-				st_jbw_child(buf, &o, write_map_entries(buf, c, false, NULL, size));
-				break;
-			}
-		default:
-			elog(ERROR, "unexpected jsonb value type %d", v->type);
-	}
-	return st_jbw_end(buf, &o);
-}
+#define WALK_TEXT true
+#define WALK(name) name##_text
+#include "format/attrval_walk.h"
 
 JEntry
 st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
 {
-	if (!JsonContainerIsObject(stored) && size)
-		st_size_not_stored("it is not a JSON object");
-	if (!JsonContainerIsObject(stored))
-		elog(ERROR, "a stored item is not a JSON object");
-	return write_map_entries(buf, stored, true, keys, size);
+	return write_item_jsonb(buf, stored, keys, size);
+}
+
+void
+st_attrval_text_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys, int64 *size)
+{
+	(void) write_item_text(buf, stored, keys, size);
 }
 
 Jsonb *
@@ -854,7 +753,7 @@ st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys)
 	if (!JB_ROOT_IS_OBJECT(stored) || JB_ROOT_IS_SCALAR(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, &stored->root, true, keys, NULL);
+	(void) write_map_entries_jsonb(&buf, &stored->root, true, keys, NULL);
 	return st_jbw_finish(&buf);
 }
 
@@ -871,7 +770,7 @@ st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok, JsonbContai
 	if (!JsonContainerIsObject(stored))
 		elog(ERROR, "a stored item is not a JSON object");
 	st_jbw_init(&buf);
-	(void) write_map_entries(&buf, stored, true, keys, NULL);
+	(void) write_map_entries_jsonb(&buf, stored, true, keys, NULL);
 	wire = st_jbw_finish(&buf);
 	/* pushJsonbValue unpacks a container value into the parse state */
 	st_jbv_jsonb(&v, wire);

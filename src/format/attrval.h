@@ -51,13 +51,17 @@ extern void st_attrval_key(JsonbValue *map, const StAttrKeys *keys, StKeyText *p
 
 /*
  * A stored item (or attribute map) in wire form: a new jsonb, written as a
- * container into buf (src/jsonbw.h; returns its JEntry), or pushed as tok
- * into *st. Writing an item into buf with size not NULL adds its DynamoDB
- * size (st_stored_item_size's, and its errors) to *size on the way.
+ * container into buf (src/jsonbw.h; returns its JEntry), appended to buf as
+ * JSON text (st_attrval_text_stored: the same wire value, compact, strings
+ * escaped as escape_json does), or pushed as tok into *st. Writing an item
+ * into buf with size not NULL adds its DynamoDB size (st_stored_item_size's,
+ * and its errors) to *size on the way.
  */
 extern Jsonb *st_attrval_from_stored(Jsonb *stored, const StAttrKeys *keys);
 extern JEntry st_attrval_write_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys,
 									  int64 *size);
+extern void st_attrval_text_stored(StringInfo buf, JsonbContainer *stored, const StAttrKeys *keys,
+								   int64 *size);
 extern JsonbValue *st_attrval_push_stored(JsonbParseState **st, JsonbIteratorToken tok,
 										  JsonbContainer *stored, const StAttrKeys *keys);
 

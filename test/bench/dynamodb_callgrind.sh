@@ -15,6 +15,9 @@
 #   query_ext   SELECT * FROM singletable.query(..., 'begins_with', 'ORDER#'), 30 items
 #                                                                (scripts/query_ext.sql)
 #   query_ddb   singletable.dynamodb('Query', ...)    same slice (scripts/query_ddb.sql)
+#   get_ddb_as  singletable.dynamodb_as(NULL, 'GetItem', ...), request and response as text:
+#               the gateway's call                               (scripts/get_ddb_as.sql)
+#   query_ddb_as singletable.dynamodb_as(NULL, 'Query', ...)     (scripts/query_ddb_as.sql)
 #   empty       SELECT 1 (what a statement costs anyway)
 # as pgbench runs them in the throughput bench (-M prepared, one client, a fixed random seed),
 # against a server whose postmaster runs under callgrind (every backend is counted, each in its
@@ -66,7 +69,7 @@ st_as_owner valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=
 for ((i = 0; i < 120; i++)); do "$PGBIN/pg_isready" -q && break; sleep 1; done
 "$PGBIN/pg_isready" -q || { echo "server under callgrind did not start" >&2; cat "$CG/server.log" >&2; exit 1; }
 
-for kind in get_ext get_ddb query_ext query_ddb; do
+for kind in get_ext get_ddb get_ddb_as query_ext query_ddb query_ddb_as; do
     sed -e 's/@TABLE@/pairs/g' -e 's/@NCOLL@/100/g' "$HERE/scripts/$kind.sql" >"$CG/$kind.sql"
 done
 echo 'SELECT 1;' >"$CG/empty.sql"
@@ -101,24 +104,27 @@ run() {
     cp "$bestf" "$OUTDIR/$kind.$n.out"
     echo "$best"
 }
-for kind in empty get_ext get_ddb query_ext query_ddb; do
+for kind in empty get_ext get_ddb get_ddb_as query_ext query_ddb query_ddb_as; do
     st_log "callgrind: $kind"
     small=$(run "$kind" 20)
     full=$(run "$kind" "$CALLS")
     IR[$kind]=$(((full - small) / (CALLS - 20)))
 done
 per() { echo $((IR[$1] - IR[empty])); }
-printf '%-10s %12s\n' kind "instr/call" empty "${IR[empty]}"
+printf '%-12s %12s\n' kind "instr/call" empty "${IR[empty]}"
 echo "(the others: minus the empty statement's)"
-for kind in get_ext get_ddb query_ext query_ddb; do
-    printf '%-10s %12d\n' "$kind" "$(per "$kind")"
+for kind in get_ext get_ddb get_ddb_as query_ext query_ddb query_ddb_as; do
+    printf '%-12s %12d\n' "$kind" "$(per "$kind")"
 done
 # D/N of instructions is N/D of the throughput a CPU-bound backend would have
 awk -v gd="$(per get_ddb)" -v ge="$(per get_ext)" -v qd="$(per query_ddb)" -v qe="$(per query_ext)" \
+    -v ga="$(per get_ddb_as)" -v qa="$(per query_ddb_as)" \
     'BEGIN { printf "GetItem: dynamodb/native instructions %.3f (throughput ratio if CPU-bound %.2f)\n", gd / ge, ge / gd;
-             printf "Query:   dynamodb/native instructions %.3f (throughput ratio if CPU-bound %.2f)\n", qd / qe, qe / qd }'
+             printf "GetItem: dynamodb_as/native instructions %.3f (throughput ratio if CPU-bound %.2f)\n", ga / ge, ge / ga;
+             printf "Query:   dynamodb/native instructions %.3f (throughput ratio if CPU-bound %.2f)\n", qd / qe, qe / qd;
+             printf "Query:   dynamodb_as/native instructions %.3f (throughput ratio if CPU-bound %.2f)\n", qa / qe, qe / qa }'
 if ((NTOP > 0)); then
-    for kind in get_ext get_ddb query_ext query_ddb; do
+    for kind in get_ext get_ddb get_ddb_as query_ext query_ddb query_ddb_as; do
         echo "--- $kind: top $NTOP functions by inclusive instructions (whole run of $CALLS statements)"
         # awk reads to the end (head would stop callgrind_annotate with SIGPIPE, which
         # pipefail and set -e turn into the script's exit after the first list)

@@ -1,11 +1,13 @@
 -- test/gateway/double.sql: the database side of test/gateway/run.sh.
 --
 -- TEST DOUBLE. gateway_double.dynamodb(text, jsonb) stands in for the extension's
--- singletable.dynamodb(operation, request) until that lands: it answers a few
--- operations and raises errors with the error contract's SQLSTATEs and DETAIL bodies
--- (README "SQLSTATEs and the error contract"), so that the gateway's HTTP, SigV4, pool
--- and error mapping are tested on their own. The gateway runs with
--- --schema gateway_double; nothing here is part of the extension.
+-- singletable.dynamodb(operation, request): it answers a few operations and raises
+-- errors with the error contract's SQLSTATEs and DETAIL bodies (README "SQLSTATEs and
+-- the error contract"), so that the gateway's HTTP, SigV4, pool and error mapping are
+-- tested on their own; gateway_double.dynamodb_as(role, operation, request), the
+-- gateway's call, wraps it as the extension's singletable.dynamodb_as wraps
+-- singletable.dynamodb. The gateway runs with --schema gateway_double; nothing here is
+-- part of the extension.
 
 -- the gateway's login role, the roles of its access keys, one role it may not assume
 CREATE ROLE gw_login LOGIN;
@@ -14,6 +16,8 @@ CREATE ROLE gw_bob;
 CREATE ROLE gw_stranger;
 CREATE ROLE gw_tenant2;
 GRANT gw_alice, gw_bob, gw_tenant2 TO gw_login;
+-- a login role that may not execute dynamodb_as (the gateway refuses to start with it)
+CREATE ROLE gw_noexec LOGIN;
 
 CREATE SCHEMA gateway_double;
 GRANT USAGE ON SCHEMA gateway_double TO PUBLIC;
@@ -44,6 +48,10 @@ BEGIN
     -- "_sleep": seconds to wait first (pool, drain and kill tests)
     IF request ? '_sleep' THEN
         PERFORM pg_catalog.pg_sleep((request->>'_sleep')::float8);
+    END IF;
+    -- "_warn": a WARNING the call raises (x-singletable-warning of pipelined calls)
+    IF request ? '_warn' THEN
+        RAISE WARNING '%', request->>'_warn';
     END IF;
 
     CASE operation
@@ -114,3 +122,31 @@ END;
 $$;
 COMMENT ON FUNCTION gateway_double.dynamodb(text, jsonb) IS
     'TEST DOUBLE of singletable.dynamodb for test/gateway: a few operations and the error contract';
+
+-- The gateway's call: dynamodb's response as text, run as role (NULL: the caller). The
+-- extension switches role with SECURITY_LOCAL_USERID_CHANGE; the double, in PL/pgSQL, with
+-- SET LOCAL ROLE, undone when the request's implicit transaction ends (each request has its
+-- own sync point). The errors of a role the login user may not use: 42501 and
+-- PostgreSQL's own SET ROLE message, which the gateway maps to AccessDeniedException.
+CREATE FUNCTION gateway_double.dynamodb_as(role text, operation text, request text)
+RETURNS text
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    IF role IS NOT NULL THEN
+        IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = role) THEN
+            RAISE EXCEPTION 'role "%" does not exist', role USING ERRCODE = '42501';
+        END IF;
+        IF NOT pg_catalog.pg_has_role(session_user, role, 'MEMBER') THEN
+            RAISE EXCEPTION 'permission denied to set role "%"', role USING ERRCODE = '42501';
+        END IF;
+        PERFORM pg_catalog.set_config('role', role, true);
+    END IF;
+    RETURN gateway_double.dynamodb(operation, request::jsonb)::text;
+END;
+$$;
+COMMENT ON FUNCTION gateway_double.dynamodb_as(text, text, text) IS
+    'TEST DOUBLE of singletable.dynamodb_as for test/gateway: the double''s dynamodb, as role';
+-- as the extension's: not for PUBLIC, the gateway's login role may execute it
+REVOKE ALL ON FUNCTION gateway_double.dynamodb_as(text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION gateway_double.dynamodb_as(text, text, text) TO gw_login;

@@ -275,6 +275,42 @@ def test_wrong_signature_rejected():
                      400, SVC + "IncompleteSignatureException", "Unsupported AWS 'algorithm'")
 
 
+def test_signed_headers_required():
+    """Host, X-Amz-Date, X-Amz-Target and a sent Content-Type must be signed: else a captured
+    request can be replayed as another operation (a GetItem resent as DeleteItem)."""
+    with Gateway() as g:
+        r = request(g.port, "PutItem", {"TableName": "t", "Item": {"pk": "replay", "v": 1}})
+        check(r.status == 200, repr(r))
+        body = json.dumps({"TableName": "t", "Key": {"pk": "replay"}}).encode()
+        base = {"Host": f"127.0.0.1:{g.port}", "Content-Type": "application/x-amz-json-1.0",
+                "X-Amz-Target": "DynamoDB_20120810.GetItem"}
+        h = sign(dict(base), body, "AKIDALICE", KEYS["AKIDALICE"][0], signed=("host", "x-amz-date"))
+        conn = http.client.HTTPConnection("127.0.0.1", g.port)
+        conn.request("POST", "/", body=body, headers=h)
+        expect_error(Reply(conn.getresponse()), 400, SVC + "InvalidSignatureException",
+                     "^'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.$")
+        # the replay: the same signature with another target is refused too, the item stays
+        h["X-Amz-Target"] = "DynamoDB_20120810.DeleteItem"
+        conn.request("POST", "/", body=body, headers=h)
+        expect_error(Reply(conn.getresponse()), 400, SVC + "InvalidSignatureException",
+                     "'X-Amz-Target' must be a 'SignedHeader'")
+        conn.close()
+        r = request(g.port, "GetItem", {"TableName": "t", "Key": {"pk": "replay"}})
+        check(r.json() == {"Item": {"pk": "replay", "v": 1}}, repr(r))
+        for signed, name in ((("content-type", "host", "x-amz-target"), "X-Amz-Date"),
+                             (("host", "x-amz-date", "x-amz-target"), "Content-Type")):
+            expect_error(request(g.port, "DescribeLimits", {}, sign_kw={"signed": signed}),
+                         400, SVC + "InvalidSignatureException", f"^'{name}' must be a 'SignedHeader'")
+        # without a Content-Type header, host;x-amz-date;x-amz-target is enough
+        h = sign({"Host": f"127.0.0.1:{g.port}", "X-Amz-Target": "DynamoDB_20120810.DescribeLimits"},
+                 b"{}", "AKIDALICE", KEYS["AKIDALICE"][0], signed=("host", "x-amz-date", "x-amz-target"))
+        conn = http.client.HTTPConnection("127.0.0.1", g.port)
+        conn.request("POST", "/", body=b"{}", headers=h)
+        r = Reply(conn.getresponse())
+        check(r.status == 200, repr(r))
+        conn.close()
+
+
 def test_unsigned_request():
     with Gateway() as g:
         expect_error(request(g.port, "DescribeLimits", {}, key=None),

@@ -288,6 +288,7 @@ CREATE DATABASE singletable OWNER singletable;
 CREATE EXTENSION singletable;
 CREATE ROLE pkg_tenant NOLOGIN;
 GRANT pkg_tenant TO singletable;
+GRANT EXECUTE ON FUNCTION singletable.dynamodb_as(text, text, text) TO singletable;
 GRANT USAGE, CREATE ON SCHEMA public TO pkg_tenant;
 SQL
 then

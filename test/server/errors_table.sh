@@ -132,6 +132,9 @@ BEGIN
     RAISE EXCEPTION 'raised %', request->>'code' USING ERRCODE = request->>'code';
 END;
 $$;
+-- the gateway calls dynamodb_as(role, operation, request), as the extension's wraps dynamodb
+CREATE FUNCTION errtab_double.dynamodb_as(role text, operation text, request text) RETURNS text
+LANGUAGE sql AS $$ SELECT errtab_double.dynamodb(operation, request::jsonb)::text $$;
 SQL
 PUT='{"TableName": "errtab", "Item": {"pk": {"S": "a"}}}'
 
@@ -173,7 +176,7 @@ stop_gateway() {
 }
 trap 'stop_gateway; tap_cleanup' EXIT
 
-# start_gateway SCHEMA: a gateway on a free port calling SCHEMA.dynamodb, no credentials
+# start_gateway SCHEMA: a gateway on a free port calling SCHEMA.dynamodb_as, no credentials
 start_gateway() {
     local log=$WORK/gateway-$1.log
     stop_gateway

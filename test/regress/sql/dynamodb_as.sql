@@ -24,7 +24,7 @@ RESET ROLE;
 SET SESSION AUTHORIZATION st_as_gateway;
 SELECT singletable.dynamodb_as('st_as_tenant_a', 'PutItem',
   '{"TableName": "a_items", "Item": {"pk": {"S": "A#1"}, "sk": {"S": "x"}, "n": {"N": "1"}}}');
--- the response is dynamodb's, as text
+-- the response is dynamodb's, as JSON text (GetItem, Query and Scan write it directly, compact: dynamodb_text)
 SELECT singletable.dynamodb_as('st_as_tenant_a', 'GetItem',
   '{"TableName": "a_items", "Key": {"pk": {"S": "A#1"}, "sk": {"S": "x"}}}');
 -- the grants of role decide: tenant a may not read b's table
