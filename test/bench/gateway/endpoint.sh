@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # test/bench/gateway/endpoint.sh: the endpoint benchmark of issue 26, run by hand, never by CI.
 # After a change to the gateway or the extension, rerun it with this one command (as root,
-# from the checkout to measure; it builds that checkout; about 9 minutes):
+# from the checkout to measure; it builds that checkout; 10 to 12 minutes):
 #
 #   test/bench/gateway/endpoint.sh
 #
-#   BENCH_SECONDS=1 BENCH_ROUNDS=1 test/bench/gateway/endpoint.sh   # smoke run, about 2 minutes
+#   BENCH_SECONDS=1 BENCH_ROUNDS=1 test/bench/gateway/endpoint.sh   # smoke run: 3 minutes, 2 without the build (BENCH_BUILD=0)
 #   BENCH_BUILD=0 BENCH_ONLY=get/16 test/bench/gateway/endpoint.sh   # no build; some cells, no report
 #
 # For GetItem, PutItem and a 30-item Query, at 1 and 16 requests in flight, it measures the
