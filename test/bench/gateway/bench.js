@@ -261,8 +261,13 @@ function report(res) {
   return L.join('\n') + '\n';
 }
 
-main().catch((e) => {
-  console.error(e.stack || e);
-  for (const c of children) c.kill();
-  process.exit(1);
-});
+// endpoint.js reuses the process starter, the table load and the clean-up list.
+module.exports = { startProcess, load, children };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e.stack || e);
+    for (const c of children) c.kill();
+    process.exit(1);
+  });
+}
