@@ -434,6 +434,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	st_entities_load(tab);
 	/* Citus invalidates the table's relcache entry when it distributes it */
 	tab->distributed = st_table_distribution(tab) != (Datum) 0;
+	tab->citus = tab->distributed || st_citus_table(tab->relid);
 	SPI_finish();
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;

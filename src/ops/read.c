@@ -33,6 +33,7 @@
 #include "format/jsonval.h"
 #include "catalog/entity_suggest.h"
 #include "ops/keycond.h"
+#include "ops/direct.h"
 #include "ops/ops.h"
 #include "ops/read_internal.h"
 #include "ops/ttl.h"
@@ -55,6 +56,21 @@ st_project_item(StTable *tab, const StProjection *proj, const StAttrNames *names
 	if (tab->sk_name && tab->sk_type == ST_KEY_B)
 		b_keys[1] = tab->sk_name;
 	return JsonbPGetDatum(st_val_to_jsonb(v, b_keys));
+}
+
+/*
+ * The item of key values/nulls (as ST_PLAN_GET takes them) in the SPI
+ * caller's memory, or NULL: read from the primary key directly, else by the
+ * kept statement (direct.c says when); what names the operation.
+ */
+Jsonb *
+st_read_item(StTable *tab, Datum *values, const char *nulls, const char *what)
+{
+	Jsonb	   *item;
+
+	if (st_direct_get(tab, values, what, &item))
+		return item;
+	return st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
 }
 
 /* GetItem: the item, projected, in the caller's memory; NULL when absent. */
@@ -95,7 +111,7 @@ st_op_get(const StGetRequest *req)
 		nulls[1] = ' ';
 	}
 	/* the item comes back in this function's memory, outliving SPI_finish */
-	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+	item = st_read_item(tab, values, nulls, "get_item");
 	st_capacity_get(&cap, item);
 	if (item && tab->ttl_attr && !req->include_expired)
 	{
@@ -864,6 +880,13 @@ run_query_statement(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver
 	SPIExecuteOptions options;
 	int			rc;
 
+	/* a Query of the table reads its primary key directly where that is exact */
+	if (qa->index == NULL && st_direct_query(tab, qa, forward, recv))
+		return;
+	if (qa->index != NULL)
+		ereport(DEBUG1,
+				(errmsg_internal("singletable: query of index \"%s\" of table \"%s\" runs its statement: secondary indexes are read through it",
+								 qa->index->name, tab->relname)));
 	query_statement(tab, qa, &qs);
 	memset(&options, 0, sizeof(options));
 	options.params = qs.params;
