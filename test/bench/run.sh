@@ -1937,7 +1937,9 @@ if [[ $ONLY == hot_keys ]]; then
 fi
 
 # BENCH_ONLY=pairs: the pair comparisons of 1. alone (BENCH_PAIRS: which; default all), on the
-# pairs table only, with A and B alternating as in 1.; prints each pair's rounds and the
+# pairs table only, with A and B alternating as in 1.; then, for the read pairs, ROUNDS runs
+# of both scripts in one pgbench run (as 10. does: the ratio of B's mean latency to A's,
+# which a busy machine disturbs less than separate runs); prints each pair's rounds and the
 # medians. For checking one change against the hand-written SQL in minutes (issue 26).
 if [[ $ONLY == pairs ]]; then
     sql "CREATE EXTENSION singletable" >/dev/null
@@ -1949,8 +1951,8 @@ if [[ $ONLY == pairs ]]; then
     sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
     sql "VACUUM ANALYZE pairs" >/dev/null
     sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
-    echo "| pair | rounds A/B | median A/B | median A tps | median B tps |"
-    echo "|---|---|---|---|---|"
+    echo "| pair | rounds A/B (tps) | median A/B | median A tps | median B tps | one-run rounds B/A (latency) | median |"
+    echo "|---|---|---|---|---|---|---|"
     for p in "${PAIRS[@]}"; do
         IFS='|' read -r name a b need prep plabel <<<"$p"
         [[ -z $PAIRS_ONLY || " $PAIRS_ONLY " == *" $name "* ]] || continue
@@ -1985,7 +1987,32 @@ if [[ $ONLY == pairs ]]; then
         res pair "$name" A/B all ratio_median "$md"
         rr=""
         for x in "${ratios[@]}"; do rr+="$(fmt2 "$x") "; done
-        echo "| $name: $plabel | ${rr% } | $(fmt2 "$md") | $(fmt0 "$ma") | $(fmt0 "$mb") |"
+        # the same pair in one run, as 10. does: pgbench draws A or B for each transaction,
+        # so whatever else the machine does falls on both alike; B's mean latency / A's
+        mixed=()
+        if [[ $prep == read ]]; then
+            for ((r = 1; r <= ROUNDS; r++)); do
+                tag="pair.$name.mixed.$r"
+                rm -f "$OUT/pgbench/$tag.txlog".*
+                pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
+                    -l --log-prefix="$OUT/pgbench/$tag.txlog" >/dev/null
+                read -r la lb < <(cat "$OUT/pgbench/$tag.txlog".* |
+                    awk '{ sum[$4] += $3; n[$4]++ }
+                         END { if (n[0] && n[1]) printf "%.4f %.4f\n", sum[0] / n[0] / 1000, sum[1] / n[1] / 1000 }')
+                [[ -n $la && -n $lb ]] || die "pairs: no per-script latency in $OUT/pgbench/$tag.txlog.*"
+                mixed+=("$(calc "$lb / $la")")
+                res pair "$name" mixed "$r" latency_ratio_b_over_a "${mixed[-1]}"
+                log "pair $name one-run round $r/$ROUNDS: latency A $la ms, B $lb ms"
+            done
+        fi
+        mr="" mm="-"
+        if ((${#mixed[@]})); then
+            for x in "${mixed[@]}"; do mr+="$(fmt2 "$x") "; done
+            read -r _ mm _ <<<"$(mmm "${mixed[@]}")"
+            res pair "$name" mixed all latency_ratio_median "$mm"
+            mm=$(fmt2 "$mm")
+        fi
+        echo "| $name: $plabel | ${rr% } | $(fmt2 "$md") | $(fmt0 "$ma") | $(fmt0 "$mb") | ${mr% } | $mm |"
     done | tee "$RESULTS_DIR/pairs.md"
     log "results: $RES"
     echo "bench: done in $(($(date +%s) - START_TIME)) s"
