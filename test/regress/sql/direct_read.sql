@@ -223,7 +223,7 @@ RESET client_min_messages;
 CREATE FUNCTION dr_siread() RETURNS TABLE (locktype text, relation regclass, page bool, tuple bool)
 LANGUAGE sql AS $$
 SELECT locktype, relation::regclass, page IS NOT NULL, tuple IS NOT NULL FROM pg_locks
- WHERE mode = 'SIReadLock' AND pid = pg_backend_pid() ORDER BY 1, 2::text
+ WHERE mode = 'SIReadLock' AND pid = pg_backend_pid() ORDER BY locktype, relation::regclass::text
 $$;
 BEGIN ISOLATION LEVEL SERIALIZABLE;
 SELECT singletable.get_item('dr_s', 'U#1', 'A#002')->>'n' AS n;
