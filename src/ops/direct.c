@@ -270,11 +270,12 @@ direct_end(DirectRead *d)
 
 /*
  * GetItem's read: the item of key values[0] (pk), values[1] (sk) copied
- * into the SPI caller's memory (as st_item_fetch does), or NULL. False when
- * the table must be read through its statement.
+ * into the SPI caller's memory (spi: as st_item_fetch does) or the current
+ * memory context, or NULL. False when the table must be read through its
+ * statement.
  */
 bool
-st_direct_get(StTable *tab, Datum *values, const char *what, Jsonb **item)
+st_direct_get(StTable *tab, Datum *values, const char *what, bool spi, Jsonb **item)
 {
 	DirectRead	d;
 	ScanKeyData keys[2];
@@ -297,7 +298,8 @@ st_direct_get(StTable *tab, Datum *values, const char *what, Jsonb **item)
 		{
 			struct varlena *p = PG_DETOAST_DATUM(v);
 
-			*item = (Jsonb *) SPI_palloc(VARSIZE(p));
+			/* copied: the row is on a buffer page, unpinned at the scan's end */
+			*item = (Jsonb *) (spi ? SPI_palloc(VARSIZE(p)) : palloc(VARSIZE(p)));
 			memcpy(*item, p, VARSIZE(p));
 		}
 	}

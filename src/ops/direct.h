@@ -15,11 +15,12 @@ extern bool st_direct_reads;
 
 /*
  * The item of key values[0] (pk), values[1] (sk, unused without a sort
- * key) into *item, in the SPI caller's memory, NULL when absent; what
- * names the operation in the DEBUG1 line that says which path ran. False
- * (nothing read) when the table must be read through its statement.
+ * key) into *item, NULL when absent: in the SPI caller's memory (spi) or
+ * in the current memory context; what names the operation in the DEBUG1
+ * line that says which path ran. False (nothing read) when the table must
+ * be read through its statement.
  */
-extern bool st_direct_get(StTable *tab, Datum *values, const char *what, Jsonb **item);
+extern bool st_direct_get(StTable *tab, Datum *values, const char *what, bool spi, Jsonb **item);
 
 /*
  * The key range of a Query of the table (qa, not on an index) in direction

@@ -68,7 +68,7 @@ st_read_item(StTable *tab, Datum *values, const char *nulls, const char *what)
 {
 	Jsonb	   *item;
 
-	if (st_direct_get(tab, values, what, &item))
+	if (st_direct_get(tab, values, what, true, &item))
 		return item;
 	return st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
 }
@@ -86,7 +86,6 @@ st_op_get(const StGetRequest *req)
 	StProjection *proj = NULL;
 	StCapacity	cap;
 
-	SPI_connect();
 	tab = st_table_open_read(req->tab, req->table_name);
 	st_capacity_begin(&cap, tab, ST_STAT_GET_ITEM);
 	st_capacity_set_consistency(&cap, req->consistent_read != 0);
@@ -110,8 +109,16 @@ st_op_get(const StGetRequest *req)
 		values[1] = sk.datum;
 		nulls[1] = ' ';
 	}
-	/* the item comes back in this function's memory, outliving SPI_finish */
-	item = st_read_item(tab, values, nulls, "get_item");
+	/*
+	 * The item, in this function's memory: read directly (no SPI connection
+	 * needed), else by the kept statement in an SPI connection of its own.
+	 */
+	if (!st_direct_get(tab, values, "get_item", false, &item))
+	{
+		SPI_connect();
+		item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+		SPI_finish();
+	}
 	st_capacity_get(&cap, item);
 	if (item && tab->ttl_attr && !req->include_expired)
 	{
@@ -123,14 +130,9 @@ st_op_get(const StGetRequest *req)
 			item = NULL;
 	}
 	if (item && proj)
-	{
-		/* projected in SPI memory, the result copied out of it */
-		item = DatumGetJsonbP(SPI_datumTransfer(st_project_item(tab, proj, st_attr_names(NULL, proj), item),
-												false, -1));
-	}
+		item = DatumGetJsonbP(st_project_item(tab, proj, st_attr_names(NULL, proj), item));
 	cap.table.counts.items_returned = item != NULL;
 	st_capacity_end(&cap);
-	SPI_finish();
 	return item;
 }
 
