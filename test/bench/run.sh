@@ -1994,8 +1994,10 @@ if [[ $ONLY == pairs ]]; then
             for ((r = 1; r <= ROUNDS; r++)); do
                 tag="pair.$name.mixed.$r"
                 rm -f "$OUT/pgbench/$tag.txlog".*
-                pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
-                    -l --log-prefix="$OUT/pgbench/$tag.txlog" >/dev/null
+                # (in a command substitution, as every run of 1.: a process that exits while
+                # server_ticks reads /proc must not end the script under errexit)
+                _=$(pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
+                    -l --log-prefix="$OUT/pgbench/$tag.txlog")
                 read -r la lb < <(cat "$OUT/pgbench/$tag.txlog".* |
                     awk '{ sum[$4] += $3; n[$4]++ }
                          END { if (n[0] && n[1]) printf "%.4f %.4f\n", sum[0] / n[0] / 1000, sum[1] / n[1] / 1000 }')
