@@ -1996,7 +1996,7 @@ if [[ $ONLY == pairs ]]; then
                 rm -f "$OUT/pgbench/$tag.txlog".*
                 # (in a command substitution, as every run of 1.: a process that exits while
                 # server_ticks reads /proc must not end the script under errexit)
-                _=$(pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
+                ignored=$(pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
                     -l --log-prefix="$OUT/pgbench/$tag.txlog")
                 read -r la lb < <(cat "$OUT/pgbench/$tag.txlog".* |
                     awk '{ sum[$4] += $3; n[$4]++ }
