@@ -186,11 +186,12 @@ direct_begin(StTable *tab, DirectRead *d, const char *what)
 	const char *why;
 
 	memset(d, 0, sizeof(*d));
-	d->heap = table_open(tab->relid, AccessShareLock);
+	/* every read opened tab with st_table_open first: its ACCESS SHARE lock is held */
+	d->heap = table_open(tab->relid, NoLock);
 	why = direct_refusal(tab, d);
 	if (why != NULL)
 	{
-		table_close(d->heap, AccessShareLock);
+		table_close(d->heap, NoLock);
 		ereport(DEBUG1,
 				(errmsg_internal("singletable: %s of table \"%s\" runs its statement: %s",
 								 what, tab->relname, why)));
