@@ -252,8 +252,21 @@ st_name_to_rangevar(text *name)
 static void
 not_singletable_error(text *name, Oid relid)
 {
+	bool		citus = false;
+
+	/* Citus's metadata is read through SPI: in a connection of its own if the caller has none */
+	if (OidIsValid(relid))
+	{
+		bool		connected = st_spi_connected();
+
+		if (!connected)
+			SPI_connect();
+		citus = st_citus_table(relid);
+		if (!connected)
+			SPI_finish();
+	}
 	/* a Citus table without a registry row here: this is a worker node Citus pushed the call to */
-	if (OidIsValid(relid) && st_citus_table(relid))
+	if (citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("singletable functions on distributed table \"%s\" run on the Citus coordinator, not on a worker node",
