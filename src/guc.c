@@ -24,6 +24,7 @@
 #include "ops/capacity.h"
 #include "api/dynamodb.h"
 #include "catalog/entity_suggest.h"
+#include "ops/direct.h"
 #include "ops/entity_check.h"
 #include "guc.h"
 #include "ops/hot_keys.h"
@@ -82,6 +83,10 @@ st_guc_init(void)
 							 "What a Query does whose partition key or begins_with prefix can find no entity's items: off, warning or error.",
 							 "The typo guard on tables with entities: query, query_page, explain_query, dynamodb('Query'), and plain SQL begins_with with a constant prefix at plan time.",
 							 &st_prefix_check, ST_CHECK_WARNING, check_levels, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.direct_reads",
+							 "Whether get_item, transact_get and a Query of a table read its primary key index directly.",
+							 "Off: they run their kept SQL statement, as they always do on a table with row-level security, a Citus table, a partitioned table or one with inheritance children, and as a Query of a secondary index does.",
+							 &st_direct_reads, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

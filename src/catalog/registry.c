@@ -252,8 +252,21 @@ st_name_to_rangevar(text *name)
 static void
 not_singletable_error(text *name, Oid relid)
 {
+	bool		citus = false;
+
+	/* Citus's metadata is read through SPI: in a connection of its own if the caller has none */
+	if (OidIsValid(relid))
+	{
+		bool		connected = st_spi_connected();
+
+		if (!connected)
+			SPI_connect();
+		citus = st_citus_table(relid);
+		if (!connected)
+			SPI_finish();
+	}
 	/* a Citus table without a registry row here: this is a worker node Citus pushed the call to */
-	if (OidIsValid(relid) && st_citus_table(relid))
+	if (citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("singletable functions on distributed table \"%s\" run on the Citus coordinator, not on a worker node",
@@ -434,6 +447,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	st_entities_load(tab);
 	/* Citus invalidates the table's relcache entry when it distributes it */
 	tab->distributed = st_table_distribution(tab) != (Datum) 0;
+	tab->citus = tab->distributed || st_citus_table(tab->relid);
 	SPI_finish();
 	/* valid only if nothing invalidated the table while its name was read */
 	tab->valid = !building_invalidated;

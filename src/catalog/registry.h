@@ -41,6 +41,7 @@ struct StTable
 	SPIPlanPtr	scan_plans[ST_NUM_SCAN_FROM][2];	/* [from][has upper bound] */
 	SPIPlanPtr	batch_plans[ST_NUM_BATCH_PLANS];	/* batch.c's */
 	bool		distributed;	/* a hash-distributed Citus table */
+	bool		citus;			/* any Citus table (distributed, reference, local) */
 	char	   *ttl_attr;		/* TTL attribute (singletable.ttl), or NULL */
 	char	   *ttl_index;		/* its partial index, in the table's schema */
 	int			n_indexes;		/* secondary indexes (singletable.indexes) */

@@ -33,6 +33,7 @@
 #include "format/jsonval.h"
 #include "catalog/entity_suggest.h"
 #include "ops/keycond.h"
+#include "ops/direct.h"
 #include "ops/ops.h"
 #include "ops/read_internal.h"
 #include "ops/ttl.h"
@@ -57,6 +58,21 @@ st_project_item(StTable *tab, const StProjection *proj, const StAttrNames *names
 	return JsonbPGetDatum(st_val_to_jsonb(v, b_keys));
 }
 
+/*
+ * The item of key values/nulls (as ST_PLAN_GET takes them) in the SPI
+ * caller's memory, or NULL: read from the primary key directly, else by the
+ * kept statement (direct.c says when); what names the operation.
+ */
+Jsonb *
+st_read_item(StTable *tab, Datum *values, const char *nulls, const char *what)
+{
+	Jsonb	   *item;
+
+	if (st_direct_get(tab, values, what, true, &item))
+		return item;
+	return st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+}
+
 /* GetItem: the item, projected, in the caller's memory; NULL when absent. */
 Jsonb *
 st_op_get(const StGetRequest *req)
@@ -70,7 +86,6 @@ st_op_get(const StGetRequest *req)
 	StProjection *proj = NULL;
 	StCapacity	cap;
 
-	SPI_connect();
 	tab = st_table_open_read(req->tab, req->table_name);
 	st_capacity_begin(&cap, tab, ST_STAT_GET_ITEM);
 	st_capacity_set_consistency(&cap, req->consistent_read != 0);
@@ -94,8 +109,16 @@ st_op_get(const StGetRequest *req)
 		values[1] = sk.datum;
 		nulls[1] = ' ';
 	}
-	/* the item comes back in this function's memory, outliving SPI_finish */
-	item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+	/*
+	 * The item, in this function's memory: read directly (no SPI connection
+	 * needed), else by the kept statement in an SPI connection of its own.
+	 */
+	if (!st_direct_get(tab, values, "get_item", false, &item))
+	{
+		SPI_connect();
+		item = st_item_fetch(tab, ST_PLAN_GET, values, nulls, true);
+		SPI_finish();
+	}
 	st_capacity_get(&cap, item);
 	if (item && tab->ttl_attr && !req->include_expired)
 	{
@@ -107,14 +130,9 @@ st_op_get(const StGetRequest *req)
 			item = NULL;
 	}
 	if (item && proj)
-	{
-		/* projected in SPI memory, the result copied out of it */
-		item = DatumGetJsonbP(SPI_datumTransfer(st_project_item(tab, proj, st_attr_names(NULL, proj), item),
-												false, -1));
-	}
+		item = DatumGetJsonbP(st_project_item(tab, proj, st_attr_names(NULL, proj), item));
 	cap.table.counts.items_returned = item != NULL;
 	st_capacity_end(&cap);
-	SPI_finish();
 	return item;
 }
 
@@ -864,6 +882,13 @@ run_query_statement(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver
 	SPIExecuteOptions options;
 	int			rc;
 
+	/* a Query of the table reads its primary key directly where that is exact */
+	if (qa->index == NULL && st_direct_query(tab, qa, forward, recv))
+		return;
+	if (qa->index != NULL)
+		ereport(DEBUG1,
+				(errmsg_internal("singletable: query of index \"%s\" of table \"%s\" runs its statement: secondary indexes are read through it",
+								 qa->index->name, tab->relname)));
 	query_statement(tab, qa, &qs);
 	memset(&options, 0, sizeof(options));
 	options.params = qs.params;

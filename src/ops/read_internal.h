@@ -69,6 +69,13 @@ typedef struct StQueryReceiver
 	StCapacityPart *part;		/* the table or index it charges */
 } StQueryReceiver;
 
+/*
+ * The item of key values/nulls ($1 pk, $2 sk as ST_PLAN_GET takes them) in
+ * the SPI caller's memory, or NULL: from the primary key directly
+ * (direct.c) or through the kept statement; what names the operation.
+ */
+extern Jsonb *st_read_item(StTable *tab, Datum *values, const char *nulls, const char *what);
+
 /* The projection of a stored item, in stored form; names from st_attr_names(NULL, proj) */
 extern Datum st_project_item(StTable *tab, const StProjection *proj, const StAttrNames *names,
 							 Jsonb *item);

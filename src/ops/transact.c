@@ -1242,7 +1242,7 @@ st_op_transact_get(Jsonb *items)
 		Jsonb	   *item;
 
 		CHECK_FOR_INTERRUPTS();
-		item = st_item_fetch(a->tab, ST_PLAN_GET, a->values, a->nulls, true);
+		item = st_read_item(a->tab, a->values, a->nulls, "transact_get");
 		st_capacity_get(cap, item);
 		st_hot_keys_record(a->tab, false, a->pk.display);
 		if (item)

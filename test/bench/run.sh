@@ -11,6 +11,7 @@
 #   BENCH_ONLY=dynamodb test/bench/run.sh  # only the JSON API vs the native functions (10.), about 6 minutes
 #   BENCH_ONLY=batch test/bench/run.sh     # only batch_get/batch_write against their alternatives (11.)
 #   BENCH_ONLY=hot_keys test/bench/run.sh  # only what recording hot keys costs (get and put), about 6 minutes
+#   BENCH_ONLY=pairs test/bench/run.sh     # only the pairs (1.), BENCH_PAIRS of them ("get query30": default all)
 #
 # It builds the extension from a copy of the sources, installs it into a private copy of the
 # PostgreSQL 15 installation (so that neither the system's installation nor a concurrent
@@ -124,8 +125,9 @@ else
 fi
 ONLY=${BENCH_ONLY:-}
 [[ -z $ONLY || $ONLY == wide || $ONLY == gsi || $ONLY == ttl || $ONLY == capacity || $ONLY == dynamodb ||
-   $ONLY == batch || $ONLY == hot_keys ]] ||
-    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity, dynamodb, batch or hot_keys, not $ONLY"
+   $ONLY == batch || $ONLY == hot_keys || $ONLY == pairs ]] ||
+    die "BENCH_ONLY must be empty, wide, gsi, ttl, capacity, dynamodb, batch, hot_keys or pairs, not $ONLY"
+PAIRS_ONLY=${BENCH_PAIRS:-}   # BENCH_ONLY=pairs: the names of the pairs to run (empty: all)
 if [[ $QUICK == 1 ]]; then WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-3}; else WIDE_ROUNDS=${BENCH_WIDE_ROUNDS:-7}; fi
 if [[ $QUICK == 1 ]]; then GSI_ITEMS=${BENCH_GSI_ITEMS:-100000}; else GSI_ITEMS=${BENCH_GSI_ITEMS:-1000000}; fi
 GSI_ROUNDS=${BENCH_GSI_ROUNDS:-$ROUNDS}
@@ -1934,6 +1936,90 @@ if [[ $ONLY == hot_keys ]]; then
     exit 0
 fi
 
+# BENCH_ONLY=pairs: the pair comparisons of 1. alone (BENCH_PAIRS: which; default all), on the
+# pairs table only, with A and B alternating as in 1.; then, for the read pairs, ROUNDS runs
+# of both scripts in one pgbench run (as 10. does: the ratio of B's mean latency to A's,
+# which a busy machine disturbs less than separate runs); prints each pair's rounds and the
+# medians. For checking one change against the hand-written SQL in minutes (issue 26).
+if [[ $ONLY == pairs ]]; then
+    sql "CREATE EXTENSION singletable" >/dev/null
+    sql "CREATE EXTENSION pg_prewarm" >/dev/null
+    sql_file "$BENCH/sql/setup.sql" >/dev/null
+    ncoll=$((PAIR_ITEMS / 100))
+    log "pairs: loading pairs ($PAIR_ITEMS items)"
+    sql "SELECT singletable.create_table('pairs')" >/dev/null
+    sql "INSERT INTO pairs SELECT * FROM bench_rows($ncoll)" >/dev/null
+    sql "VACUUM ANALYZE pairs" >/dev/null
+    sql "SELECT pg_prewarm('pairs'), pg_prewarm('pairs_pkey')" >/dev/null
+    echo "| pair | rounds A/B (tps) | median A/B | median A tps | median B tps | one-run rounds B/A (latency) | median |"
+    echo "|---|---|---|---|---|---|---|"
+    for p in "${PAIRS[@]}"; do
+        IFS='|' read -r name a b need prep plabel <<<"$p"
+        [[ -z $PAIRS_ONLY || " $PAIRS_ONLY " == *" $name "* ]] || continue
+        [[ -z $need || $(sql "SELECT to_regproc('$need') IS NOT NULL") == t ]] || continue
+        sa=$(script_for "$a" pairs "$ncoll")
+        sb=$(script_for "$b" pairs "$ncoll")
+        sql "VACUUM ANALYZE pairs" >/dev/null
+        sql "CHECKPOINT" >/dev/null
+        ratios=() atps=() btps=()
+        for ((r = 1; r <= ROUNDS; r++)); do
+            if ((r % 2)); then
+                prep_run "$prep" pairs
+                ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
+                prep_run "$prep" pairs
+                tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+            else
+                prep_run "$prep" pairs
+                tb=$(pgbench_run "pair.$name.B.$r" "$sb" "$CLIENTS" "$SECS" auto)
+                prep_run "$prep" pairs
+                ta=$(pgbench_run "pair.$name.A.$r" "$sa" "$CLIENTS" "$SECS" auto)
+            fi
+            ratio=$(calc "$ta / $tb")
+            log "pair $name round $r/$ROUNDS: A $(fmt0 "$ta") tps, B $(fmt0 "$tb") tps, A/B $(fmt2 "$ratio")"
+            res pair "$name" A "$r" tps "$ta"
+            res pair "$name" B "$r" tps "$tb"
+            res pair "$name" A/B "$r" ratio "$ratio"
+            ratios+=("$ratio") atps+=("$ta") btps+=("$tb")
+        done
+        read -r _ md _ <<<"$(mmm "${ratios[@]}")"
+        read -r _ ma _ <<<"$(mmm "${atps[@]}")"
+        read -r _ mb _ <<<"$(mmm "${btps[@]}")"
+        res pair "$name" A/B all ratio_median "$md"
+        rr=""
+        for x in "${ratios[@]}"; do rr+="$(fmt2 "$x") "; done
+        # the same pair in one run, as 10. does: pgbench draws A or B for each transaction,
+        # so whatever else the machine does falls on both alike; B's mean latency / A's
+        mixed=()
+        if [[ $prep == read ]]; then
+            for ((r = 1; r <= ROUNDS; r++)); do
+                tag="pair.$name.mixed.$r"
+                rm -f "$OUT/pgbench/$tag.txlog".*
+                # (in a command substitution, as every run of 1.: a process that exits while
+                # server_ticks reads /proc must not end the script under errexit)
+                ignored=$(pgbench_run "$tag" "$sa" "$CLIENTS" "$SECS" auto -f "$sb" \
+                    -l --log-prefix="$OUT/pgbench/$tag.txlog")
+                read -r la lb < <(cat "$OUT/pgbench/$tag.txlog".* |
+                    awk '{ sum[$4] += $3; n[$4]++ }
+                         END { if (n[0] && n[1]) printf "%.4f %.4f\n", sum[0] / n[0] / 1000, sum[1] / n[1] / 1000 }')
+                [[ -n $la && -n $lb ]] || die "pairs: no per-script latency in $OUT/pgbench/$tag.txlog.*"
+                mixed+=("$(calc "$lb / $la")")
+                res pair "$name" mixed "$r" latency_ratio_b_over_a "${mixed[-1]}"
+                log "pair $name one-run round $r/$ROUNDS: latency A $la ms, B $lb ms"
+            done
+        fi
+        mr="" mm="-"
+        if ((${#mixed[@]})); then
+            for x in "${mixed[@]}"; do mr+="$(fmt2 "$x") "; done
+            read -r _ mm _ <<<"$(mmm "${mixed[@]}")"
+            res pair "$name" mixed all latency_ratio_median "$mm"
+            mm=$(fmt2 "$mm")
+        fi
+        echo "| $name: $plabel | ${rr% } | $(fmt2 "$md") | $(fmt0 "$ma") | $(fmt0 "$mb") | ${mr% } | $mm |"
+    done | tee "$RESULTS_DIR/pairs.md"
+    log "results: $RES"
+    echo "bench: done in $(($(date +%s) - START_TIME)) s"
+    exit 0
+fi
 
 # 10. The JSON API against the native functions: singletable.dynamodb('GetItem', ...) vs
 # singletable.get_item (the pair get's extension script), and ('Query', ...) vs

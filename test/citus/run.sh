@@ -378,6 +378,22 @@ expect "the items are spread over both workers' shards" \
        FROM (SELECT DISTINCT get_shard_id_for_distribution_column('posting', pk) AS shardid FROM posting) s
        JOIN citus_shards c USING (shardid)"
 
+# get_item and a Query read a local table's primary key directly (src/ops/direct.c), but
+# run their statement on a Citus table, which Citus routes to its shards: the
+# coordinator's table is an empty shell the direct path would read.
+expect_match "get_item and query run their statements on the distributed table, read the local table directly" \
+    'get_item of table "posting" runs its statement: it is a Citus table
+query of table "posting" runs its statement: it is a Citus table
+get_item of table "posting_local" reads its primary key directly
+query of table "posting_local" reads its primary key directly
+^t$
+^t$' \
+    "SET client_min_messages = debug1;
+     SELECT singletable.get_item('posting', 'USER#u_1001', 'PROFILE') IS NOT NULL;
+     SELECT count(*) > 0 FROM singletable.query('posting', 'USER#u_1001');
+     SELECT singletable.get_item('posting_local', 'USER#u_1001', 'PROFILE') IS NOT NULL;
+     SELECT count(*) > 0 FROM singletable.query('posting_local', 'USER#u_1001');"
+
 #
 # Reads of one item collection
 #
