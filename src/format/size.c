@@ -82,18 +82,33 @@ st_size_number_text(const char *s, int len)
 }
 
 /*
- * DynamoDB's size of a jsonb number: of its text, printed on the stack as
- * numeric_out prints it (src/numtext.c; every DynamoDB number fits), else
- * numeric_out's.
+ * DynamoDB's size of a jsonb number: from its significant digits and
+ * exponent, read off the numeric's digits (numtext.c); a number out of
+ * DynamoDB's range or a special value is refused as its text is.
  */
 static int64
 number_size(Numeric num)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
 	int			len;
-	char	   *s = st_numeric_print(num, tmp, &len);
-	int64		size = st_size_number_text(s, len);
+	char	   *s;
+	int64		size;
+	bool		neg;
+	int			n;
+	int			e;
 
+	/* from its digits, without printing and parsing its text: the same size */
+	if (st_numeric_decimal(num, &neg, &n, &e))
+	{
+		int			isize = 0;
+		StNumberError err = st_number_size_decomposed(neg, n, e, &isize);
+
+		if (err == ST_NUM_OK)
+			return isize;
+	}
+	/* a special value or out of DynamoDB's range: what the text says (an error) */
+	s = st_numeric_print(num, tmp, &len);
+	size = st_size_number_text(s, len);
 	if (s != tmp)
 		pfree(s);
 	return size;
