@@ -157,6 +157,25 @@ members_size(JsonbContainer *c, int extra, const BKeys *bkeys)
 	uint32		voff = getJsonbOffset(c, n);	/* where the values' data starts */
 	int64		size = 0;
 
+	/*
+	 * Without B keys the names count only by their bytes: the keys' data is
+	 * contiguous (strings, never padded), voff bytes in all.
+	 */
+	if (bkeys == NULL)
+	{
+		size = (int64) voff + (int64) extra * n;
+		for (uint32 i = 0; i < n; i++)
+		{
+			JEntry		vje = c->children[n + i];
+			uint32		vnext = voff;
+
+			CHECK_FOR_INTERRUPTS();
+			JBE_ADVANCE_OFFSET(vnext, vje);
+			size += value_size(vje, base, voff, vnext - voff);
+			voff = vnext;
+		}
+		return size;
+	}
 	for (uint32 i = 0; i < n; i++)
 	{
 		JEntry		kje = c->children[i];
