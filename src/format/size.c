@@ -81,37 +81,38 @@ st_size_number_text(const char *s, int len)
 	return size;
 }
 
+/* number_size of a number out of DynamoDB's range or a special value: as its text says (an error) */
+static pg_noinline int64
+number_text_size(Numeric num)
+{
+	char		tmp[ST_NUMTEXT_BUFSIZE];
+	int			len;
+	char	   *s = st_numeric_print(num, tmp, &len);
+	int64		size = st_size_number_text(s, len);
+
+	if (s != tmp)
+		pfree(s);
+	return size;
+}
+
 /*
  * DynamoDB's size of a jsonb number: from its significant digits and
- * exponent, read off the numeric's digits (numtext.c); a number out of
- * DynamoDB's range or a special value is refused as its text is.
+ * exponent, read off the numeric's digits (numtext.c), without printing and
+ * parsing its text; a number out of DynamoDB's range or a special value is
+ * refused as its text is.
  */
 static int64
 number_size(Numeric num)
 {
-	char		tmp[ST_NUMTEXT_BUFSIZE];
-	int			len;
-	char	   *s;
-	int64		size;
 	bool		neg;
 	int			n;
 	int			e;
+	int			size;
 
-	/* from its digits, without printing and parsing its text: the same size */
-	if (st_numeric_decimal(num, &neg, &n, &e))
-	{
-		int			isize = 0;
-		StNumberError err = st_number_size_decomposed(neg, n, e, &isize);
-
-		if (err == ST_NUM_OK)
-			return isize;
-	}
-	/* a special value or out of DynamoDB's range: what the text says (an error) */
-	s = st_numeric_print(num, tmp, &len);
-	size = st_size_number_text(s, len);
-	if (s != tmp)
-		pfree(s);
-	return size;
+	if (st_numeric_decimal(num, &neg, &n, &e) &&
+		st_number_size_decomposed(neg, n, e, &size) == ST_NUM_OK)
+		return size;
+	return number_text_size(num);
 }
 
 /*
