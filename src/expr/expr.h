@@ -103,6 +103,7 @@ typedef enum StNumberError
 
 extern StNumberError st_number_parse(const char *str, int len, StNumber *out);
 extern StNumberError st_number_size(const char *str, int len, int *size);
+extern StNumberError st_number_size_decomposed(bool neg, int n, int e, int *size);
 extern const char *st_number_error_text(StNumberError e);
 extern int	st_number_compare(const char *a, int alen, const char *b, int blen);
 extern StNumberError st_number_add(const char *a, int alen, const char *b, int blen,

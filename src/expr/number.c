@@ -240,6 +240,25 @@ st_number_size(const char *str, int len, int *size)
 	return err;
 }
 
+/*
+ * st_number_size of a number already decomposed: neg, n significant digits
+ * (0 for zero), the first at 10^e (a stored numeric's digits, numtext.c).
+ */
+StNumberError
+st_number_size_decomposed(bool neg, int n, int e, int *size)
+{
+	Dec			d;
+	StNumberError err;
+
+	d.neg = neg;
+	d.n = n;
+	d.e = e;
+	err = dec_check(&d);
+	if (err == ST_NUM_OK)
+		*size = dec_size(&d);
+	return err;
+}
+
 /* Compares two numbers in DynamoDB syntax (normally canonical) by value. */
 int
 st_number_compare(const char *a, int alen, const char *b, int blen)

@@ -56,6 +56,81 @@ put_digit(char *cp, int dig, bool lead)
 	return cp;
 }
 
+bool
+st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
+{
+	const char *p = VARDATA_ANY(num);
+	int			len = VARSIZE_ANY_EXHDR(num);
+	uint16		header;
+	const char *digits;
+	int			ndigits;
+	int			weight;
+	int			first = 0;
+	int			last;
+	int16		dig;
+	int			lead;
+	int			trail;
+
+	if (len < (int) sizeof(uint16))
+		return false;
+	memcpy(&header, p, sizeof(uint16));
+	if ((header & NT_SIGN_MASK) == NT_SPECIAL)
+		return false;
+	if ((header & NT_SIGN_MASK) == NT_SHORT)
+	{
+		*neg = (header & NT_SHORT_SIGN) != 0;
+		weight = (int) (header & NT_SHORT_WEIGHT);
+		if (header & NT_SHORT_WEIGHT_SIGN)
+			weight -= NT_SHORT_WEIGHT + 1;
+		digits = p + sizeof(uint16);
+		ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
+	}
+	else
+	{
+		int16		w;
+
+		if (len < (int) (sizeof(uint16) + sizeof(int16)))
+			return false;
+		*neg = (header & NT_SIGN_MASK) == NT_NEG;
+		memcpy(&w, p + sizeof(uint16), sizeof(int16));
+		weight = w;
+		digits = p + sizeof(uint16) + sizeof(int16);
+		ndigits = (len - (int) (sizeof(uint16) + sizeof(int16))) / (int) sizeof(int16);
+	}
+	/* numeric strips zero groups at both ends; skipped here all the same */
+	last = ndigits - 1;
+	while (first <= last)
+	{
+		memcpy(&dig, digits + first * sizeof(int16), sizeof(int16));
+		if (dig != 0)
+			break;
+		first++;
+	}
+	if (first > last)
+	{
+		/* zero: numeric_out prints it unsigned */
+		*neg = false;
+		*n = 0;
+		*e = 0;
+		return true;
+	}
+	/* the first group's decimal digits */
+	lead = dig >= 1000 ? 4 : dig >= 100 ? 3 : dig >= 10 ? 2 : 1;
+	for (;;)
+	{
+		memcpy(&dig, digits + last * sizeof(int16), sizeof(int16));
+		if (dig != 0)
+			break;
+		last--;
+	}
+	/* the last group's trailing zeros */
+	for (trail = 0; dig % 10 == 0; trail++)
+		dig /= 10;
+	*e = NT_DEC_DIGITS * (weight - first) + lead - 1;
+	*n = *e - (NT_DEC_DIGITS * (weight - last) + trail) + 1;
+	return true;
+}
+
 int
 st_numeric_text(Numeric num, char *out, int size)
 {

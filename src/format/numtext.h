@@ -19,6 +19,13 @@
 extern int	st_numeric_text(Numeric num, char *out, int size);
 
 /*
+ * num as a decimal without its digits: sign, n significant digits (0 for
+ * zero) and the decimal exponent e of the first (value = 0.d1..dn *
+ * 10^(e+1)), read off its base-10000 digits; false for a special value.
+ */
+extern bool st_numeric_decimal(Numeric num, bool *neg, int *n, int *e);
+
+/*
  * num's text: written into buf when it fits (st_numeric_text), else
  * numeric_out's, palloc'd (the caller pfrees it when it is not buf); its
  * length in *len.

@@ -81,13 +81,9 @@ st_size_number_text(const char *s, int len)
 	return size;
 }
 
-/*
- * DynamoDB's size of a jsonb number: of its text, printed on the stack as
- * numeric_out prints it (src/numtext.c; every DynamoDB number fits), else
- * numeric_out's.
- */
-static int64
-number_size(Numeric num)
+/* number_size of a number out of DynamoDB's range or a special value: as its text says (an error) */
+static pg_noinline int64
+number_text_size(Numeric num)
 {
 	char		tmp[ST_NUMTEXT_BUFSIZE];
 	int			len;
@@ -97,6 +93,26 @@ number_size(Numeric num)
 	if (s != tmp)
 		pfree(s);
 	return size;
+}
+
+/*
+ * DynamoDB's size of a jsonb number: from its significant digits and
+ * exponent, read off the numeric's digits (numtext.c), without printing and
+ * parsing its text; a number out of DynamoDB's range or a special value is
+ * refused as its text is.
+ */
+static int64
+number_size(Numeric num)
+{
+	bool		neg;
+	int			n;
+	int			e;
+	int			size;
+
+	if (st_numeric_decimal(num, &neg, &n, &e) &&
+		st_number_size_decomposed(neg, n, e, &size) == ST_NUM_OK)
+		return size;
+	return number_text_size(num);
 }
 
 /*
@@ -142,6 +158,25 @@ members_size(JsonbContainer *c, int extra, const BKeys *bkeys)
 	uint32		voff = getJsonbOffset(c, n);	/* where the values' data starts */
 	int64		size = 0;
 
+	/*
+	 * Without B keys the names count only by their bytes: the keys' data is
+	 * contiguous (strings, never padded), voff bytes in all.
+	 */
+	if (bkeys == NULL)
+	{
+		size = (int64) voff + (int64) extra * n;
+		for (uint32 i = 0; i < n; i++)
+		{
+			JEntry		vje = c->children[n + i];
+			uint32		vnext = voff;
+
+			CHECK_FOR_INTERRUPTS();
+			JBE_ADVANCE_OFFSET(vnext, vje);
+			size += value_size(vje, base, voff, vnext - voff);
+			voff = vnext;
+		}
+		return size;
+	}
 	for (uint32 i = 0; i < n; i++)
 	{
 		JEntry		kje = c->children[i];

@@ -378,14 +378,20 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 
 		CHECK_FOR_INTERRUPTS();
 		ExecClearTuple(out);
+		/* the row's columns up to the last one read, deformed once */
+		slot_getsomeattrs(d.slot, Max(d.sk_att, d.item_att));
 		if (d.sk_att != InvalidAttrNumber)
-			out->tts_values[0] = slot_getattr(d.slot, d.sk_att, &out->tts_isnull[0]);
+		{
+			out->tts_values[0] = d.slot->tts_values[d.sk_att - 1];
+			out->tts_isnull[0] = d.slot->tts_isnull[d.sk_att - 1];
+		}
 		else
 		{
 			out->tts_values[0] = (Datum) 0;
 			out->tts_isnull[0] = true;
 		}
-		out->tts_values[1] = slot_getattr(d.slot, d.item_att, &out->tts_isnull[1]);
+		out->tts_values[1] = d.slot->tts_values[d.item_att - 1];
+		out->tts_isnull[1] = d.slot->tts_isnull[d.item_att - 1];
 		ExecStoreVirtualTuple(out);
 		more = recv->pub.receiveSlot(out, &recv->pub);
 		if (!more)

@@ -230,6 +230,26 @@ FROM (VALUES ('[1]', NULL), ('"pk"', NULL), ('{"b": {"$B": 5}}', NULL), ('{"b": 
              ('{"pk": 1}', '{pk}'), ('{"pk": "AAE"}', '{pk}'), ('{"pk": "AA=="}', '{pk,sk,x}')) AS t(v, b);
 SELECT obj_description('singletable._wire_size(jsonb, text[])'::regprocedure, 'pg_proc') LIKE 'Internal, %' AS internal;
 
+-- a number's size read off the numeric's base-10000 digits (numtext.c st_numeric_decimal)
+-- equals the size of its text: every first-digit exponent of DynamoDB's range, digit counts
+-- 1 to 38 with zeros inside and at the end (group borders of every alignment), both signs
+SELECT count(*) AS numbers,
+       count(*) FILTER (WHERE singletable._stored_size(jsonb_build_object('n', v)) <>
+                              singletable.item_size(jsonb_build_object('n', v))) AS mismatches
+FROM generate_series(-130, 125) AS e,
+     (VALUES ('1'), ('9'), ('12'), ('105'), ('1234'), ('12345'), ('1000001'), ('123456789'),
+             ('100000000000000000000000000000000000001'),
+             ('12345678901234567890123456789012345678'), ('99999999999999999999999999999999999999'),
+             ('10000000000000000000000000000000000000'), ('3000500070009')) AS d(digits),
+     (VALUES (1), (-1)) AS s(sign),
+     LATERAL (SELECT (s.sign * (('0.' || d.digits)::numeric * 10::numeric ^ (e + 1))) AS v) AS x
+WHERE length(rtrim(d.digits, '0')) <= 38;
+-- the borders: 38 digits at 10^125 and 10^-130 are numbers, one step beyond is refused
+SELECT w, pg_temp.try(format('SELECT singletable._stored_size(jsonb_build_object(''n'', %s::numeric))', w)) AS stored,
+       pg_temp.try(format('SELECT singletable.item_size(jsonb_build_object(''n'', %s::numeric))', w)) AS item
+FROM (VALUES ('9.9999999999999999999999999999999999999e125'), ('1e126'), ('-1e126'),
+             ('1e-130'), ('1e-131'), ('-1e-131'), ('0.000'), ('-0.0'),
+             ('1.2345678901234567890123456789012345678'), ('1.23456789012345678901234567890123456789')) AS t(w);
 -- cleanup
 SELECT singletable.drop_table('sz');
 SELECT singletable.drop_table('sz_b');
