@@ -1167,6 +1167,23 @@ main(int argc, char **argv)
 		gw_pool_tick(now);
 		resume_pending = false;
 		MHD_run(daemon);
+
+		/*
+		 * libmicrohttpd often has more to do at once (a response sent: the
+		 * connection goes back to reading on its next run): run it again
+		 * now, at most twice, rather than after an epoll_wait of the loop's
+		 * that would find nothing else; then the loop looks at its other
+		 * sources in any case.
+		 */
+		for (int again = 0; again < 2; again++)
+		{
+			MHD_UNSIGNED_LONG_LONG more;
+
+			if (MHD_get_timeout(daemon, &more) != MHD_YES || more != 0)
+				break;
+			resume_pending = false;
+			MHD_run(daemon);
+		}
 		close_peer_closed();
 		expire_waiting(gw_now_ms());
 		if (draining && inflight == 0 && gw_pool_pending() == 0)

@@ -263,26 +263,134 @@ hex(const unsigned char *in, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+/*
+ * SHA-256 through one digest fetched once and one reused context: OpenSSL
+ * 3's one-shot SHA256() and HMAC() look the algorithm up (under a lock) and
+ * allocate a context on every call, which cost more than the hashing of a
+ * small request. Falls back to the one-shot call when the fetch failed.
+ */
+static EVP_MD *sha256_md;
+static EVP_MD_CTX *sha256_ctx;
+static bool sha256_tried;
+
+static bool
+sha256_ready(void)
+{
+	if (!sha256_tried)
+	{
+		sha256_tried = true;
+		sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
+		sha256_ctx = sha256_md ? EVP_MD_CTX_new() : NULL;
+	}
+	return sha256_ctx != NULL;
+}
+
+/* SHA-256 of a then b (b may be NULL). */
+static void
+sha256_2(const void *a, size_t alen, const void *b, size_t blen, unsigned char out[32])
+{
+	if (!sha256_ready() ||
+		!EVP_DigestInit_ex(sha256_ctx, sha256_md, NULL) ||
+		!EVP_DigestUpdate(sha256_ctx, a, alen) ||
+		(b != NULL && !EVP_DigestUpdate(sha256_ctx, b, blen)) ||
+		!EVP_DigestFinal_ex(sha256_ctx, out, NULL))
+	{
+		/* unreachable with a working OpenSSL: a context of its own, else no digest (no match) */
+		EVP_MD_CTX *c = EVP_MD_CTX_new();
+
+		if (c == NULL ||
+			!EVP_DigestInit_ex(c, EVP_sha256(), NULL) ||
+			!EVP_DigestUpdate(c, a, alen) ||
+			(b != NULL && !EVP_DigestUpdate(c, b, blen)) ||
+			!EVP_DigestFinal_ex(c, out, NULL))
+			memset(out, 0, 32);
+		EVP_MD_CTX_free(c);
+	}
+}
+
 static void
 sha256_hex(const void *data, size_t n, char out[65])
 {
 	unsigned char md[SHA256_DIGEST_LENGTH];
 
-	SHA256(data, n, md);
+	sha256_2(data, n, NULL, 0, md);
 	hex(md, sizeof(md), out);
 }
 
+/* HMAC-SHA256 (RFC 2104) over sha256_2; key and out may be the same buffer. */
 static void
 hmac(const unsigned char *key, size_t keylen, const char *data, size_t n,
 	 unsigned char out[32])
 {
-	unsigned int outlen = 32;
-	unsigned char md[32];
+	unsigned char k[64];
+	unsigned char pad[64];
+	unsigned char inner[32];
 
-	/* through md: key and out may be the same buffer */
-	HMAC(EVP_sha256(), key, (int) keylen, (const unsigned char *) data, n, md, &outlen);
-	memcpy(out, md, 32);
-	OPENSSL_cleanse(md, sizeof(md));
+	memset(k, 0, sizeof(k));
+	if (keylen > sizeof(k))
+		sha256_2(key, keylen, NULL, 0, k);
+	else
+		memcpy(k, key, keylen);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x36;
+	sha256_2(pad, sizeof(pad), data, n, inner);
+	for (int i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x5c;
+	sha256_2(pad, sizeof(pad), inner, sizeof(inner), out);
+	OPENSSL_cleanse(k, sizeof(k));
+	OPENSSL_cleanse(pad, sizeof(pad));
+	OPENSSL_cleanse(inner, sizeof(inner));
+}
+
+/*
+ * The signing keys derived lately, by secret, date and region (the service
+ * and terminator are always dynamodb and aws4_request): deriving one takes
+ * four HMACs, and a key signs every request of a day. Looked up by the
+ * secret itself, so a reloaded credentials file that changes a key's secret
+ * never finds the old one's signing key.
+ */
+#define SIGNING_CACHE 8
+
+typedef struct signing_key
+{
+	char		secret[MAX_SECRET + 8];	/* "AWS4" + secret; "" for an empty slot */
+	char		date[16];
+	char		region[64];
+	unsigned char k[32];
+} signing_key;
+
+static signing_key signing_cache[SIGNING_CACHE];
+static int	signing_next;
+
+static void
+signing_key_for(const char *secret, const char *date, const char *region, unsigned char k[32])
+{
+	signing_key *e;
+
+	for (int i = 0; i < SIGNING_CACHE; i++)
+	{
+		e = &signing_cache[i];
+		if (e->secret[0] != '\0' && strcmp(e->date, date) == 0 && strcmp(e->region, region) == 0 &&
+			strcmp(e->secret, secret) == 0)
+		{
+			memcpy(k, e->k, 32);
+			return;
+		}
+	}
+	hmac((const unsigned char *) secret, strlen(secret), date, strlen(date), k);
+	hmac(k, 32, region, strlen(region), k);
+	hmac(k, 32, "dynamodb", 8, k);
+	hmac(k, 32, "aws4_request", 12, k);
+	if (strlen(secret) < sizeof(e->secret) && strlen(date) < sizeof(e->date) && strlen(region) < sizeof(e->region))
+	{
+		e = &signing_cache[signing_next];
+		signing_next = (signing_next + 1) % SIGNING_CACHE;
+		OPENSSL_cleanse(e, sizeof(*e));
+		strcpy(e->secret, secret);
+		strcpy(e->date, date);
+		strcpy(e->region, region);
+		memcpy(e->k, k, 32);
+	}
 }
 
 /* URI-encodes s as SigV4 does (everything but A-Za-z0-9-_.~, and '/' when keep_slash). */
@@ -734,11 +842,9 @@ gw_sigv4_verify(const gw_sig_input *in, char **role, gw_response *err)
 		free(sts.data);
 		return reject(err, GW_EXC_UNRECOGNIZED, "The security token included in the request is invalid.");
 	}
-	hmac((unsigned char *) secret, strlen(secret), scope_date, strlen(scope_date), k);
+	/* service and terminator were checked above: dynamodb, aws4_request */
+	signing_key_for(secret, scope_date, region, k);
 	OPENSSL_cleanse(secret, sizeof(secret));
-	hmac(k, 32, region, strlen(region), k);
-	hmac(k, 32, service, strlen(service), k);
-	hmac(k, 32, terminator, strlen(terminator), k);
 	hmac(k, 32, sts.data, sts.len, k);
 	free(sts.data);
 	hex(k, 32, expected);
