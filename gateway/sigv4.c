@@ -35,7 +35,6 @@
 #include <microhttpd.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/sha.h>
 
 #include "gateway.h"
