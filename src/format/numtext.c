@@ -56,20 +56,23 @@ put_digit(char *cp, int dig, bool lead)
 	return cp;
 }
 
-bool
-st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
+/* A numeric's fields, read from its on-disk header (numeric.c's layout) */
+typedef struct NtFields
+{
+	bool		neg;
+	int			weight;			/* of the first base-10000 digit */
+	int			dscale;			/* decimal digits after the point */
+	const char *digits;			/* int16 base-10000 digits, unaligned */
+	int			ndigits;
+} NtFields;
+
+/* Reads num's fields; false for NaN and the infinities, or a header too short */
+static bool
+nt_fields(Numeric num, NtFields *f)
 {
 	const char *p = VARDATA_ANY(num);
 	int			len = VARSIZE_ANY_EXHDR(num);
 	uint16		header;
-	const char *digits;
-	int			ndigits;
-	int			weight;
-	int			first = 0;
-	int			last;
-	int16		dig;
-	int			lead;
-	int			trail;
 
 	if (len < (int) sizeof(uint16))
 		return false;
@@ -78,12 +81,13 @@ st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
 		return false;
 	if ((header & NT_SIGN_MASK) == NT_SHORT)
 	{
-		*neg = (header & NT_SHORT_SIGN) != 0;
-		weight = (int) (header & NT_SHORT_WEIGHT);
+		f->neg = (header & NT_SHORT_SIGN) != 0;
+		f->dscale = (header & NT_SHORT_DSCALE) >> NT_SHORT_DSCALE_SHIFT;
+		f->weight = (int) (header & NT_SHORT_WEIGHT);
 		if (header & NT_SHORT_WEIGHT_SIGN)
-			weight -= NT_SHORT_WEIGHT + 1;
-		digits = p + sizeof(uint16);
-		ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
+			f->weight -= NT_SHORT_WEIGHT + 1;
+		f->digits = p + sizeof(uint16);
+		f->ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
 	}
 	else
 	{
@@ -91,14 +95,35 @@ st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
 
 		if (len < (int) (sizeof(uint16) + sizeof(int16)))
 			return false;
-		*neg = (header & NT_SIGN_MASK) == NT_NEG;
+		f->neg = (header & NT_SIGN_MASK) == NT_NEG;
+		f->dscale = header & NT_LONG_DSCALE;
 		memcpy(&w, p + sizeof(uint16), sizeof(int16));
-		weight = w;
-		digits = p + sizeof(uint16) + sizeof(int16);
-		ndigits = (len - (int) (sizeof(uint16) + sizeof(int16))) / (int) sizeof(int16);
+		f->weight = w;
+		f->digits = p + sizeof(uint16) + sizeof(int16);
+		f->ndigits = (len - (int) (sizeof(uint16) + sizeof(int16))) / (int) sizeof(int16);
 	}
+	return true;
+}
+
+bool
+st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
+{
+	NtFields	f;
+	const char *digits;
+	int			weight;
+	int			first = 0;
+	int			last;
+	int16		dig;
+	int			lead;
+	int			trail;
+
+	if (!nt_fields(num, &f))
+		return false;
+	*neg = f.neg;
+	digits = f.digits;
+	weight = f.weight;
 	/* numeric strips zero groups at both ends; skipped here all the same */
-	last = ndigits - 1;
+	last = f.ndigits - 1;
 	while (first <= last)
 	{
 		memcpy(&dig, digits + first * sizeof(int16), sizeof(int16));
@@ -134,9 +159,7 @@ st_numeric_decimal(Numeric num, bool *neg, int *n, int *e)
 int
 st_numeric_text(Numeric num, char *out, int size)
 {
-	const char *p = VARDATA_ANY(num);
-	int			len = VARSIZE_ANY_EXHDR(num);
-	uint16		header;
+	NtFields	f;
 	const char *digits;
 	int			ndigits;
 	int			weight;
@@ -145,34 +168,13 @@ st_numeric_text(Numeric num, char *out, int size)
 	char	   *cp = out;
 	int			d;
 
-	if (len < (int) sizeof(uint16))
+	if (!nt_fields(num, &f))
 		return -1;
-	memcpy(&header, p, sizeof(uint16));
-	if ((header & NT_SIGN_MASK) == NT_SPECIAL)
-		return -1;
-	if ((header & NT_SIGN_MASK) == NT_SHORT)
-	{
-		neg = (header & NT_SHORT_SIGN) != 0;
-		dscale = (header & NT_SHORT_DSCALE) >> NT_SHORT_DSCALE_SHIFT;
-		weight = (int) (header & NT_SHORT_WEIGHT);
-		if (header & NT_SHORT_WEIGHT_SIGN)
-			weight -= NT_SHORT_WEIGHT + 1;
-		digits = p + sizeof(uint16);
-		ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
-	}
-	else
-	{
-		int16		w;
-
-		if (len < (int) (sizeof(uint16) + sizeof(int16)))
-			return -1;
-		neg = (header & NT_SIGN_MASK) == NT_NEG;
-		dscale = header & NT_LONG_DSCALE;
-		memcpy(&w, p + sizeof(uint16), sizeof(int16));
-		weight = w;
-		digits = p + sizeof(uint16) + sizeof(int16);
-		ndigits = (len - (int) (sizeof(uint16) + sizeof(int16))) / (int) sizeof(int16);
-	}
+	neg = f.neg;
+	digits = f.digits;
+	ndigits = f.ndigits;
+	weight = f.weight;
+	dscale = f.dscale;
 
 	/* sign, integer digits (at least one), point, fraction digits rounded up to a group, NUL */
 	if (1 + (weight >= 0 ? (weight + 1) * NT_DEC_DIGITS : 1) + 1 + dscale + NT_DEC_DIGITS + 1 > size)
