@@ -6,7 +6,8 @@
 #   - builds in a cache directory outside the repository,
 #     $CITUS_CACHE/citus-13.2.2-<first 16 hex digits of the archive's sha256>, once: a later
 #     run finds the marker file .singletable-built there (written last, holding the archive's
-#     full sha256 and the pg_config version built against) and skips configure and make;
+#     full sha256, and the version, path and pkglibdir of the pg_config built against) and
+#     skips configure and make;
 #   - runs `make install` whenever it built, or when the installed citus.so is missing or is
 #     not the cached build's (e.g. PostgreSQL was reinstalled, or another Citus installed).
 # Idempotent; an interrupted build leaves no marker, so the next run starts it over. Run by
@@ -76,8 +77,13 @@ fi
 BUILD=$CITUS_CACHE/citus-$CITUS_VERSION-${sha:0:16}
 SRC=$BUILD/citus-$CITUS_VERSION
 MARKER=$BUILD/.singletable-built
+# The build is configured with one pg_config's path (Citus's Makefile.global keeps it, and
+# make install installs where it says), so the path is part of the key, not only the version:
+# a build configured against another installation (a private staged copy) is not reused.
 want_marker="sha256=$sha
-pg_config=$("$PG_CONFIG" --version)"
+pg_config=$("$PG_CONFIG" --version)
+pg_config_path=$(readlink -f "$(command -v "$PG_CONFIG")")
+pkglibdir=$("$PG_CONFIG" --pkglibdir)"
 
 mkdir -p "$CITUS_CACHE"
 # One build at a time on this machine (two test runs started together share the cache).
@@ -131,7 +137,7 @@ installed=$PKGLIBDIR/citus.so
 if ((built)) || ! cmp -s "$SRC/src/backend/distributed/citus.so" "$installed" ||
         [[ ! -f $("$PG_CONFIG" --sharedir)/extension/citus.control ]]; then
     st_log "citus build: make install into $("$PG_CONFIG" --bindir)/.."
-    (cd "$SRC" && make install >"$BUILD/install.log" 2>&1) ||
+    (cd "$SRC" && make install PG_CONFIG="$PG_CONFIG" >"$BUILD/install.log" 2>&1) ||
         { tail -n 40 "$BUILD/install.log" >&2; echo "build.sh: make install failed ($BUILD/install.log)" >&2; exit 1; }
     cmp -s "$SRC/src/backend/distributed/citus.so" "$installed" ||
         { echo "build.sh: $installed is not the build's citus.so after make install" >&2; exit 1; }
