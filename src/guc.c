@@ -75,6 +75,10 @@ st_guc_init(void)
 							"How long a table made by CreateTable of singletable.dynamodb() stays CREATING.",
 							"Meanwhile DescribeTable says CREATING, item operations get ResourceNotFoundException and DeleteTable/UpdateTable ResourceInUseException, as in DynamoDB; 0: ACTIVE at once. For test suites that wait for a table.",
 							&st_dynamodb_create_delay, 0, 0, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.stream_iterator_lifetime",
+							"Seconds a DynamoDB Streams shard iterator stays valid.",
+							"DynamoDB's is 15 minutes; GetRecords with an older one is ExpiredIteratorException.",
+							&st_stream_iterator_lifetime, 900, 1, 86400, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
 	DefineCustomEnumVariable("singletable.entity_check",
 							 "What a write does whose item does not fit the entities of its table: off, warning or error.",
 							 "Checks puts, updates, batch and transaction writes on tables with entities (define_entity): keys, field types, declared attributes, index key templates.",
