@@ -90,17 +90,17 @@ seq_text(int64 seq)
 	return psprintf("%021" PRId64, seq);
 }
 
-/* Milliseconds since the Unix epoch of a timestamptz */
-static int64
-epoch_ms(TimestampTz t)
-{
-	return (t - ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC)) / 1000;
-}
-
 static int64
 floor_div(int64 a, int64 b)
 {
 	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Milliseconds since the Unix epoch of a timestamptz */
+static int64
+epoch_ms(TimestampTz t)
+{
+	return floor_div(t + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC, 1000);
 }
 
 /* The member key: a JSON number of epoch seconds with milliseconds ("1796465474.785") */
@@ -750,7 +750,7 @@ st_ddb_get_records(StDdbCall *call)
 				 errhint("A shard iterator is valid for singletable.stream_iterator_lifetime (%d s) after GetShardIterator or GetRecords returned it.",
 						 st_stream_iterator_lifetime),
 				 st_errdetail_dynamodb("Iterator expired. The iterator was created at time %s while right now it's %s and the validity of the iterator is %d seconds.",
-									   timestamptz_to_str(issued), timestamptz_to_str(GetCurrentTimestamp()),
+									   pstrdup(timestamptz_to_str(issued)), timestamptz_to_str(GetCurrentTimestamp()),
 									   st_stream_iterator_lifetime)));
 	}
 	stream_or_error(it.arn, &s);
