@@ -54,42 +54,6 @@ validation(const char *msg)
 			 st_errdetail_dynamodb("%s", msg)));
 }
 
-static const char *
-st_ddb_stream_view_name(StStreamView v)
-{
-	switch (v)
-	{
-		case ST_STREAM_KEYS_ONLY:
-			return "KEYS_ONLY";
-		case ST_STREAM_NEW_IMAGE:
-			return "NEW_IMAGE";
-		case ST_STREAM_OLD_IMAGE:
-			return "OLD_IMAGE";
-		case ST_STREAM_NEW_AND_OLD_IMAGES:
-			return "NEW_AND_OLD_IMAGES";
-	}
-	return "NEW_AND_OLD_IMAGES";
-}
-
-static StStreamView
-view_of_name(const char *s)
-{
-	if (strcmp(s, "KEYS_ONLY") == 0)
-		return ST_STREAM_KEYS_ONLY;
-	if (strcmp(s, "NEW_IMAGE") == 0)
-		return ST_STREAM_NEW_IMAGE;
-	if (strcmp(s, "OLD_IMAGE") == 0)
-		return ST_STREAM_OLD_IMAGE;
-	return ST_STREAM_NEW_AND_OLD_IMAGES;
-}
-
-/* A sequence number on the wire: 21 digits, zero-padded */
-static char *
-seq_text(int64 seq)
-{
-	return psprintf("%021" PRId64, seq);
-}
-
 static int64
 floor_div(int64 a, int64 b)
 {
@@ -264,7 +228,7 @@ st_ddb_stream_spec_apply(Oid relid, const char *name, const StDdbStreamSpec *spe
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("table \"%s\" already has an enabled stream", name),
 					 st_errdetail_dynamodb("Table already has an enabled stream: TableName: %s", name)));
-		(void) st_enable_stream(relid, view_of_name(spec->view));
+		(void) st_enable_stream(relid, (StStreamView) st_stream_view_from_name(spec->view));
 	}
 	else
 	{
@@ -295,7 +259,7 @@ st_ddb_push_table_stream(JsonbParseState **st, Oid relid)
 		st_push_key(st, "StreamSpecification");
 		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 		st_push_bool(st, "StreamEnabled", true);
-		st_push_string(st, "StreamViewType", st_ddb_stream_view_name(latest->view));
+		st_push_string(st, "StreamViewType", st_stream_view_name(latest->view));
 		pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	}
 	st_push_string(st, "LatestStreamLabel", latest->label);
@@ -409,7 +373,7 @@ st_ddb_describe_stream(StDdbCall *call)
 	st_push_string(&st, "StreamArn", s.arn);
 	st_push_string(&st, "StreamLabel", s.label);
 	st_push_string(&st, "StreamStatus", s.status);
-	st_push_string(&st, "StreamViewType", st_ddb_stream_view_name(s.view));
+	st_push_string(&st, "StreamViewType", st_stream_view_name(s.view));
 	push_epoch(&st, "CreationRequestDateTime", s.enabled_at, false);
 	st_push_string(&st, "TableName", s.table_name);
 	push_key_schema(&st, &s.keys);
@@ -436,9 +400,9 @@ st_ddb_describe_stream(StDdbCall *call)
 		st_push_string(&st, "ShardId", sh->shard_id);
 		st_push_key(&st, "SequenceNumberRange");
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		st_push_string(&st, "StartingSequenceNumber", seq_text(sh->starting_seq));
+		st_push_string(&st, "StartingSequenceNumber", st_stream_seq_text(sh->starting_seq));
 		if (sh->ending_seq != 0)
-			st_push_string(&st, "EndingSequenceNumber", seq_text(sh->ending_seq));
+			st_push_string(&st, "EndingSequenceNumber", st_stream_seq_text(sh->ending_seq));
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 		if (sh->parent_shard_id)
 			st_push_string(&st, "ParentShardId", sh->parent_shard_id);
@@ -576,28 +540,6 @@ trimmed(const char *table)
 			 st_errdetail_dynamodb("The operation attempted to read past the oldest stream record in a shard.")));
 }
 
-/*
- * The highest sequence number the stream has stored (0: none), for LATEST:
- * read to the end (the read API has no cheaper way yet; see the contract's
- * Changes).
- */
-static int64
-stream_last_seq(int32 stream_id, int64 from)
-{
-	int64		last = from;
-
-	for (;;)
-	{
-		List	   *page = st_stream_read(stream_id, last, 0, 1000, INT64CONST(0x7fffffffffffffff));
-
-		CHECK_FOR_INTERRUPTS();
-		if (page == NIL)
-			return last;
-		last = ((StStreamRecord *) llast(page))->seq;
-		list_free_deep(page);
-	}
-}
-
 Jsonb *
 st_ddb_get_shard_iterator(StDdbCall *call)
 {
@@ -644,7 +586,7 @@ st_ddb_get_shard_iterator(StDdbCall *call)
 		if (sh->ending_seq != 0)
 			it.after_seq = sh->ending_seq;
 		else
-			it.after_seq = stream_last_seq(s.stream_id, Max(sh->starting_seq, trim) - 1);
+			it.after_seq = Max(st_stream_last_seq(s.stream_id), Max(sh->starting_seq, trim) - 1);
 	}
 	else
 	{
@@ -697,9 +639,9 @@ push_record(JsonbParseState **st, StStream *s, StStreamRecord *r)
 		st_push_jsonb(st, "NewImage", r->new_image);
 	if (old_image && r->old_image)
 		st_push_jsonb(st, "OldImage", r->old_image);
-	st_push_string(st, "SequenceNumber", seq_text(r->seq));
+	st_push_string(st, "SequenceNumber", st_stream_seq_text(r->seq));
 	st_push_int(st, "SizeBytes", r->size_bytes);
-	st_push_string(st, "StreamViewType", st_ddb_stream_view_name(s->view));
+	st_push_string(st, "StreamViewType", st_stream_view_name(s->view));
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	if (r->ttl)
 	{
