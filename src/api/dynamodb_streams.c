@@ -136,7 +136,7 @@ shard_or_error(StStream *s, const char *shard_id)
 	ereport(ERROR,
 			(errcode(ERRCODE_UNDEFINED_TABLE),
 			 errmsg("stream of table \"%s\" has no shard \"%s\"", s->table_name, shard_id),
-			 st_errdetail_dynamodb("Requested resource not found: Shard does not exist")));
+			 st_errdetail_dynamodb("Shard does not exist")));
 	return NULL;				/* not reached */
 }
 

@@ -39,11 +39,13 @@ class Side:
     def __init__(self, name, port):
         self.name, self.port = name, port
         self.names = {}      # a value no two servers share -> its placeholder
+        self.counts = {}     # placeholders made per kind
         self.saved = {}
 
     def placeholder(self, kind, value):
         if value not in self.names:
-            self.names[value] = f"<{kind}{sum(1 for v in self.names.values() if v.startswith('<' + kind)) + 1}>"
+            self.counts[kind] = self.counts.get(kind, 0) + 1
+            self.names[value] = f"<{kind}{self.counts[kind]}>"
         return self.names[value]
 
     def norm(self, v, key=None):
@@ -57,13 +59,16 @@ class Side:
         if isinstance(v, list):
             return [self.norm(x, key) for x in v]
         if key in ("StreamArn", "LatestStreamArn", "LastEvaluatedStreamArn", "ExclusiveStartStreamArn"):
-            return self.placeholder("arn", v)
+            # the table's first, second... stream (labels differ between the servers)
+            m = re.match(r"arn:aws:dynamodb:[^:]*:[^:]*:table/([^/]*)/stream/", v)
+            return self.placeholder(f"arn {m.group(1)} #" if m else "arn ", v)
         if key in ("StreamLabel", "LatestStreamLabel"):
             return "<label>"
         if key in ("ShardId", "LastEvaluatedShardId", "ParentShardId"):
             return self.placeholder("shard", v)
         if key in ("StartingSequenceNumber", "EndingSequenceNumber", "SequenceNumber"):
-            return self.placeholder("seq", v)
+            # their values are the server's own (ours: one counter per database)
+            return "<seq>" if re.fullmatch(r"[0-9]{21,40}", v) else v
         if key in ("ShardIterator", "NextShardIterator"):
             return "<iterator>"
         if key in ("eventID",):
