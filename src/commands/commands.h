@@ -144,4 +144,7 @@ extern int32 st_enable_stream(Oid relid, StStreamView view);
 /* disable: the caller must own the table; error if no enabled stream */
 extern void st_disable_stream(Oid relid);
 
+/* Set by bgw/stream_worker.c under preload: starts this database's stream worker */
+extern void (*st_stream_start_worker_hook) (void);
+
 #endif

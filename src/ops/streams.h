@@ -91,6 +91,26 @@ extern int64 st_stream_last_seq(int32 stream_id);
 extern List *st_stream_read(int32 stream_id, int64 after_seq, int64 until_seq,
 							int max_records, int64 max_bytes);
 
+/* Settings (guc.c): retention and shard lifetime in seconds */
+extern int	st_stream_retention;
+extern int	st_stream_shard_lifetime;
+
+/* true under shared_preload_libraries (set by bgw/stream_worker.c) */
+extern bool st_streams_preloaded;
+
+/*
+ * The logical replication slot of a database's streams:
+ * singletable_streams_<database OID> (slot names are unique in the cluster)
+ */
+#define ST_STREAM_SLOT_FORMAT "singletable_streams_%u"
+
+/*
+ * Runs sql on the stream storage as its owner, in the caller's SPI
+ * connection (result in SPI_tuptable); returns SPI's code
+ */
+extern int	st_stream_execute(const char *sql, int nargs, Oid *argtypes, Datum *values,
+							  const char *nulls, bool read_only);
+
 /* Wire SequenceNumber: seq as a decimal string zero-padded to 21 digits */
 extern char *st_stream_seq_text(int64 seq);
 
