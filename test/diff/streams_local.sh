@@ -27,7 +27,8 @@ fi
 GATEWAY=${GATEWAY:-$PGBIN/singletable-gateway}
 [[ -x $GATEWAY ]] || { echo "no $GATEWAY: make install-gateway first" >&2; exit 1; }
 
-st_start_server "wal_level = logical" "shared_preload_libraries = 'singletable'" "max_replication_slots = 10" || exit 1
+mapfile -t stream_conf < <(st_stream_conf)
+st_start_server "${stream_conf[@]}" || exit 1
 "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION singletable" || exit 1
 
 # shellcheck disable=SC2016  # expanded by the inner shell

@@ -66,8 +66,8 @@ SQL
         fi
         # DynamoDB Streams (issue 27): capture needs wal_level = logical and the library
         # preloaded (its stream worker); the TTL sweep every second for the TTL record
-        if st_restart_server "wal_level = logical" "shared_preload_libraries = 'singletable'" \
-                "max_replication_slots = 10" "singletable.ttl_interval = 1"; then
+        mapfile -t stream_conf < <(st_stream_conf)
+        if st_restart_server "${stream_conf[@]}" "singletable.ttl_interval = 1"; then
             "${PYTHON[@]}" "$TOP/test/gateway/test_streams.py" || rc=1
             if command -v node >/dev/null && [[ -e $js/node_modules/@aws-sdk/client-dynamodb-streams ]]; then
                 node "$js/streams.test.js" || rc=1
