@@ -645,10 +645,15 @@ push_record(JsonbParseState **st, StStream *s, StStreamRecord *r)
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	if (r->ttl)
 	{
+		/*
+		 * The service model's member names (Identity: PrincipalId, Type),
+		 * which the SDKs read; Lambda's event documents spell them
+		 * principalId and type
+		 */
 		st_push_key(st, "userIdentity");
 		pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
-		st_push_string(st, "type", "Service");
-		st_push_string(st, "principalId", "dynamodb.amazonaws.com");
+		st_push_string(st, "Type", "Service");
+		st_push_string(st, "PrincipalId", "dynamodb.amazonaws.com");
 		pushJsonbValue(st, WJB_END_OBJECT, NULL);
 	}
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);

@@ -180,8 +180,8 @@ sql = by.get(("MODIFY", "U#2", "P#1"), {}).get("dynamodb", {})
 step("the plain SQL UPDATE: its images", lambda: (sql.get("OldImage", {}).get("likes"), sql.get("NewImage", {}).get("likes")),
      (N(0), N(5)))
 ttl = by.get(("REMOVE", "U#3", "SESSION"), {})
-step("the TTL deletion carries userIdentity", lambda: ttl.get("userIdentity"),
-     {"type": "Service", "principalId": "dynamodb.amazonaws.com"})
+step("the TTL deletion carries userIdentity (the service model's names, which boto3 reads)",
+     lambda: ttl.get("userIdentity"), {"Type": "Service", "PrincipalId": "dynamodb.amazonaws.com"})
 step("no other record has userIdentity", lambda: sum("userIdentity" in r for r in recs), 1)
 step("eventIDs unique", lambda: len({r["eventID"] for r in recs}), len(recs))
 
