@@ -136,7 +136,7 @@ extern char *st_entity_view_suffix(const char *entity);
  *
  * enable: the caller must own the table; wal_level below logical or the
  * library not preloaded: 55000; a Citus table: 0A000; a stream already
- * enabled: 42710 (ValidationException "Table already has an enabled stream:
+ * enabled: 22023 (ValidationException "Table already has an enabled stream:
  * TableName: x"). Returns the new stream_id.
  */
 extern int32 st_enable_stream(Oid relid, StStreamView view);

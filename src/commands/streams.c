@@ -136,7 +136,7 @@ st_enable_stream(Oid relid, StStreamView view)
 						  " AND status OPERATOR(pg_catalog.<>) 'DISABLED'", 1, argtypes, values, NULL, false);
 		if (SPI_processed > 0)
 			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_OBJECT),
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("table \"%s\" already has an enabled stream", tab->relname),
 					 st_errdetail_dynamodb("Table already has an enabled stream: TableName: %s", tab->relname)));
 	}
@@ -207,7 +207,7 @@ st_disable_stream(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" has no enabled stream", tab->relname),
-				 st_errdetail_dynamodb("Table already has no enabled stream: TableName: %s", tab->relname)));
+				 st_errdetail_dynamodb("Table has no enabled stream: TableName: %s", tab->relname)));
 	/* the worker closes its open shard once it has stored what committed before */
 	if (SPI_execute(psprintf("ALTER TABLE %s REPLICA IDENTITY DEFAULT", tab->qualname), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "ALTER TABLE failed");

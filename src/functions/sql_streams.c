@@ -118,11 +118,13 @@ singletable_stream_records(PG_FUNCTION_ARGS)
 	List	   *recs;
 	ListCell   *lc;
 	Jsonb	   *service = NULL;
+	int64		after_seq;
 
 	if (max < 1 || max > 10000)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_records must be between 1 and 10000, not %d", max)));
+	after_seq = after ? parse_seq(after) : 0;
 	relid = table_oid(name, ACL_SELECT);
 	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
@@ -134,7 +136,7 @@ singletable_stream_records(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("table \"%s\" has no stream", get_rel_name(relid)),
 				 errhint("Enable one with singletable.enable_stream().")));
-	recs = st_stream_read(s->stream_id, after ? parse_seq(after) : 0, 0, max, PG_INT64_MAX);
+	recs = st_stream_read(s->stream_id, after_seq, 0, max, PG_INT64_MAX);
 
 	InitMaterializedSRF(fcinfo, 0);
 	foreach(lc, recs)
