@@ -30,6 +30,7 @@ TABLE = "lag_bench"
 
 try:
     ddb.delete_table(TableName=TABLE)
+    time.sleep(1)
 except Exception:  # noqa: BLE001 - absent is fine
     pass
 arn = ddb.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
@@ -110,4 +111,7 @@ print(f"writers {writers}, {elapsed:.1f} s: {len(acked)} puts ({len(acked) / ela
       f"{len(seen)} records seen, {missing} missing")
 print(f"lag from PutItem's answer to GetRecords: p50 {pct(50):.0f} ms, p90 {pct(90):.0f} ms, "
       f"p99 {pct(99):.0f} ms, max {lags[-1] * 1000 if lags else float('nan'):.0f} ms")
-ddb.delete_table(TableName=TABLE)
+if missing:
+    print("# missing, e.g.:", sorted(k for k in acked if k not in seen)[:10], "- table lag_bench kept")
+else:
+    ddb.delete_table(TableName=TABLE)
