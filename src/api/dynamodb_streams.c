@@ -69,15 +69,14 @@ epoch_ms(TimestampTz t)
 
 /* The member key: a JSON number of epoch seconds with milliseconds ("1796465474.785") */
 static void
-push_epoch(JsonbParseState **st, const char *key, TimestampTz t, bool whole_seconds)
+push_epoch(JsonbParseState **st, const char *key, TimestampTz t)
 {
 	int64		ms = epoch_ms(t);
 	int64		s = floor_div(ms, 1000);
 	JsonbValue	v;
 	char	   *txt;
 
-	txt = whole_seconds ? psprintf(INT64_FORMAT, s) :
-		psprintf(INT64_FORMAT ".%03d", s, (int) (ms - s * 1000));
+	txt = psprintf(INT64_FORMAT ".%03d", s, (int) (ms - s * 1000));
 	v.type = jbvNumeric;
 	v.val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(txt),
 														ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
@@ -374,7 +373,7 @@ st_ddb_describe_stream(StDdbCall *call)
 	st_push_string(&st, "StreamLabel", s.label);
 	st_push_string(&st, "StreamStatus", s.status);
 	st_push_string(&st, "StreamViewType", st_stream_view_name(s.view));
-	push_epoch(&st, "CreationRequestDateTime", s.enabled_at, false);
+	push_epoch(&st, "CreationRequestDateTime", s.enabled_at);
 	st_push_string(&st, "TableName", s.table_name);
 	push_key_schema(&st, &s.keys);
 	st_push_key(&st, "Shards");
@@ -632,7 +631,7 @@ push_record(JsonbParseState **st, StStream *s, StStreamRecord *r)
 	st_push_key(st, "dynamodb");
 	pushJsonbValue(st, WJB_BEGIN_OBJECT, NULL);
 	/* epoch seconds, as DynamoDB rounds them and the SDKs read them */
-	push_epoch(st, "ApproximateCreationDateTime", r->created_at, true);
+	st_push_int(st, "ApproximateCreationDateTime", floor_div(epoch_ms(r->created_at), 1000));
 	if (r->keys)
 		st_push_jsonb(st, "Keys", r->keys);
 	if (new_image && r->new_image)
