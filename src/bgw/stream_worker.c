@@ -356,7 +356,7 @@ maintenance(bool retention, XLogRecPtr decoded)
 			Datum		v[1] = {Int32GetDatum(lfirst_int(lc))};
 
 			SPI_execute_with_args("UPDATE singletable.stream_shards h"
-								  " SET ending_seq = pg_catalog.greatest(st.last_seq, h.starting_seq OPERATOR(pg_catalog.-) 1),"
+								  " SET ending_seq = GREATEST(st.last_seq, h.starting_seq OPERATOR(pg_catalog.-) 1),"
 								  " closed_at = pg_catalog.now() FROM singletable.stream_state st"
 								  " WHERE h.stream_id OPERATOR(pg_catalog.=) $1 AND h.ending_seq IS NULL",
 								  1, t, v, NULL, false, 0);
