@@ -280,7 +280,8 @@ st_stream_conf() {
     echo "wal_level = logical"
     echo "shared_preload_libraries = 'singletable'"
     echo "max_replication_slots = 10"
-    if "$PGBIN/postgres" --describe-config 2>/dev/null | grep -q '^output_plugin_libraries'; then
+    # grep reads to the end (not -q): under pipefail an early exit would SIGPIPE postgres
+    if "$PGBIN/postgres" --describe-config 2>/dev/null | grep '^output_plugin_libraries' >/dev/null; then
         echo "output_plugin_libraries = 'pgoutput, test_decoding, singletable'"
     fi
 }
