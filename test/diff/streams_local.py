@@ -204,6 +204,13 @@ compare("UpdateTable re-enable KEYS_ONLY", "UpdateTable",
         {"TableName": "sl_a", "StreamSpecification": {"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}},
         save={"$ARN2": arn_of["arn"]}, view=table_view)
 wait_enabled(gw.saved.get("$ARN2", ""))
+# our worker closes a disabled stream's shard once it has decoded past the disabling (about a second)
+for _ in range(100):
+    _, d = gw.send("DescribeStream", {"StreamArn": "$ARN1"})
+    if all("EndingSequenceNumber" in h["SequenceNumberRange"] for h in d.get("StreamDescription", {}).get("Shards", [{}])
+           if "SequenceNumberRange" in h):
+        break
+    time.sleep(0.1)
 compare("DescribeStream of the disabled stream", "DescribeStream", {"StreamArn": "$ARN1"})
 compare("ListStreams by table: both", "ListStreams", {"TableName": "sl_a"})
 compare("ListStreams by table, Limit 1", "ListStreams", {"TableName": "sl_a", "Limit": 1})
