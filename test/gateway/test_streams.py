@@ -249,5 +249,14 @@ step("ListStreams paged by Limit 1", lambda: (
                streams.list_streams(TableName="posts", Limit=1, ExclusiveStartStreamArn=a["LastEvaluatedStreamArn"])
                ["Streams"][0]["StreamArn"]))(streams.list_streams(TableName="posts", Limit=1)),
     (1, arns[-1], arns[-2]))
+# singletable.dynamodb (a jsonb built) and dynamodb_as (the gateway's call, text written
+# directly) answer the same GetRecords document
+same_sql = ("WITH i AS (SELECT singletable.dynamodb('GetShardIterator', jsonb_build_object('StreamArn', '%s',"
+            " 'ShardId', (singletable.dynamodb('DescribeStream', '{\"StreamArn\": \"%s\"}')"
+            " #>> '{StreamDescription,Shards,0,ShardId}'), 'ShardIteratorType', 'TRIM_HORIZON')) ->> 'ShardIterator' AS it)"
+            " SELECT (singletable.dynamodb('GetRecords', jsonb_build_object('ShardIterator', it)) #- '{NextShardIterator}')"
+            " = (singletable.dynamodb_as(NULL, 'GetRecords', jsonb_build_object('ShardIterator', it)::text)::jsonb"
+            " #- '{NextShardIterator}') FROM i") % (arns[0], arns[0])
+step("dynamodb and dynamodb_as: the same GetRecords", lambda: psql(same_sql), "t")
 ddb.delete_table(TableName="posts")
 run.finish()
