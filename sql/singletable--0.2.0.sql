@@ -1171,7 +1171,7 @@ COMMENT ON TABLE singletable.streams IS
 REVOKE ALL ON singletable.streams FROM PUBLIC;
 
 CREATE TABLE singletable.stream_shards (
-    stream_id           pg_catalog.int4 NOT NULL REFERENCES singletable.streams ON DELETE CASCADE,
+    stream_id           pg_catalog.int4 NOT NULL,
     shard_id            pg_catalog.text NOT NULL,
     parent_shard_id     pg_catalog.text,
     starting_seq        pg_catalog.int8 NOT NULL,
@@ -1185,7 +1185,7 @@ COMMENT ON TABLE singletable.stream_shards IS
 REVOKE ALL ON singletable.stream_shards FROM PUBLIC;
 
 CREATE TABLE singletable.stream_records (
-    stream_id           pg_catalog.int4 NOT NULL REFERENCES singletable.streams ON DELETE CASCADE,
+    stream_id           pg_catalog.int4 NOT NULL,
     seq                 pg_catalog.int8 NOT NULL,
     created_at          pg_catalog.timestamptz NOT NULL,
     event_name          pg_catalog.text NOT NULL,
@@ -1218,11 +1218,16 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    DELETE FROM singletable.streams s
+    WITH gone AS (DELETE FROM singletable.streams s
      USING pg_catalog.pg_event_trigger_dropped_objects() d
      WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
        AND d.objsubid OPERATOR(pg_catalog.=) 0
-       AND s.table_oid OPERATOR(pg_catalog.=) d.objid;
+       AND s.table_oid OPERATOR(pg_catalog.=) d.objid
+     RETURNING s.stream_id),
+    shards AS (DELETE FROM singletable.stream_shards h USING gone
+     WHERE h.stream_id OPERATOR(pg_catalog.=) gone.stream_id)
+    DELETE FROM singletable.stream_records r USING gone
+     WHERE r.stream_id OPERATOR(pg_catalog.=) gone.stream_id;
 END;
 $$;
 COMMENT ON FUNCTION singletable.on_sql_drop_streams() IS

@@ -396,9 +396,11 @@ maintenance(bool retention, XLogRecPtr decoded)
 		SPI_execute_with_args("DELETE FROM singletable.stream_shards"
 							  " WHERE closed_at OPERATOR(pg_catalog.<) (pg_catalog.now() OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => $1))",
 							  1, t, v, NULL, false, 0);
-		SPI_execute_with_args("DELETE FROM singletable.streams s WHERE status OPERATOR(pg_catalog.=) 'DISABLED'"
+		SPI_execute_with_args("WITH gone AS (DELETE FROM singletable.streams s WHERE status OPERATOR(pg_catalog.=) 'DISABLED'"
 							  " AND disabled_at OPERATOR(pg_catalog.<) (pg_catalog.now() OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => $1))"
-							  " AND NOT EXISTS (SELECT 1 FROM singletable.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id)",
+							  " AND NOT EXISTS (SELECT 1 FROM singletable.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id)"
+							  " RETURNING stream_id) DELETE FROM singletable.stream_shards h USING gone"
+							  " WHERE h.stream_id OPERATOR(pg_catalog.=) gone.stream_id",
 							  1, t, v, NULL, false, 0);
 	}
 	SPI_finish();
