@@ -266,45 +266,28 @@ hex(const unsigned char *in, size_t n, char *out)
  * SHA-256 through one digest fetched once and one reused context: OpenSSL
  * 3's one-shot SHA256() and HMAC() look the algorithm up (under a lock) and
  * allocate a context on every call, which cost more than the hashing of a
- * small request. Falls back to the one-shot call when the fetch failed.
+ * small request. If the fetch fails, the built-in EVP_sha256() is used.
  */
-static EVP_MD *sha256_md;
+static const EVP_MD *sha256_md;
 static EVP_MD_CTX *sha256_ctx;
-static bool sha256_tried;
 
-static bool
-sha256_ready(void)
-{
-	if (!sha256_tried)
-	{
-		sha256_tried = true;
-		sha256_md = EVP_MD_fetch(NULL, "SHA256", NULL);
-		sha256_ctx = sha256_md ? EVP_MD_CTX_new() : NULL;
-	}
-	return sha256_ctx != NULL;
-}
-
-/* SHA-256 of a then b (b may be NULL). */
+/* SHA-256 of a then b (b may be NULL); all zeros (matching no signature) if OpenSSL fails. */
 static void
 sha256_2(const void *a, size_t alen, const void *b, size_t blen, unsigned char out[32])
 {
-	if (!sha256_ready() ||
+	if (sha256_md == NULL)
+	{
+		EVP_MD	   *fetched = EVP_MD_fetch(NULL, "SHA256", NULL);
+
+		sha256_md = fetched ? fetched : EVP_sha256();
+		sha256_ctx = EVP_MD_CTX_new();
+	}
+	if (sha256_ctx == NULL ||
 		!EVP_DigestInit_ex(sha256_ctx, sha256_md, NULL) ||
 		!EVP_DigestUpdate(sha256_ctx, a, alen) ||
 		(b != NULL && !EVP_DigestUpdate(sha256_ctx, b, blen)) ||
 		!EVP_DigestFinal_ex(sha256_ctx, out, NULL))
-	{
-		/* unreachable with a working OpenSSL: a context of its own, else no digest (no match) */
-		EVP_MD_CTX *c = EVP_MD_CTX_new();
-
-		if (c == NULL ||
-			!EVP_DigestInit_ex(c, EVP_sha256(), NULL) ||
-			!EVP_DigestUpdate(c, a, alen) ||
-			(b != NULL && !EVP_DigestUpdate(c, b, blen)) ||
-			!EVP_DigestFinal_ex(c, out, NULL))
-			memset(out, 0, 32);
-		EVP_MD_CTX_free(c);
-	}
+		memset(out, 0, 32);
 }
 
 static void

@@ -171,7 +171,10 @@ st_build_install() {
     jobs=$(nproc 2>/dev/null || echo 2)
     case ${ST_BUILD_GATEWAY:-} in
         0) make_vars=(GATEWAY=no); what="; the extension only" ;;
-        1) build+=(gateway); install+=(install-gateway); what="; the extension and the gateway" ;;
+        # GATEWAY=no: `all` must not also start the gateway's make (gateway-if-found), which
+        # under -j would race the `gateway` target's make in the same directory
+        1) make_vars=(GATEWAY=no); build+=(gateway); install+=(install-gateway)
+           what="; the extension and the gateway" ;;
     esac
     st_log "building in $TOP (COPT='$copt'$what)"
     st_run make -C "$TOP" "${make_vars[@]}" clean PG_CONFIG="$PG_CONFIG" >/dev/null || return 1
