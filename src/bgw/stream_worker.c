@@ -454,11 +454,32 @@ st_stream_worker_main(Datum arg)
 
 	pending_cxt = AllocSetContextCreate(TopMemoryContext, "singletable stream records", ALLOCSET_DEFAULT_SIZES);
 	ReplicationSlotAcquire(slotname, true);
-	ctx = CreateDecodingContext(InvalidXLogRecPtr, NIL, false,
-								XL_ROUTINE(.page_read = read_local_xlog_page,
-										   .segment_open = wal_segment_open,
-										   .segment_close = wal_segment_close),
-								collect_prepare, collect_write, NULL);
+
+	/*
+	 * The decoding context is created inside a transaction, as the SQL
+	 * functions (pg_logical_slot_get_changes) do, not outside one as a
+	 * walsender does: outside, CreateDecodingContext marks the process
+	 * PROC_IN_LOGICAL_DECODING, and snapshots skip such a process entirely,
+	 * its xid included. The worker writes (store_pending), so another
+	 * backend's snapshot would take its running transaction for an aborted
+	 * one and set HEAP_XMIN_INVALID on the rows it had inserted so far: they
+	 * vanish after the commit. The slot's catalog_xmin already protects the
+	 * catalog rows decoding needs, so the flag is not needed.
+	 */
+	StartTransactionCommand();
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		ctx = CreateDecodingContext(InvalidXLogRecPtr, NIL, false,
+									XL_ROUTINE(.page_read = read_local_xlog_page,
+											   .segment_open = wal_segment_open,
+											   .segment_close = wal_segment_close),
+									collect_prepare, collect_write, NULL);
+		MemoryContextSwitchTo(old);
+	}
+	CommitTransactionCommand();
+	if (MyProc->statusFlags & PROC_IN_LOGICAL_DECODING)
+		elog(ERROR, "the stream worker must not be marked as a logical decoding process");
 	XLogBeginRead(ctx->reader, MyReplicationSlot->data.restart_lsn);
 	ereport(LOG, (errmsg("singletable stream worker reading slot \"%s\"", slotname)));
 
