@@ -17,7 +17,10 @@
  * singletable.stream_shard_lifetime (a child shard follows) and the open
  * shards of disabled streams (once it has decoded past the disabling), and
  * every minute deletes records and shards older than
- * singletable.stream_retention.
+ * singletable.stream_retention. Once no stream is left in the database (the
+ * last disabled one's records expired, or its table was dropped), or the
+ * extension is gone, the worker drops the slot and exits: a slot would keep
+ * WAL and block DROP DATABASE.
  *
  * The TTL launcher (ttl_worker.c) calls st_stream_launcher_round each
  * second: a worker for each database whose slot exists and is idle. So a
@@ -66,7 +69,7 @@ static MemoryContext pending_cxt = NULL;
 static List *closing = NIL;		/* of int32 stream ids, in TopMemoryContext */
 static XLogRecPtr close_lsn = InvalidXLogRecPtr;
 
-static void
+static bool
 start_worker(Oid dboid)
 {
 	BackgroundWorker worker;
@@ -75,14 +78,14 @@ start_worker(Oid dboid)
 	snprintf(name, sizeof(name), "singletable stream worker for database %u", dboid);
 	st_bgworker_fill(&worker, "st_stream_worker_main", "singletable stream worker", name, BGW_NEVER_RESTART);
 	worker.bgw_main_arg = ObjectIdGetDatum(dboid);
-	(void) RegisterDynamicBackgroundWorker(&worker, NULL);
+	return RegisterDynamicBackgroundWorker(&worker, NULL);
 }
 
 /* enable_stream's hook: a worker for this database (it creates the slot if needed) */
-static void
+static bool
 start_my_worker(void)
 {
-	start_worker(MyDatabaseId);
+	return start_worker(MyDatabaseId);
 }
 
 void
@@ -153,7 +156,7 @@ st_stream_launcher_round(void)
 		if (started[j].last_start > now - 3 * USECS_PER_SEC)
 			continue;
 		started[j].last_start = now;
-		start_worker(dbs[i]);
+		(void) start_worker(dbs[i]);
 	}
 }
 
@@ -316,9 +319,35 @@ store_pending(void)
 	pending = NIL;
 }
 
-/* Housekeeping in a transaction: ENABLING streams, shards, retention */
+/*
+ * Whether the database has no stream left (not even a disabled one whose
+ * records are kept): then the slot is not needed. Checked again under a
+ * SHARE lock of singletable.streams, which waits for enable_stream's
+ * transactions in flight and keeps new ones out until this one ends: an
+ * enable_stream after it sees the slot gone (ENABLING, a new slot).
+ */
+static bool
+no_stream_left(void)
+{
+	static const char *q = "SELECT NOT EXISTS (SELECT 1 FROM singletable.streams)";
+	bool		isnull;
+
+	if (SPI_execute(q, false, 0) != SPI_OK_SELECT ||
+		!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+		return false;
+	if (SPI_execute("LOCK TABLE singletable.streams IN SHARE MODE", false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "LOCK TABLE singletable.streams failed");
+	/* a new snapshot (read committed): what committed before the lock */
+	return SPI_execute(q, false, 0) == SPI_OK_SELECT &&
+		DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/*
+ * Housekeeping in a transaction: ENABLING streams, shards, retention. When
+ * no stream is left, drops the slot (and the decoding context) and exits.
+ */
 static void
-maintenance(bool retention, XLogRecPtr decoded)
+maintenance(bool retention, XLogRecPtr decoded, LogicalDecodingContext *ctx)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -403,6 +432,21 @@ maintenance(bool retention, XLogRecPtr decoded)
 							  " WHERE h.stream_id OPERATOR(pg_catalog.=) gone.stream_id",
 							  1, t, v, NULL, false, 0);
 	}
+	if (ctx != NULL && no_stream_left())
+	{
+		char		name[NAMEDATALEN];
+
+		strlcpy(name, NameStr(MyReplicationSlot->data.name), sizeof(name));
+		FreeDecodingContext(ctx);
+		ReplicationSlotRelease();
+		ReplicationSlotDrop(name, true);
+		SPI_finish();
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+		ereport(LOG, (errmsg("singletable: dropped logical replication slot \"%s\": no stream is left in this database",
+							 name)));
+		proc_exit(0);
+	}
 	SPI_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
@@ -434,10 +478,19 @@ st_stream_worker_main(Datum arg)
 		installed = OidIsValid(nsp) && OidIsValid(get_relname_relid("stream_state", nsp));
 	}
 	CommitTransactionCommand();
-	if (!installed)
-		proc_exit(0);
-
 	slot = SearchNamedReplicationSlot(slotname, true);
+	if (!installed)
+	{
+		/* the extension was dropped: its slot would keep WAL and block DROP DATABASE */
+		if (slot != NULL)
+		{
+			ReplicationSlotDrop(slotname, true);
+			ereport(LOG, (errmsg("singletable: dropped logical replication slot \"%s\": the extension is not installed in this database",
+								 slotname)));
+		}
+		proc_exit(0);
+	}
+
 	if (slot == NULL)
 		create_slot(slotname);
 	else
@@ -450,7 +503,7 @@ st_stream_worker_main(Datum arg)
 		if (active != 0)
 			proc_exit(0);		/* another worker has it */
 	}
-	maintenance(false, InvalidXLogRecPtr);
+	maintenance(false, InvalidXLogRecPtr, NULL);
 
 	pending_cxt = AllocSetContextCreate(TopMemoryContext, "singletable stream records", ALLOCSET_DEFAULT_SIZES);
 	ReplicationSlotAcquire(slotname, true);
@@ -521,7 +574,7 @@ st_stream_worker_main(Datum arg)
 		{
 			bool		retention = now - last_retention >= (int64) Min(60, st_stream_retention) * USECS_PER_SEC;
 
-			maintenance(retention, ctx->reader->EndRecPtr);
+			maintenance(retention, ctx->reader->EndRecPtr, ctx);
 			last_maint = now;
 			if (retention)
 				last_retention = now;

@@ -135,7 +135,8 @@ extern char *st_entity_view_suffix(const char *entity);
  * Streams (streams.c). StStreamView is defined in ops/streams.h.
  *
  * enable: the caller must own the table; wal_level below logical or the
- * library not preloaded: 55000; a Citus table: 0A000; a stream already
+ * library not preloaded: 55000; a Citus table: 0A000; no replication slot
+ * or background worker free for a new slot: 53400; a stream already
  * enabled: 22023 (ValidationException "Table already has an enabled stream:
  * TableName: x"). Returns the new stream_id.
  */
@@ -144,7 +145,10 @@ extern int32 st_enable_stream(Oid relid, StStreamView view);
 /* disable: the caller must own the table; error if no enabled stream */
 extern void st_disable_stream(Oid relid);
 
-/* Set by bgw/stream_worker.c under preload: starts this database's stream worker */
-extern void (*st_stream_start_worker_hook) (void);
+/*
+ * Set by bgw/stream_worker.c under preload: starts this database's stream
+ * worker; false when no background worker slot is free
+ */
+extern bool (*st_stream_start_worker_hook) (void);
 
 #endif

@@ -10,10 +10,12 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "replication/slot.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/varlena.h"
@@ -29,23 +31,28 @@
 /* the prefix of api/dynamodb_tables.c's ARN_PREFIX */
 #define STREAM_ARN_PREFIX "arn:aws:dynamodb:ddblocal:000000000000:table/"
 
-void		(*st_stream_start_worker_hook) (void) = NULL;
+bool		(*st_stream_start_worker_hook) (void) = NULL;
 
-/* Whether the database's slot exists */
+/*
+ * Whether the database's slot exists; *free: how many slots are not in use
+ * (enabling needs one when the slot does not exist yet)
+ */
 static bool
-slot_exists(void)
+slot_exists(int *free)
 {
 	bool		found = false;
 	char		name[NAMEDATALEN];
 
+	*free = 0;
 	snprintf(name, sizeof(name), ST_STREAM_SLOT_FORMAT, MyDatabaseId);
 	LWLockAcquire(ReplicationSlotControlLock, LW_SHARED);
 	for (int i = 0; i < max_replication_slots; i++)
 	{
 		ReplicationSlot *s = &ReplicationSlotCtl->replication_slots[i];
 
-		if (s->in_use && s->data.database == MyDatabaseId &&
-			strcmp(NameStr(s->data.name), name) == 0)
+		if (!s->in_use)
+			(*free)++;
+		else if (s->data.database == MyDatabaseId && strcmp(NameStr(s->data.name), name) == 0)
 			found = true;
 	}
 	LWLockRelease(ReplicationSlotControlLock);
@@ -97,6 +104,7 @@ st_enable_stream(Oid relid, StStreamView view)
 	char	   *arn;
 	int32		stream_id;
 	bool		enabled;
+	int			free_slots;
 
 	if ((int) view < 0 || view > ST_STREAM_NEW_AND_OLD_IMAGES)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -146,7 +154,21 @@ st_enable_stream(Oid relid, StStreamView view)
 	label = psprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year, tm.tm_mon, tm.tm_mday,
 					 tm.tm_hour, tm.tm_min, tm.tm_sec, (int) (fsec / 1000));
 	arn = psprintf(STREAM_ARN_PREFIX "%s/stream/%s", tab->relname, label);
-	enabled = slot_exists();
+	/*
+	 * The lock the INSERT below takes, before looking at the slot: the worker
+	 * drops the slot when no stream is left under a SHARE lock of
+	 * singletable.streams, so the slot seen here stays until this commits,
+	 * and a slot dropped before is seen as absent (ENABLING: the worker makes
+	 * a new one, and only changes after that are in the stream).
+	 */
+	LockRelationOid(get_relname_relid("streams", get_namespace_oid("singletable", false)), RowExclusiveLock);
+	enabled = slot_exists(&free_slots);
+	if (!enabled && free_slots == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("cannot enable a stream on table \"%s\": all %d replication slots are in use, and the stream worker needs one for this database",
+						tab->relname, max_replication_slots),
+				 errhint("Increase max_replication_slots, or drop an unused slot.")));
 
 	if (SPI_execute(psprintf("ALTER TABLE %s REPLICA IDENTITY FULL", tab->qualname), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "ALTER TABLE failed");
@@ -186,8 +208,12 @@ st_enable_stream(Oid relid, StStreamView view)
 	CacheInvalidateRelcacheByRelid(relid);
 	SPI_finish();
 	/* the worker creates the slot, or (re)starts reading */
-	if (st_stream_start_worker_hook)
-		st_stream_start_worker_hook();
+	if (st_stream_start_worker_hook && !st_stream_start_worker_hook() && !enabled)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("cannot enable a stream on table \"%s\": no background worker slot is free for the stream worker",
+						tab->relname),
+				 errhint("Increase max_worker_processes.")));
 	return stream_id;
 }
 

@@ -10,7 +10,8 @@
 # lowered; the worker terminated (restarted by the launcher); four writers with a reader of
 # the records at once (none lost); kill -9 of the postmaster and
 # separately of the worker while writes stream: afterwards every committed change is in the
-# stream exactly once, in order; dropping the table drops its streams.
+# stream exactly once, in order; dropping the table drops its streams; with no stream left,
+# and after DROP EXTENSION, the worker drops the slot; no free slot: enabling is refused.
 #
 # Run with test/tap/run.sh (as root it runs prove as the OS user postgres).
 
@@ -291,6 +292,28 @@ check_exactly_once('crash2', 'worker killed');
 note 'dropping the table drops its streams';
 sql("DROP TABLE crash2");
 is(sql("SELECT count(*) FROM singletable.streams WHERE table_name = 'crash2'"), '0', 'streams of a dropped table are gone');
+
+note 'no stream left: the worker drops the slot; enabling again makes a new one';
+my $no_slot = "SELECT count(*) = 0 FROM pg_replication_slots WHERE slot_name LIKE 'singletable_streams_%'";
+sql("DO \$\$ DECLARE r record; BEGIN FOR r IN SELECT DISTINCT table_name FROM singletable.streams LOOP"
+	  . " EXECUTE pg_catalog.format('DROP TABLE %I', r.table_name); END LOOP; END \$\$");
+wait_for($no_slot, 'the slot is dropped once no stream is left');
+# every free slot taken: enabling needs one for the worker, so it is refused
+my $free = sql("SELECT current_setting('max_replication_slots')::int - count(*) FROM pg_replication_slots");
+sql("SELECT pg_create_physical_replication_slot('filler_' || i) FROM generate_series(1, $free) i");
+sql("SELECT singletable.create_table('again', 'pk', 'sk')");
+my ($rc, $out, $err) = $node->psql('postgres', "SELECT singletable.enable_stream('again')");
+like($err, qr/all \d+ replication slots are in use/, 'enabling without a free slot: a clear error');
+is(sql("SELECT count(*) FROM singletable.streams"), '0', '... and no stream row is left behind');
+sql("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name LIKE 'filler_%'");
+sql("SELECT singletable.enable_stream('again')");
+wait_for("SELECT status = 'ENABLED' FROM singletable.streams WHERE table_name = 'again'", 'enabled again with a new slot');
+put('again', 'after-slot', 1);
+wait_for("SELECT count(*) = 1 FROM singletable.stream_records('again')", 'and streaming');
+
+note 'DROP EXTENSION: the worker drops the slot';
+sql("DROP EXTENSION singletable CASCADE");
+wait_for($no_slot, 'the slot is dropped with the extension');
 
 $node->stop;
 done_testing();
