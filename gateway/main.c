@@ -1,11 +1,11 @@
 /*
  * main.c — singletable-gateway: DynamoDB's HTTP endpoint in front of
  * PostgreSQL. Every DynamoDB SDK, the AWS CLI and boto3 POST JSON to an
- * endpoint with X-Amz-Target: DynamoDB_20120810.<Operation>, signed with
- * SigV4, and check the response's x-amz-crc32; this program answers them by
- * calling singletable.dynamodb_as(role, operation, request) over a pool of
- * libpq connections (pool.c), as the role of the request's access key
- * (sigv4.c).
+ * endpoint with X-Amz-Target: DynamoDB_20120810.<Operation> (DynamoDB
+ * Streams': DynamoDBStreams_20120810.<Operation>), signed with SigV4, and
+ * check the response's x-amz-crc32; this program answers them by calling
+ * singletable.dynamodb_as(role, operation, request) over a pool of libpq
+ * connections (pool.c), as the role of the request's access key (sigv4.c).
  *
  * HTTP is libmicrohttpd (GNU, in Debian as libmicrohttpd-dev): a small,
  * well-kept embeddable HTTP/1.1 server library with its own tested parser
@@ -78,6 +78,7 @@
 #include "gateway.h"
 
 #define TARGET_PREFIX "DynamoDB_20120810."
+#define STREAMS_TARGET_PREFIX "DynamoDBStreams_20120810."
 #define MAX_OPERATION 64
 /* a body streamed past the limit without Content-Length is read this far, then the connection is closed */
 #define DISCARD_LIMIT (2 * GW_MAX_REQUEST_BYTES)
@@ -562,6 +563,47 @@ send_call_response(struct MHD_Connection *conn, gw_request *req)
 }
 
 /* A complete POST: authenticate, check, hand the call to the pool (or answer at once). */
+/* The operations of DynamoDB Streams, answered under STREAMS_TARGET_PREFIX */
+static const char *const streams_operations[] = {
+	"ListStreams", "DescribeStream", "GetShardIterator", "GetRecords", NULL
+};
+
+/*
+ * The operation an X-Amz-Target names (NULL: none this endpoint answers):
+ * DynamoDB_20120810.<Operation> for DynamoDB's operations,
+ * DynamoDBStreams_20120810.<Op> for the four of DynamoDB Streams. A Streams
+ * name under DynamoDB's prefix, or any other under the Streams prefix, is
+ * UnknownOperationException as DynamoDB answers it (the two are separate
+ * services there).
+ */
+static const char *
+target_operation(const char *target)
+{
+	const char *op;
+	size_t		n;
+	bool		streams = false;
+
+	if (target == NULL)
+		return NULL;
+	if (strncmp(target, TARGET_PREFIX, strlen(TARGET_PREFIX)) == 0)
+		op = target + strlen(TARGET_PREFIX);
+	else if (strncmp(target, STREAMS_TARGET_PREFIX, strlen(STREAMS_TARGET_PREFIX)) == 0)
+	{
+		op = target + strlen(STREAMS_TARGET_PREFIX);
+		streams = true;
+	}
+	else
+		return NULL;
+	n = strlen(op);
+	if (n == 0 || n > MAX_OPERATION ||
+		strspn(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != n)
+		return NULL;
+	for (int i = 0; streams_operations[i]; i++)
+		if (strcmp(op, streams_operations[i]) == 0)
+			return streams ? op : NULL;
+	return streams ? NULL : op;
+}
+
 static enum MHD_Result
 handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 {
@@ -579,18 +621,14 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 		return send_error(conn, req, 413, GW_EXC_VALIDATION, msg);
 	}
 
-	/* what: DynamoDB_20120810.<Operation>, read first for the log, refused after who */
+	/*
+	 * what: DynamoDB_20120810.<Operation>, or DynamoDBStreams_20120810.<Op>
+	 * for the four operations of DynamoDB Streams (and only those: each
+	 * name is answered under its own service's target alone), read first
+	 * for the log, refused after who
+	 */
 	target = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Amz-Target");
-	operation = target && strncmp(target, TARGET_PREFIX, strlen(TARGET_PREFIX)) == 0
-		? target + strlen(TARGET_PREFIX) : NULL;
-	if (operation != NULL)
-	{
-		size_t		n = strlen(operation);
-
-		if (n == 0 || n > MAX_OPERATION || strspn(operation,
-												  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != n)
-			operation = NULL;
-	}
+	operation = target_operation(target);
 	req->operation = operation;
 
 	/* who: SigV4 against the credentials file, or the configured role */

@@ -1140,3 +1140,127 @@ AS 'MODULE_PATHNAME', 'singletable_dynamodb_as';
 COMMENT ON FUNCTION singletable.dynamodb_as(pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
   'singletable-gateway''s call: the response of singletable.dynamodb(operation, request) as JSON text, run as role (NULL: the current user), which the session user must be a member of; user code cannot SET ROLE or RESET ROLE during the call';
 REVOKE ALL ON FUNCTION singletable.dynamodb_as(pg_catalog.text, pg_catalog.text, pg_catalog.text) FROM PUBLIC;
+
+------------------------------------------------------------------------------
+-- Streams (issue 27): change records of stream-enabled tables, captured by logical
+-- decoding (the library is its own output plugin) and stored by the stream worker.
+-- No privileges to PUBLIC: read through singletable.stream_records and the Streams API,
+-- which check SELECT on the stream's table.
+------------------------------------------------------------------------------
+CREATE TABLE singletable.streams (
+    stream_id           pg_catalog.int4 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    table_oid           pg_catalog.oid NOT NULL,
+    table_name          pg_catalog.text NOT NULL,
+    stream_label        pg_catalog.text NOT NULL,
+    stream_arn          pg_catalog.text NOT NULL UNIQUE,
+    view_type           pg_catalog.text NOT NULL
+        CHECK (view_type OPERATOR(pg_catalog.=) ANY (ARRAY['KEYS_ONLY', 'NEW_IMAGE', 'OLD_IMAGE', 'NEW_AND_OLD_IMAGES']::pg_catalog.text[])),
+    status              pg_catalog.text NOT NULL
+        CHECK (status OPERATOR(pg_catalog.=) ANY (ARRAY['ENABLING', 'ENABLED', 'DISABLED']::pg_catalog.text[])),
+    partition_key       pg_catalog.text NOT NULL,
+    partition_key_type  pg_catalog.text NOT NULL,
+    sort_key            pg_catalog.text,
+    sort_key_type       pg_catalog.text,
+    enabled_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    disabled_at         pg_catalog.timestamptz,
+    trimmed_seq         pg_catalog.int8 NOT NULL DEFAULT 0
+) WITH (user_catalog_table = true);
+CREATE INDEX streams_table_oid ON singletable.streams (table_oid);
+COMMENT ON TABLE singletable.streams IS
+  'DynamoDB Streams of item tables: one row per enabling (a re-enable gets a new row, label and ARN), trimmed_seq the highest seq retention removed; a user catalog table, read by the output plugin in the historic snapshot of each change';
+REVOKE ALL ON singletable.streams FROM PUBLIC;
+
+CREATE TABLE singletable.stream_shards (
+    stream_id           pg_catalog.int4 NOT NULL,
+    shard_id            pg_catalog.text NOT NULL,
+    parent_shard_id     pg_catalog.text,
+    starting_seq        pg_catalog.int8 NOT NULL,
+    ending_seq          pg_catalog.int8,
+    created_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    closed_at           pg_catalog.timestamptz,
+    PRIMARY KEY (stream_id, shard_id)
+);
+COMMENT ON TABLE singletable.stream_shards IS
+  'Shards of the streams: records with starting_seq <= seq <= ending_seq (NULL while open); closed and succeeded by a child after singletable.stream_shard_lifetime';
+REVOKE ALL ON singletable.stream_shards FROM PUBLIC;
+
+CREATE TABLE singletable.stream_records (
+    stream_id           pg_catalog.int4 NOT NULL,
+    seq                 pg_catalog.int8 NOT NULL,
+    created_at          pg_catalog.timestamptz NOT NULL,
+    event_name          pg_catalog.text NOT NULL,
+    ttl                 pg_catalog.bool NOT NULL DEFAULT false,
+    size_bytes          pg_catalog.int4 NOT NULL,
+    keys                pg_catalog.jsonb NOT NULL,
+    new_image           pg_catalog.jsonb,
+    old_image           pg_catalog.jsonb,
+    PRIMARY KEY (stream_id, seq)
+);
+COMMENT ON TABLE singletable.stream_records IS
+  'Stream records in wire form (AttributeValues), seq assigned in commit order (one counter per database), created_at the commit time; kept singletable.stream_retention';
+REVOKE ALL ON singletable.stream_records FROM PUBLIC;
+-- retention deletes by commit time; records arrive in commit order, so a BRIN index
+-- finds the expired pages without reading the table and costs the stored records almost
+-- nothing (autosummarize: a filled range is summarized by autovacuum soon, not at its next run)
+CREATE INDEX stream_records_created_at ON singletable.stream_records USING brin (created_at) WITH (autosummarize = on);
+
+CREATE TABLE singletable.stream_state (
+    one                 pg_catalog.bool PRIMARY KEY DEFAULT true CHECK (one),
+    last_commit_lsn     pg_catalog.pg_lsn NOT NULL DEFAULT '0/0',
+    last_seq            pg_catalog.int8 NOT NULL DEFAULT 0
+);
+INSERT INTO singletable.stream_state DEFAULT VALUES;
+COMMENT ON TABLE singletable.stream_state IS
+  'The stream worker''s position: the commit LSN of the last transaction stored (re-delivered ones at or below it are skipped) and the last sequence number given';
+REVOKE ALL ON singletable.stream_state FROM PUBLIC;
+
+-- Dropping an item table drops its streams and their records.
+CREATE FUNCTION singletable.on_sql_drop_streams()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    WITH gone AS (DELETE FROM singletable.streams s
+     USING pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND s.table_oid OPERATOR(pg_catalog.=) d.objid
+     RETURNING s.stream_id),
+    shards AS (DELETE FROM singletable.stream_shards h USING gone
+     WHERE h.stream_id OPERATOR(pg_catalog.=) gone.stream_id)
+    DELETE FROM singletable.stream_records r USING gone
+     WHERE r.stream_id OPERATOR(pg_catalog.=) gone.stream_id;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_sql_drop_streams() IS
+  'Event trigger: removes the streams (and their shards and records) of dropped item tables';
+CREATE EVENT TRIGGER singletable_sql_drop_streams ON sql_drop
+    EXECUTE FUNCTION singletable.on_sql_drop_streams();
+
+CREATE FUNCTION singletable.enable_stream(table_name pg_catalog.text,
+                                          view_type pg_catalog.text DEFAULT 'NEW_AND_OLD_IMAGES')
+RETURNS pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_enable_stream';
+COMMENT ON FUNCTION singletable.enable_stream(pg_catalog.text, pg_catalog.text) IS
+  'Enables a DynamoDB stream on a table the caller owns (KEYS_ONLY, NEW_IMAGE, OLD_IMAGE or NEW_AND_OLD_IMAGES); needs wal_level = logical and the library in shared_preload_libraries; returns the stream ARN';
+
+CREATE FUNCTION singletable.disable_stream(table_name pg_catalog.text)
+RETURNS void
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_disable_stream';
+COMMENT ON FUNCTION singletable.disable_stream(pg_catalog.text) IS
+  'Disables the stream of a table the caller owns; its records stay readable until singletable.stream_retention removes them';
+
+CREATE FUNCTION singletable.stream_records(table_name pg_catalog.text,
+    after_sequence pg_catalog.text DEFAULT NULL, max_records pg_catalog.int4 DEFAULT 1000)
+RETURNS TABLE (sequence_number pg_catalog.text, event_name pg_catalog.text,
+               approximate_creation_date_time pg_catalog.timestamptz,
+               keys pg_catalog.jsonb, new_image pg_catalog.jsonb, old_image pg_catalog.jsonb,
+               size_bytes pg_catalog.int4, user_identity pg_catalog.jsonb, stream_arn pg_catalog.text)
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_stream_records';
+COMMENT ON FUNCTION singletable.stream_records(pg_catalog.text, pg_catalog.text, pg_catalog.int4) IS
+  'The records of the table''s newest stream after the sequence number given (NULL: from the oldest kept), in order, at most max_records; needs SELECT on the table';

@@ -30,6 +30,7 @@
 #include "ops/hot_keys.h"
 #include "ops/stats.h"
 #include "ops/ttl.h"
+#include "ops/streams.h"
 
 /* The levels of entity_check and prefix_check */
 static const struct config_enum_entry check_levels[] = {
@@ -59,6 +60,14 @@ st_guc_init(void)
 							 "Log a line at LOG level for each sweep that deleted items (else at DEBUG1).",
 							 NULL,
 							 &st_ttl_log_sweeps, false, PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.stream_retention",
+							"How long stream records are kept.",
+							"The stream worker deletes older records, and shards closed before that.",
+							&st_stream_retention, 86400, 1, INT_MAX, PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.stream_shard_lifetime",
+							"Age at which a stream's open shard is closed and succeeded by a child shard.",
+							NULL,
+							&st_stream_shard_lifetime, 14400, 1, INT_MAX, PGC_SIGHUP, GUC_UNIT_S, NULL, NULL, NULL);
 	DefineCustomBoolVariable("singletable.track_capacity",
 							 "Compute the consumed capacity of every operation and count it in singletable.table_stats.",
 							 "Off: last_consumed_capacity() is NULL, table_stats counts nothing; pages are still cut at 1 MB.",
@@ -75,6 +84,10 @@ st_guc_init(void)
 							"How long a table made by CreateTable of singletable.dynamodb() stays CREATING.",
 							"Meanwhile DescribeTable says CREATING, item operations get ResourceNotFoundException and DeleteTable/UpdateTable ResourceInUseException, as in DynamoDB; 0: ACTIVE at once. For test suites that wait for a table.",
 							&st_dynamodb_create_delay, 0, 0, 3600 * 1000, PGC_USERSET, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("singletable.stream_iterator_lifetime",
+							"Seconds a DynamoDB Streams shard iterator stays valid.",
+							"DynamoDB's is 15 minutes; GetRecords with an older one is ExpiredIteratorException.",
+							&st_stream_iterator_lifetime, 900, 1, 86400, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
 	DefineCustomEnumVariable("singletable.entity_check",
 							 "What a write does whose item does not fit the entities of its table: off, warning or error.",
 							 "Checks puts, updates, batch and transaction writes on tables with entities (define_entity): keys, field types, declared attributes, index key templates.",

@@ -10,6 +10,7 @@
 #include "ops/hot_keys.h"
 #include "ops/stats.h"
 #include "bgw/ttl_worker.h"
+#include "bgw/stream_worker.h"
 #include "planner/entity_keys.h"
 
 PG_MODULE_MAGIC;
@@ -33,6 +34,8 @@ _PG_init(void)
 	st_hot_keys_init();
 	/* the background sweep of TTL tables, only under shared_preload_libraries */
 	st_ttl_worker_init();
+	/* the stream workers, only under shared_preload_libraries */
+	st_stream_worker_init();
 	/* conditions on entity views' fields as index ranges */
 	st_entity_keys_init();
 }

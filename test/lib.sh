@@ -9,6 +9,7 @@
 #   st_start_server [LINE...]    throwaway PostgreSQL 15 server on a private Unix socket;
 #                                each LINE is appended to its postgresql.conf
 #   st_restart_server [LINE...]  restart it, each LINE first appended to its postgresql.conf
+#   st_stream_conf               the postgresql.conf lines DynamoDB Streams need (one a line)
 #   st_server_info               how to connect to / stop the server (used with ST_KEEP=1)
 #
 # Every function returns non-zero on failure instead of relying on `set -e`: the callers run
@@ -273,6 +274,21 @@ st_start_server() {
 # Restarts the server started by st_start_server, after appending each LINE to its
 # postgresql.conf (a later line overrides an earlier one), e.g. to change
 # shared_preload_libraries or to load a reinstalled library that it preloads.
+# The postgresql.conf lines DynamoDB Streams need, one a line: logical decoding, the library
+# preloaded (its stream worker), replication slots, and — on a PostgreSQL build that has the
+# setting output_plugin_libraries (not every build does; Debian's has not) — singletable
+# among the plugins it allows. For st_start_server / st_restart_server:
+#   mapfile -t conf < <(st_stream_conf) && st_start_server "${conf[@]}"
+st_stream_conf() {
+    echo "wal_level = logical"
+    echo "shared_preload_libraries = 'singletable'"
+    echo "max_replication_slots = 10"
+    # grep reads to the end (not -q): under pipefail an early exit would SIGPIPE postgres
+    if "$PGBIN/postgres" --describe-config 2>/dev/null | grep '^output_plugin_libraries' >/dev/null; then
+        echo "output_plugin_libraries = 'pgoutput, test_decoding, singletable'"
+    fi
+}
+
 st_restart_server() {
     local line
     for line in "$@"; do

@@ -1714,6 +1714,11 @@ static const StDdbOperation operations[] = {
 	{"ListTagsOfResource", st_ddb_list_tags},
 	{"DescribeLimits", st_ddb_describe_limits},
 	{"DescribeEndpoints", st_ddb_describe_endpoints},
+	/* DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.<Op> at the gateway) */
+	{"ListStreams", st_ddb_list_streams},
+	{"DescribeStream", st_ddb_describe_stream},
+	{"GetShardIterator", st_ddb_get_shard_iterator},
+	{"GetRecords", st_ddb_get_records},
 
 	{"BatchGetItem", ddb_batch_get},
 	{"BatchWriteItem", ddb_batch_write},

@@ -90,4 +90,23 @@ extern Jsonb *st_ddb_list_tags(StDdbCall *call);
 extern Jsonb *st_ddb_describe_limits(StDdbCall *call);
 extern Jsonb *st_ddb_describe_endpoints(StDdbCall *call);
 
+/* DynamoDB Streams (dynamodb_streams.c) */
+extern int	st_stream_iterator_lifetime;	/* GUC: seconds a shard iterator is valid */
+extern Jsonb *st_ddb_list_streams(StDdbCall *call);
+extern Jsonb *st_ddb_describe_stream(StDdbCall *call);
+extern Jsonb *st_ddb_get_shard_iterator(StDdbCall *call);
+extern Jsonb *st_ddb_get_records(StDdbCall *call);
+
+/* StreamSpecification of CreateTable and UpdateTable; the stream members of DescribeTable */
+typedef struct StDdbStreamSpec
+{
+	bool		given;			/* the member is present */
+	int			enabled;		/* StreamEnabled: 1, 0, -1 absent */
+	char	   *view;			/* StreamViewType or NULL */
+} StDdbStreamSpec;
+extern void st_ddb_stream_spec_read(StDdbErrors *e, JsonbValue *spec, StDdbStreamSpec *out);
+extern void st_ddb_stream_spec_check(const StDdbStreamSpec *spec);
+extern void st_ddb_stream_spec_apply(Oid relid, const char *name, const StDdbStreamSpec *spec, bool created);
+extern void st_ddb_push_table_stream(JsonbParseState **st, Oid relid);
+
 #endif

@@ -578,6 +578,8 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	st_push_int(&st, "ReadCapacityUnits", rcu);
 	st_push_int(&st, "WriteCapacityUnits", wcu);
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	/* StreamSpecification, LatestStreamLabel, LatestStreamArn (dynamodb_streams.c) */
+	st_ddb_push_table_stream(&st, relid);
 	return end_object(&st);
 }
 
@@ -696,6 +698,7 @@ st_ddb_create_table(StDdbCall *call)
 				wcu;
 	StCreateTableRequest ct;
 	Oid			relid;
+	StDdbStreamSpec stream_spec;
 
 	memset(&t, 0, sizeof(t));
 	st_ddb_errors_init(&e);
@@ -723,6 +726,7 @@ st_ddb_create_table(StDdbCall *call)
 	t.lsi = parse_indexes(&e, lsis, "localSecondaryIndexes", &t.n_lsi, false);
 	st_ddb_check_enum(&e, billing, "billingMode", billing_modes, "[PROVISIONED, PAY_PER_REQUEST]");
 	parse_throughput(&e, pt, "provisionedThroughput", &rcu, &wcu);
+	st_ddb_stream_spec_read(&e, stream, &stream_spec);
 	st_ddb_errors_raise(&e);
 
 	/* DynamoDB's rules of the definitions, in its order */
@@ -771,13 +775,7 @@ st_ddb_create_table(StDdbCall *call)
 				validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
 		}
 	}
-	if (stream && obj_member(stream->val.binary.data, "StreamEnabled") &&
-		obj_member(stream->val.binary.data, "StreamEnabled")->type == jbvBool &&
-		obj_member(stream->val.binary.data, "StreamEnabled")->val.boolean)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("DynamoDB Streams are not supported by singletable"),
-				 st_errdetail_dynamodb("StreamSpecification: streams are not supported by this implementation")));
+	st_ddb_stream_spec_check(&stream_spec);
 	if (strlen(name) >= NAMEDATALEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -831,6 +829,8 @@ st_ddb_create_table(StDdbCall *call)
 			(void) st_ddb_tag_resource(&tc);
 		}
 	}
+	/* the stream, enabled with the table (its first write already captured) */
+	st_ddb_stream_spec_apply(relid, name, &stream_spec, true);
 	see_own_writes_end();
 	{
 		Jsonb	   *desc;
@@ -1077,11 +1077,13 @@ st_ddb_update_table(StDdbCall *call)
 				billing_changes;
 	DescOpts	opts = {NULL, 0, NULL, NULL};
 	Jsonb	   *desc;
+	StDdbStreamSpec stream_spec;
 
 	memset(&t, 0, sizeof(t));
 	memset(&create, 0, sizeof(create));
 	st_ddb_errors_init(&e);
 	st_ddb_check_name(&e, name, "tableName", true);
+	st_ddb_stream_spec_read(&e, st_ddb_object(call, "StreamSpecification"), &stream_spec);
 	st_ddb_check_enum(&e, billing, "billingMode", billing_modes, "[PROVISIONED, PAY_PER_REQUEST]");
 	parse_throughput(&e, pt, "provisionedThroughput", &rcu, &wcu);
 	t.n_attrs = array_size(defs);
@@ -1158,7 +1160,8 @@ st_ddb_update_table(StDdbCall *call)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("UpdateTable creates or deletes one global secondary index per call"),
 				 st_errdetail_dynamodb("Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")));
-	if (n_updates == 0 && billing == NULL && pt == NULL)
+	st_ddb_stream_spec_check(&stream_spec);
+	if (n_updates == 0 && billing == NULL && pt == NULL && !stream_spec.given)
 		validation("At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 
 	relid = st_ddb_table_relid(name);
@@ -1221,6 +1224,14 @@ st_ddb_update_table(StDdbCall *call)
 								create.name));
 		create_gsi(st_ddb_table_text(name), &create, &t);
 		register_index_throughput(relid, create.name, create.has_throughput ? create.rcu : -1, create.wcu);
+	}
+
+	/* enabling or disabling the stream: the caller must own the table (commands/) */
+	if (stream_spec.given)
+	{
+		see_own_writes();
+		st_ddb_stream_spec_apply(relid, name, &stream_spec, false);
+		see_own_writes_end();
 	}
 
 	/* what the description shows as changing */

@@ -42,6 +42,7 @@
 #include "ops/tokens.h"
 #include "ops/ttl.h"
 #include "bgw/ttl_worker.h"
+#include "bgw/stream_worker.h"
 
 PGDLLEXPORT void st_ttl_launcher_main(Datum arg);
 PGDLLEXPORT void st_ttl_worker_main(Datum arg);
@@ -238,6 +239,8 @@ st_ttl_launcher_main(Datum arg)
 		old = MemoryContextSwitchTo(roundcxt);
 		if (st_ttl_enabled)
 			launcher_round(dbs);
+		/* the stream workers of databases with a slot (stream_worker.c) */
+		st_stream_launcher_round();
 		MemoryContextSwitchTo(old);
 		/* woken by a worker's exit (bgw_notify_pid), enable_ttl, SIGHUP or SIGTERM */
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,

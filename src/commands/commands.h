@@ -19,6 +19,7 @@
 #include "nodes/pg_list.h"
 #include "utils/array.h"
 #include "utils/jsonb.h"
+#include "ops/streams.h"			/* StStreamView */
 
 /* create_table (tables.c) */
 typedef struct StCreateTableRequest
@@ -129,5 +130,25 @@ extern void st_entity_views_refresh(struct StTable *tab);
 
 /* The view name's suffix of an entity: its name in snake_case */
 extern char *st_entity_view_suffix(const char *entity);
+
+/*
+ * Streams (streams.c). StStreamView is defined in ops/streams.h.
+ *
+ * enable: the caller must own the table; wal_level below logical or the
+ * library not preloaded: 55000; a Citus table: 0A000; no replication slot
+ * or background worker free for a new slot: 53400; a stream already
+ * enabled: 22023 (ValidationException "Table already has an enabled stream:
+ * TableName: x"). Returns the new stream_id.
+ */
+extern int32 st_enable_stream(Oid relid, StStreamView view);
+
+/* disable: the caller must own the table; error if no enabled stream */
+extern void st_disable_stream(Oid relid);
+
+/*
+ * Set by bgw/stream_worker.c under preload: starts this database's stream
+ * worker; false when no background worker slot is free
+ */
+extern bool (*st_stream_start_worker_hook) (void);
 
 #endif

@@ -13,6 +13,9 @@
  */
 #include "postgres.h"
 
+#include "access/xlog.h"
+#include "replication/message.h"
+
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type_d.h"
@@ -134,6 +137,12 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResu
 	int			rc;
 
 	Assert(tab->ttl_attr != NULL);
+	/*
+	 * Streams: the output plugin (stream_decode.c) marks this transaction's
+	 * deletes as the service's (userIdentity); only where WAL is decoded.
+	 */
+	if (XLogLogicalInfoActive())
+		(void) LogLogicalMessage("singletable.ttl", "", 0, true);
 	expired = st_ttl_expired_sql(tab->ttl_attr);
 	if (!tab->distributed)
 	{

@@ -348,7 +348,8 @@ class Cases:
         target = self.rnd.choice([b"DynamoDB_20120810.Get\xc3\x28Item", b"DynamoDB_20120810.\xed\xa0\x80",
                                   b"DynamoDB_20120810.", b"DynamoDB_20120810", b"DynamoDB_20120810.Put Item",
                                   b"dynamodb_20120810.PutItem", b"DynamoDB_20120810.PutItem\x00x", b"\xff" * 64,
-                                  b"DynamoDB_20120810." + b"A" * 65, b"DynamoDBStreams_20120810.ListStreams"])
+                                  b"DynamoDB_20120810." + b"A" * 65, b"DynamoDBStreams_20120810.ListStreams",
+                                  b"DynamoDBStreams_20120810.PutItem", b"DynamoDB_20120810.GetRecords"])
         h = {"Host": b"127.0.0.1", "Content-Type": b"application/x-amz-json-1.0", "X-Amz-Target": target}
         if gw.signed:
             sign(h, body)

@@ -9,7 +9,10 @@
 # end), test/gateway/test_resource.py (the posting
 # app through boto3's resource API) and test/gateway/js/posting_app.test.js (the posting
 # app through the JavaScript DocumentClient; `npm ci` installs its pinned SDK first when
-# node_modules is missing or older than package-lock.json), and test/gateway/fuzz.py for
+# node_modules is missing or older than package-lock.json), then, on the server restarted
+# with wal_level = logical and the library preloaded, test/gateway/test_streams.py and
+# test/gateway/js/streams.test.js (DynamoDB Streams through boto3's dynamodbstreams and
+# @aws-sdk/client-dynamodb-streams), and test/gateway/fuzz.py for
 # 20 seconds (GATEWAY_FUZZ_SECONDS). Arguments: names of single tests of test_gateway.py
 # to run (default: all, the SDK tests and fuzz.py).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
@@ -60,6 +63,21 @@ SQL
             rc=1
         else
             node "$js/posting_app.test.js" || rc=1
+        fi
+        # DynamoDB Streams (issue 27): capture needs wal_level = logical and the library
+        # preloaded (its stream worker); the TTL sweep every second for the TTL record
+        mapfile -t stream_conf < <(st_stream_conf)
+        if st_restart_server "${stream_conf[@]}" "singletable.ttl_interval = 1"; then
+            "${PYTHON[@]}" "$TOP/test/gateway/test_streams.py" || rc=1
+            if command -v node >/dev/null && [[ -e $js/node_modules/@aws-sdk/client-dynamodb-streams ]]; then
+                node "$js/streams.test.js" || rc=1
+            else
+                echo "not ok 1 - js-streams: @aws-sdk/client-dynamodb-streams is not installed (npm ci in test/gateway/js)"
+                rc=1
+            fi
+        else
+            echo "not ok 1 - streams: the server did not restart with wal_level = logical"
+            rc=1
         fi
     else
         echo "# test_sdk.py skipped: the installed extension has no singletable.dynamodb_as(text, text, text)"

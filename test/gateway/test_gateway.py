@@ -330,7 +330,10 @@ def test_unsigned_request():
 def test_unknown_target():
     with Gateway() as g:
         for target in ("DynamoDB_20111205.GetItem", "Foo.PutItem", "DynamoDB_20120810.",
-                       "DynamoDB_20120810.Get Item", ""):
+                       "DynamoDB_20120810.Get Item", "",
+                       # the two services' operations under each other's target (DynamoDB Streams)
+                       "DynamoDBStreams_20120810.PutItem", "DynamoDBStreams_20120810.Frobnicate",
+                       "DynamoDB_20120810.GetRecords", "DynamoDB_20120810.ListStreams"):
             expect_error(request(g.port, None, {}, target=target), 400, SVC + "UnknownOperationException")
         # a well-formed name the database does not know: its UnknownOperationException
         expect_error(request(g.port, "Frobnicate", {}), 400, SVC + "UnknownOperationException")

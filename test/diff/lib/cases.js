@@ -340,7 +340,7 @@ function ttlCase(r, id) {
 }
 
 function unknownCase(r) {
-  const op = r.pick(['FooBar', 'getItem', 'DescribeBackup', 'ListStreams', 'DynamoDB_20120810.GetItem', '']);
+  const op = r.pick(['FooBar', 'getItem', 'DescribeBackup', 'ListGlobalTables', 'DynamoDB_20120810.GetItem', '']);
   return { op: 'unknown operation', steps: [step(op, { TableName: 'dt_ss' })] };
 }
 

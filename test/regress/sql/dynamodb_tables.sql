@@ -55,7 +55,7 @@ SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"Attr
   "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
   "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}]}');
 SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
-  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST", "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}');
+  "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST", "StreamSpecification": {"StreamEnabled": true}}');
 SELECT ddb('CreateTable', jsonb_build_object('TableName', repeat('n', 64), 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
   'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST'));
 -- a partition-key-only table with tags; twice: ResourceInUseException
