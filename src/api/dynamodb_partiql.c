@@ -143,6 +143,38 @@ key_schema(JsonbContainer *ks, PqlKeys *k)
 	}
 }
 
+/* DescribeTable of table: no such table is DynamoDB's message of PartiQL */
+static Jsonb *
+describe(const char *table, const char *request)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Jsonb	   *volatile d = NULL;
+	volatile bool missing = false;
+
+	PG_TRY();
+	{
+		d = st_ddb_call_internal("DescribeTable", jparse(request));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_UNDEFINED_TABLE)
+			PG_RE_THROW();
+		FlushErrorState();
+		missing = true;
+	}
+	PG_END_TRY();
+	if (missing)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("PartiQL statement on table \"%s\", which does not exist", table),
+				 st_errdetail_dynamodb("Cannot do operations on a non-existent table")));
+	return d;
+}
+
 /* The keys of table (with index: of that index; ValidationException when it has none such) */
 static void
 table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
@@ -155,7 +187,7 @@ table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 	appendStringInfoString(&b, "{\"TableName\": ");
 	escape_json(&b, table);
 	appendStringInfoChar(&b, '}');
-	d = st_ddb_call_internal("DescribeTable", jparse(b.data));
+	d = describe(table, b.data);
 	t = jcont(jget(&d->root, "Table"));
 	key_schema(jcont(jget(t, "KeySchema")), table_k);
 	if (index == NULL)
@@ -409,7 +441,8 @@ key_path(const char *name)
 }
 
 static void
-plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists)
+plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
+			const char *single_only)
 {
 	PqlKeys		tk;
 	PqlKeys		k;
@@ -473,13 +506,16 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists)
 		add_string(b, "ProjectionExpression", e.data);
 		resetStringInfo(&e);
 	}
-	if (w.pk_eq && w.sk_eq && s->index == NULL && w.n == 2 && !o->has_limit &&
+	if (w.pk_eq && (k.sk == NULL || w.sk_eq) && s->index == NULL && w.n == (k.sk ? 2 : 1) &&
+		!o->has_limit &&
 		o->start_key == NULL)
 	{
 		pl->op = "GetItem";
 		pl->single = true;
 		add_key(b, &w, &k, NO_FULL_KEY);
 	}
+	else if (single_only)
+		validation(single_only);
 	else if (w.pk_eq)
 	{
 		pl->op = "Query";
@@ -514,7 +550,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists)
 	if (s->index)
 		add_string(b, "IndexName", s->index);
 	add_placeholders(b, &r);
-	if (o->consistent >= 0)
+	if (o->consistent >= 0 && !o->transact)
 	{
 		jkey(b, "ConsistentRead");
 		appendStringInfoString(b, o->consistent ? "true" : "false");
@@ -529,7 +565,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists)
 		jkey(b, "ExclusiveStartKey");
 		appendStringInfoString(b, o->start_key);
 	}
-	if (o->rcc)
+	if (o->rcc && !o->transact)
 		add_string(b, "ReturnConsumedCapacity", o->rcc);
 	appendStringInfoChar(b, '}');
 }
@@ -699,7 +735,7 @@ next_token_decode(const char *token)
  * ExecuteStatement {"Items": [...], "NextToken", "ConsumedCapacity"}.
  */
 static Jsonb *
-run_statement(StPqlStatement *s, PqlOptions *o, bool *is_read, Jsonb **single_item)
+run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 {
 	PqlPlan		pl = {0};
 	Jsonb	   *res = NULL;
@@ -710,11 +746,9 @@ run_statement(StPqlStatement *s, PqlOptions *o, bool *is_read, Jsonb **single_it
 	if (s->kind == PQL_EXISTS)
 		validation("EXISTS is only supported in ExecuteTransaction");
 	if (s->kind == PQL_SELECT)
-		plan_select(s, o, &pl, false);
+		plan_select(s, o, &pl, false, single_only);
 	else
 		plan_write(s, o, &pl);
-	if (is_read)
-		*is_read = s->kind == PQL_SELECT;
 
 	if (s->kind == PQL_INSERT)
 	{
@@ -753,8 +787,6 @@ run_statement(StPqlStatement *s, PqlOptions *o, bool *is_read, Jsonb **single_it
 			v = jget(&res->root, "Item");
 			if (v)
 				appendStringInfoString(&out, jtext(v));
-			if (single_item)
-				*single_item = v ? jparse(jtext(v)) : NULL;
 		}
 		else if ((v = jget(&res->root, "Items")) != NULL)
 		{
@@ -819,19 +851,407 @@ st_ddb_execute_statement(StDdbCall *call)
 
 	read_options(call, &o);
 	s = parse_statement(text, st_ddb_member(call, "Parameters"));
-	return run_statement(s, &o, NULL, NULL);
+	return run_statement(s, &o, NULL);
+}
+
+/* ------------------------------------------------------------ BatchExecuteStatement */
+
+/* DynamoDB's Code of a batch statement's error, from the exception of its SQLSTATE */
+static const char *
+batch_code(int sqlerrcode)
+{
+	const char *exc = st_dynamodb_exception(sqlerrcode);
+	const char *name = strchr(exc, '#');
+	int			len;
+
+	name = name ? name + 1 : exc;
+	if (strcmp(name, "ValidationException") == 0)
+		return "ValidationError";
+	if (strcmp(name, "ThrottlingException") == 0)
+		return "ThrottlingError";
+	len = strlen(name);
+	if (len > 9 && strcmp(name + len - 9, "Exception") == 0)
+		return pnstrdup(name, len - 9);
+	return name;
+}
+
+/* the message of an error: its DynamoDB body's, else its own */
+static char *
+error_message(ErrorData *edata)
+{
+	if (edata->detail && strncmp(edata->detail, "{\"__type\"", 9) == 0)
+	{
+		Jsonb	   *body = jparse(edata->detail);
+		char	   *m = jstr(jget(&body->root, "message"));
+
+		if (m)
+			return m;
+	}
+	return pstrdup(edata->message ? edata->message : "");
+}
+
+/* the statements of a batch or transaction: their count checked */
+static JsonbValue *
+statements_member(StDdbCall *call, const char *member, const char *path, int max)
+{
+	JsonbValue *v = st_ddb_array(call, member);
+	int			n;
+
+	if (v == NULL)
+		validation(psprintf("1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null", path));
+	n = JsonContainerSize(v->val.binary.data);
+	if (n < 1)
+		validation(psprintf("1 validation error detected: Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", path));
+	if (n > max)
+		validation(psprintf("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", path, max));
+	return v;
+}
+
+/* element i's Statement and Parameters */
+static void
+statement_at(JsonbValue *list, int i, char **text, JsonbValue **params, int *consistent)
+{
+	JsonbValue *e = getIthJsonbValueFromContainer(list->val.binary.data, i);
+	JsonbValue *st;
+
+	if (e == NULL || !st_jbv_is_object(e))
+		st_attrval_serialization_error(e, "Map");
+	st = jget(e->val.binary.data, "Statement");
+	if (st == NULL)
+		validation("1 validation error detected: Value null at 'statement' failed to satisfy constraint: Member must not be null");
+	*text = st_ddb_string_of(st);
+	if ((*text)[0] == '\0')
+		validation("1 validation error detected: Value '' at 'statement' failed to satisfy constraint: Member must have length greater than or equal to 1");
+	*params = jget(e->val.binary.data, "Parameters");
+	if (consistent)
+	{
+		JsonbValue *c = jget(e->val.binary.data, "ConsistentRead");
+
+		*consistent = c && c->type == jbvBool ? (c->val.boolean ? 1 : 0) : -1;
+	}
+}
+
+/* parses a statement of a batch: NULL, or the error (parsing touches no shared state) */
+static ErrorData *
+try_parse(char *text, JsonbValue *params, StPqlStatement **out)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ErrorData  *volatile err = NULL;
+
+	PG_TRY();
+	{
+		*out = parse_statement(text, params);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		err = CopyErrorData();
+		FlushErrorState();
+		*out = NULL;
+	}
+	PG_END_TRY();
+	return err;
+}
+
+/* runs a statement of a batch in a subtransaction of its own: NULL, or its error */
+static ErrorData *
+try_run(StPqlStatement *s, PqlOptions *o, Jsonb **res)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	ErrorData  *volatile err = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		*res = run_statement(s, o, "Only single item select is supported");
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		err = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_END_TRY();
+	return err;
 }
 
 Jsonb *
 st_ddb_batch_execute_statement(StDdbCall *call)
 {
-	(void) call;
-	validation("not yet");
+	JsonbValue *list = statements_member(call, "Statements", "statements", MAX_BATCH_STATEMENTS);
+	int			n = JsonContainerSize(list->val.binary.data);
+	const char *rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+	StPqlStatement **stmts = palloc0(sizeof(StPqlStatement *) * n);
+	ErrorData **errors = palloc0(sizeof(ErrorData *) * n);
+	int		   *consistent = palloc(sizeof(int) * n);
+	bool		reads = false;
+	bool		writes = false;
+	StringInfoData out;
+	double	   *units = palloc0(sizeof(double) * n);
+	char	  **unit_tables = palloc0(sizeof(char *) * n);
+	int			ntables = 0;
+
+	/* parse every statement first: reads and writes must not be mixed */
+	for (int i = 0; i < n; i++)
+	{
+		char	   *text;
+		JsonbValue *params;
+
+		CHECK_FOR_INTERRUPTS();
+		statement_at(list, i, &text, &params, &consistent[i]);
+		errors[i] = try_parse(text, params, &stmts[i]);
+		if (stmts[i] && stmts[i]->kind == PQL_SELECT)
+			reads = true;
+		else if (stmts[i])
+			writes = true;
+	}
+	if (reads && writes)
+		validation("Read and write requests together in the same batch is not supported.");
+
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"Responses\": [");
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *res = NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (i > 0)
+			appendStringInfoString(&out, ", ");
+		if (errors[i] == NULL && stmts[i]->kind == PQL_EXISTS)
+		{
+			appendStringInfoString(&out, "{\"Error\": {\"Code\": \"ValidationError\", \"Message\": \"EXISTS is only supported in ExecuteTransaction\"}}");
+			continue;
+		}
+		if (errors[i] == NULL)
+		{
+			PqlOptions	o = {0};
+
+			o.rcc = rcc;
+			o.consistent = consistent[i];
+			errors[i] = try_run(stmts[i], &o, &res);
+		}
+		if (errors[i])
+		{
+			appendStringInfoString(&out, "{\"Error\": {\"Code\": ");
+			escape_json(&out, batch_code(errors[i]->sqlerrcode));
+			appendStringInfoString(&out, ", \"Message\": ");
+			escape_json(&out, error_message(errors[i]));
+			appendStringInfoString(&out, "}}");
+		}
+		else
+		{
+			JsonbValue *items = jget(&res->root, "Items");
+			JsonbValue *cc = jget(&res->root, "ConsumedCapacity");
+
+			appendStringInfoString(&out, "{\"TableName\": ");
+			escape_json(&out, stmts[i]->table);
+			if (items && JsonContainerSize(items->val.binary.data) > 0)
+			{
+				appendStringInfoString(&out, ", \"Item\": ");
+				appendStringInfoString(&out, jtext(getIthJsonbValueFromContainer(items->val.binary.data, 0)));
+			}
+			appendStringInfoChar(&out, '}');
+			if (cc)
+			{
+				JsonbValue *u = jget(cc->val.binary.data, "CapacityUnits");
+				int			t;
+
+				for (t = 0; t < ntables; t++)
+					if (strcmp(unit_tables[t], stmts[i]->table) == 0)
+						break;
+				if (t == ntables)
+					unit_tables[ntables++] = stmts[i]->table;
+				if (u && u->type == jbvNumeric)
+					units[t] += DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+																   NumericGetDatum(u->val.numeric)));
+			}
+		}
+	}
+	appendStringInfoChar(&out, ']');
+	if (rcc && strcmp(rcc, "NONE") != 0)
+	{
+		appendStringInfoString(&out, ", \"ConsumedCapacity\": [");
+		for (int t = 0; t < ntables; t++)
+		{
+			appendStringInfo(&out, "%s{\"TableName\": ", t ? ", " : "");
+			escape_json(&out, unit_tables[t]);
+			appendStringInfo(&out, ", \"CapacityUnits\": %g}", units[t]);
+		}
+		appendStringInfoChar(&out, ']');
+	}
+	appendStringInfoChar(&out, '}');
+	return jparse(out.data);
 }
+
+/* ------------------------------------------------------------ ExecuteTransaction */
 
 Jsonb *
 st_ddb_execute_transaction(StDdbCall *call)
 {
-	(void) call;
-	validation("not yet");
+	JsonbValue *list = statements_member(call, "TransactStatements", "transactStatements",
+										 MAX_TRANSACT_STATEMENTS);
+	int			n = JsonContainerSize(list->val.binary.data);
+	const char *rcc = st_ddb_string(call, "ReturnConsumedCapacity");
+	const char *token = st_ddb_string(call, "ClientRequestToken");
+	StPqlStatement **stmts = palloc0(sizeof(StPqlStatement *) * n);
+	bool		reads = false;
+	bool		writes = false;
+	StringInfoData req;
+	Jsonb	   *res;
+	JsonbValue *v;
+
+	for (int i = 0; i < n; i++)
+	{
+		char	   *text;
+		JsonbValue *params;
+
+		CHECK_FOR_INTERRUPTS();
+		statement_at(list, i, &text, &params, NULL);
+		stmts[i] = parse_statement(text, params);
+		if (stmts[i]->kind == PQL_SELECT)
+			reads = true;
+		else
+			writes = true;
+	}
+	if (reads && writes)
+		validation("ExecuteTransaction API does not support both read and write operations in the same request.");
+
+	initStringInfo(&req);
+	appendStringInfoString(&req, "{\"TransactItems\": [");
+	for (int i = 0; i < n; i++)
+	{
+		PqlOptions	o = {0};
+		PqlPlan		pl = {0};
+		const char *member;
+
+		CHECK_FOR_INTERRUPTS();
+		o.transact = true;
+		o.consistent = -1;
+		initStringInfo(&pl.req);
+		if (stmts[i]->kind == PQL_SELECT)
+		{
+			if (stmts[i]->index)
+				validation(psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
+			plan_select(stmts[i], &o, &pl, false,
+						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
+		}
+		else if (stmts[i]->kind == PQL_EXISTS)
+			plan_select(stmts[i], &o, &pl, true, NULL);
+		else
+			plan_write(stmts[i], &o, &pl);
+		if (strcmp(pl.op, "GetItem") == 0)
+			member = "Get";
+		else if (strcmp(pl.op, "PutItem") == 0)
+			member = "Put";
+		else if (strcmp(pl.op, "UpdateItem") == 0)
+			member = "Update";
+		else if (strcmp(pl.op, "DeleteItem") == 0)
+			member = "Delete";
+		else
+			member = "ConditionCheck";
+		appendStringInfo(&req, "%s{\"%s\": %s}", i ? ", " : "", member, pl.req.data);
+	}
+	appendStringInfoChar(&req, ']');
+	if (reads)
+	{
+		if (rcc)
+			add_string(&req, "ReturnConsumedCapacity", rcc);
+		appendStringInfoChar(&req, '}');
+		res = st_ddb_call_internal("TransactGetItems", jparse(req.data));
+		return res;
+	}
+	if (token)
+		add_string(&req, "ClientRequestToken", token);
+	if (rcc)
+		add_string(&req, "ReturnConsumedCapacity", rcc);
+	appendStringInfoChar(&req, '}');
+	res = st_ddb_call_internal("TransactWriteItems", jparse(req.data));
+	/* the answer of ExecuteTransaction: no Responses for writes, the capacity if asked */
+	resetStringInfo(&req);
+	appendStringInfoChar(&req, '{');
+	if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
+	{
+		jkey(&req, "ConsumedCapacity");
+		appendStringInfoString(&req, jtext(v));
+	}
+	appendStringInfoChar(&req, '}');
+	return jparse(req.data);
+}
+
+/* ------------------------------------------------------------ singletable.partiql */
+
+/*
+ * singletable.partiql(statement text, parameters jsonb DEFAULT NULL)
+ * RETURNS SETOF jsonb: ExecuteStatement's items, every page, in the plain
+ * JSON of the other SQL functions. parameters: a JSON array of
+ * AttributeValues, one for each ?.
+ */
+Datum
+singletable_partiql(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *statement;
+	char	   *params = NULL;
+	char	   *token = NULL;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("statement must not be NULL")));
+	statement = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (!PG_ARGISNULL(1))
+	{
+		Jsonb	   *p = PG_GETARG_JSONB_P(1);
+
+		params = JsonbToCString(NULL, &p->root, VARSIZE(p));
+	}
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	for (;;)
+	{
+		StringInfoData req;
+		Jsonb	   *res;
+		JsonbValue *items;
+
+		CHECK_FOR_INTERRUPTS();
+		initStringInfo(&req);
+		appendStringInfoChar(&req, '{');
+		add_string(&req, "Statement", statement);
+		if (params)
+		{
+			jkey(&req, "Parameters");
+			appendStringInfoString(&req, params);
+		}
+		if (token)
+			add_string(&req, "NextToken", token);
+		appendStringInfoChar(&req, '}');
+		res = st_ddb_call_internal("ExecuteStatement", jparse(req.data));
+		items = jget(&res->root, "Items");
+		if (items)
+		{
+			int			n = JsonContainerSize(items->val.binary.data);
+
+			for (int i = 0; i < n; i++)
+			{
+				JsonbValue *it = getIthJsonbValueFromContainer(items->val.binary.data, i);
+				Datum		d;
+				bool		isnull = false;
+
+				CHECK_FOR_INTERRUPTS();
+				d = JsonbPGetDatum(st_attrval_map_to_stored(it, ST_AV_ITEM, NULL));
+				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &d, &isnull);
+			}
+		}
+		token = jstr(jget(&res->root, "NextToken"));
+		if (token == NULL)
+			break;
+	}
+	return (Datum) 0;
 }

@@ -153,7 +153,7 @@ next(P *p)
 		for (int k = 0; two[k]; k++)
 			if (i + 1 < p->len && s[i] == two[k][0] && s[i + 1] == two[k][1])
 				n = 2;
-		if (n == 1 && strchr("=<>(),.[]{}:?*+-", s[i]) == NULL)
+		if (n == 1 && strchr("=<>(),.[]{}:?*+-;", s[i]) == NULL)
 		{
 			p->at = i;
 			pql_syntax(p, "unexpected character");
@@ -983,7 +983,8 @@ st_pql_render(StPqlRender *r, StringInfo out, const StPqlNode *n)
 			}
 			else
 			{
-				appendStringInfoString(out, n->negated ? "(attribute_exists(" : "attribute_type(");
+				/* no parentheses of its own: every caller puts it in some */
+				appendStringInfoString(out, n->negated ? "attribute_exists(" : "attribute_type(");
 				st_pql_render(r, out, n->args[0]);
 				if (n->negated)
 				{
@@ -992,7 +993,7 @@ st_pql_render(StPqlRender *r, StringInfo out, const StPqlNode *n)
 				}
 				appendStringInfoString(out, ", ");
 				render_value(r, out, "{\"S\": \"NULL\"}");
-				appendStringInfoString(out, n->negated ? "))" : ")");
+				appendStringInfoChar(out, ')');
 			}
 			break;
 		case PQ_FUNC:
