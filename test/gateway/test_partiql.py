@@ -11,6 +11,7 @@ table posting_pql and deletes it at the end. TAP-style lines as test_sdk.py."""
 
 import os
 import sys
+import uuid
 
 import boto3
 import botocore.config
@@ -141,16 +142,25 @@ step("BatchExecuteStatement: writes, one DuplicateItem", batch_writes, (False, "
 
 
 def transaction():
-    ddb.execute_transaction(ClientRequestToken="pql-tx-1", TransactStatements=[
-        {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
-        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101')"},
-        {"Statement": INSERT, "Parameters": [S("USER#u_1002"), S("POST#p_0102"), S("Two"), S("draft")]}])
+    # the same ClientRequestToken twice: applied once (a token lives 10 minutes, so one per run)
+    for _ in range(2):
+        write_transaction(TOKEN)
     r = ddb.execute_transaction(TransactStatements=[
         {"Statement": f"SELECT likes FROM \"{TABLE}\" WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"}])
     return plain([r["Responses"][0]["Item"]])
 
 
-step("ExecuteTransaction: update, EXISTS, insert; then a read transaction", transaction, [{"likes": 1}])
+TOKEN = str(uuid.uuid4())
+
+
+def write_transaction(token):
+    ddb.execute_transaction(ClientRequestToken=token, TransactStatements=[
+        {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
+        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101')"},
+        {"Statement": INSERT, "Parameters": [S("USER#u_1002"), S("POST#p_0102"), S("Two"), S("draft")]}])
+
+
+step("ExecuteTransaction twice with one token: applied once; then a read transaction", transaction, [{"likes": 1}])
 
 
 def cancelled():
