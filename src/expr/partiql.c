@@ -7,12 +7,12 @@
  * and its recursion is bounded by ST_PQL_MAX_DEPTH (nested conditions and
  * literals), so parsing is linear in the statement's length.
  */
-#include "expr/st_base.h"
+#include "st_base.h"
 
 #include <ctype.h>
 
-#include "expr/expr.h"
-#include "expr/partiql.h"
+#include "expr.h"
+#include "partiql.h"
 
 typedef enum
 {

@@ -14,7 +14,7 @@
 
 #include "lib/stringinfo.h"
 
-#include "expr/st_base.h"
+#include "st_base.h"
 
 #define ST_PQL_MAX_DEPTH 32
 #define ST_PQL_MAX_BYTES 8192	/* DynamoDB's limit of a statement */
