@@ -428,6 +428,33 @@ typedef struct PqlPlan
 	bool		single;			/* GetItem: one item */
 } PqlPlan;
 
+/* node reads a key attribute (a path starting with one of k's names) */
+static bool
+refs_key(const StPqlNode *n, const PqlKeys *k)
+{
+	check_stack_depth();
+	if (n->kind == PQ_PATH)
+		return !n->path[0].is_index &&
+			(strcmp(n->path[0].name, k->pk) == 0 || (k->sk && strcmp(n->path[0].name, k->sk) == 0));
+	for (int i = 0; i < n->nargs; i++)
+		if (refs_key(n->args[i], k))
+			return true;
+	return false;
+}
+
+/*
+ * A term beside the key condition reads a key attribute (pk = 'a' AND sk > 1
+ * AND sk < 5): a Query's filter may not, so the statement runs as a Scan.
+ */
+static bool
+rest_refs_key(Where *w, const PqlKeys *k)
+{
+	for (int i = 0; i < w->n; i++)
+		if (!w->used[i] && refs_key(w->terms[i], k))
+			return true;
+	return false;
+}
+
 static StPqlNode *
 key_path(const char *name)
 {
@@ -516,7 +543,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	}
 	else if (single_only)
 		validation(single_only);
-	else if (w.pk_eq)
+	else if (w.pk_eq && !rest_refs_key(&w, &k))
 	{
 		pl->op = "Query";
 		appendStringInfoChar(&e, '(');
@@ -541,6 +568,12 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	}
 	else
 	{
+		if (s->order_by)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("PartiQL SELECT on table \"%s\": ORDER BY with a second condition on a key attribute is not supported",
+							s->table),
+					 st_errdetail_dynamodb("ORDER BY with a second condition on a key attribute is not supported")));
 		pl->op = "Scan";
 		for (int i = 0; i < w.n; i++)
 			w.used[i] = false;
@@ -1044,7 +1077,13 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 			escape_json(&out, batch_code(errors[i]->sqlerrcode));
 			appendStringInfoString(&out, ", \"Message\": ");
 			escape_json(&out, error_message(errors[i]));
-			appendStringInfoString(&out, "}}");
+			appendStringInfoChar(&out, '}');
+			if (stmts[i])
+			{
+				appendStringInfoString(&out, ", \"TableName\": ");
+				escape_json(&out, stmts[i]->table);
+			}
+			appendStringInfoChar(&out, '}');
 		}
 		else
 		{
@@ -1174,9 +1213,9 @@ st_ddb_execute_transaction(StDdbCall *call)
 		add_string(&req, "ReturnConsumedCapacity", rcc);
 	appendStringInfoChar(&req, '}');
 	res = st_ddb_call_internal("TransactWriteItems", jparse(req.data));
-	/* the answer of ExecuteTransaction: no Responses for writes, the capacity if asked */
+	/* the answer of ExecuteTransaction: empty Responses for writes, the capacity if asked */
 	resetStringInfo(&req);
-	appendStringInfoChar(&req, '{');
+	appendStringInfoString(&req, "{\"Responses\": []");
 	if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
 	{
 		jkey(&req, "ConsumedCapacity");

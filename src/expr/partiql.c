@@ -566,16 +566,7 @@ predicate(P *p)
 			n = node2(PQ_CMP, a, operand(p));
 			n->op = strcmp(cmps[i], "!=") == 0 ? "<>" : cmps[i];
 			if (n->args[1]->kind == PQ_MISSING || a->kind == PQ_MISSING)
-			{
-				/* a = MISSING is a IS MISSING */
-				StPqlNode  *is = node(PQ_IS, 1);
-
-				if (strcmp(n->op, "=") != 0 && strcmp(n->op, "<>") != 0)
-					pql_invalid("MISSING can only be compared with = or <>");
-				is->args[0] = a->kind == PQ_MISSING ? n->args[1] : a;
-				is->negated = strcmp(n->op, "<>") == 0;
-				return is;
-			}
+				pql_invalid("MISSING must be compared using IS operator");
 			return n;
 		}
 	if (accept_kw(p, "BETWEEN"))
@@ -983,14 +974,9 @@ st_pql_render(StPqlRender *r, StringInfo out, const StPqlNode *n)
 			}
 			else
 			{
-				/* no parentheses of its own: every caller puts it in some */
-				appendStringInfoString(out, n->negated ? "attribute_exists(" : "attribute_type(");
+				/* IS NULL: of the NULL type; IS NOT NULL: anything else, MISSING too */
+				appendStringInfoString(out, n->negated ? "NOT attribute_type(" : "attribute_type(");
 				st_pql_render(r, out, n->args[0]);
-				if (n->negated)
-				{
-					appendStringInfoString(out, ") AND NOT attribute_type(");
-					st_pql_render(r, out, n->args[0]);
-				}
 				appendStringInfoString(out, ", ");
 				render_value(r, out, "{\"S\": \"NULL\"}");
 				appendStringInfoChar(out, ')');

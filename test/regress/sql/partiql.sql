@@ -64,7 +64,9 @@ SELECT pq($$SELECT pk, sk FROM "pqt" WHERE attribute_type(x, 'B') AND size(x) = 
 SELECT pq($$SELECT pk, sk FROM "pqt" WHERE g IS NOT MISSING AND z IS NULL$$);
 SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk = 'b' AND g IS MISSING AND z IS NOT NULL$$);
 SELECT pq($$SELECT pk, sk FROM "pqt" WHERE m.in.deep = 'x' AND l[2][0] = FALSE AND "it's" = 'quote'$$);
-SELECT pq($$SELECT pk FROM "pqt" WHERE g = MISSING AND pk = 'b'$$);
+SELECT pq($$SELECT pk FROM "pqt" WHERE pk IN ['b', 'c'] AND z IS NOT NULL$$);
+-- a second condition on the sort key: a Query's filter may not read it, so a Scan (all 43 items read)
+SELECT pq($$SELECT sk FROM "pqt" WHERE pk = 'a' AND sk > 1 AND sk < 3$$, '{"ReturnConsumedCapacity": "TOTAL"}');
 -- Limit and NextToken: the pages of a Query
 SELECT pq($$SELECT sk FROM "pqt" WHERE pk = 'a'$$, '{"Limit": 2}') - 'NextToken' AS page1,
        pq($$SELECT sk FROM "pqt" WHERE pk = 'a'$$, '{"Limit": 2}') ? 'NextToken' AS more;
@@ -88,6 +90,8 @@ SELECT pq($$SELECT * FROM "pqt" WHERE pk = 'a' AND begins_with(sk, 1)$$);
 SELECT pq($$SELECT * FROM "pqt" WHERE pk = 'a'$$, '{"Limit": 0}');
 SELECT pq($$SELECT * FROM "pqt" WHERE pk = 'a'$$, '{"NextToken": "!!"}');
 SELECT pq($$SELECT * FROM "pqt" WHERE x < MISSING$$);
+SELECT pq($$SELECT pk FROM "pqt" WHERE g = MISSING AND pk = 'b'$$);
+SELECT pq($$SELECT * FROM "pqt" WHERE pk = 'a' AND sk > 1 AND sk < 3 ORDER BY sk$$);
 SELECT pq($$EXISTS(SELECT * FROM "pqt" WHERE pk = 'a' AND sk = 1)$$);
 SELECT pq('SELECT * FROM "pqt" WHERE ' || repeat('NOT ', 40) || 'x = 1');
 SELECT singletable.dynamodb('ExecuteStatement', '{}');
