@@ -1132,6 +1132,82 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 
 /* ------------------------------------------------------------ ExecuteTransaction */
 
+/*
+ * The body of a cancelled transaction with DynamoDB's reason for an INSERT
+ * whose key exists: DuplicateItem, not the ConditionalCheckFailed of the
+ * Put's attribute_not_exists.
+ */
+static char *
+duplicate_reasons(const char *detail, StPqlStatement **stmts, int n)
+{
+	Jsonb	   *body = jparse(detail);
+	JsonbValue *reasons = jget(&body->root, "CancellationReasons");
+	StringInfoData b;
+	StringInfoData codes;
+	int			nr;
+
+	if (reasons == NULL || reasons->type != jbvBinary)
+		return NULL;
+	nr = JsonContainerSize(reasons->val.binary.data);
+	initStringInfo(&b);
+	initStringInfo(&codes);
+	appendStringInfoString(&b, "[");
+	for (int i = 0; i < nr; i++)
+	{
+		JsonbValue *r = getIthJsonbValueFromContainer(reasons->val.binary.data, i);
+		char	   *code = jstr(jget(r->val.binary.data, "Code"));
+
+		CHECK_FOR_INTERRUPTS();
+		if (i > 0)
+		{
+			appendStringInfoString(&b, ", ");
+			appendStringInfoString(&codes, ", ");
+		}
+		if (i < n && stmts[i]->kind == PQL_INSERT && code &&
+			strcmp(code, "ConditionalCheckFailed") == 0)
+		{
+			code = "DuplicateItem";
+			appendStringInfoString(&b, "{\"Code\": \"DuplicateItem\", \"Message\": \"Duplicate primary key exists in table\"}");
+		}
+		else
+			appendStringInfoString(&b, jtext(r));
+		appendStringInfoString(&codes, code ? code : "None");
+	}
+	appendStringInfoChar(&b, ']');
+	return psprintf("{\"__type\": \"%s\", \"message\": \"Transaction cancelled, please refer cancellation reasons for specific reasons [%s]\", \"CancellationReasons\": %s}",
+					st_dynamodb_exception(ERRCODE_ST_TRANSACTION_CANCELED), codes.data, b.data);
+}
+
+static Jsonb *
+transact_write(const char *request, StPqlStatement **stmts, int n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Jsonb	   *volatile res = NULL;
+
+	PG_TRY();
+	{
+		res = st_ddb_call_internal("TransactWriteItems", jparse(request));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		char	   *body;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_ST_TRANSACTION_CANCELED || edata->detail == NULL ||
+			strncmp(edata->detail, "{\"__type\"", 9) != 0)
+			PG_RE_THROW();
+		FlushErrorState();
+		body = duplicate_reasons(edata->detail, stmts, n);
+		if (body)
+			edata->detail = body;
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return res;
+}
+
 Jsonb *
 st_ddb_execute_transaction(StDdbCall *call)
 {
@@ -1212,7 +1288,7 @@ st_ddb_execute_transaction(StDdbCall *call)
 	if (rcc)
 		add_string(&req, "ReturnConsumedCapacity", rcc);
 	appendStringInfoChar(&req, '}');
-	res = st_ddb_call_internal("TransactWriteItems", jparse(req.data));
+	res = transact_write(req.data, stmts, n);
 	/* the answer of ExecuteTransaction: empty Responses for writes, the capacity if asked */
 	resetStringInfo(&req);
 	appendStringInfoString(&req, "{\"Responses\": []");

@@ -177,5 +177,20 @@ def cancelled():
 step("ExecuteTransaction cancelled: nothing applied", cancelled,
      ("TransactionCanceledException", ["None", "ConditionalCheckFailed"], [{"likes": 1}]))
 
+
+
+def duplicate_reason():
+    try:
+        ddb.execute_transaction(TransactStatements=[
+            {"Statement": INSERT, "Parameters": [S("USER#u_1003"), S("POST#p_1"), S("x"), S("draft")]},
+            {"Statement": INSERT, "Parameters": [S("USER#u_1001"), S("PROFILE"), S("x"), S("draft")]}])
+    except botocore.exceptions.ClientError as e:
+        return e.response["CancellationReasons"]
+    return None
+
+
+step("ExecuteTransaction: an INSERT of an existing key is the reason DuplicateItem", duplicate_reason,
+     [{"Code": "None"}, {"Code": "DuplicateItem", "Message": "Duplicate primary key exists in table"}])
+
 ddb.delete_table(TableName=TABLE)
 run.finish()
