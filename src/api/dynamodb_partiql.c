@@ -477,6 +477,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	StPqlRender r;
 	StringInfoData e;
 	StringInfo	b = &pl->req;
+	bool		nested;
 
 	table_keys(s->table, s->index, &tk, &k);
 	analyse(s->where, &k, &w);
@@ -522,7 +523,14 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		return;
 	}
 
-	if (s->nproj > 0)
+	nested = false;
+	for (int i = 0; i < s->nproj; i++)
+		nested |= s->proj[i]->npath > 1;
+	/*
+	 * a nested path is answered by append_item from the whole item: a
+	 * ProjectionExpression would compact its lists (l[1] becomes l[0])
+	 */
+	if (s->nproj > 0 && !nested)
 	{
 		for (int i = 0; i < s->nproj; i++)
 		{
@@ -764,6 +772,62 @@ next_token_decode(const char *token)
 }
 
 /*
+ * A selected item as PartiQL answers it: a nested path's value under the
+ * name of its last step (SELECT m.k, l[1] gives "k" and "l[1]"), where a
+ * ProjectionExpression keeps the document's structure.
+ */
+static void
+append_item(StringInfo out, JsonbValue *item, StPqlStatement *s, bool nested)
+{
+	bool		first = true;
+
+	if (!nested)
+	{
+		appendStringInfoString(out, jtext(item));
+		return;
+	}
+	appendStringInfoChar(out, '{');
+	for (int i = 0; i < s->nproj; i++)
+	{
+		StPqlNode  *p = s->proj[i];
+		JsonbValue *av = jget(item->val.binary.data, p->path[0].name);
+		StringInfoData label;
+
+		CHECK_FOR_INTERRUPTS();
+		initStringInfo(&label);
+		appendStringInfoString(&label, p->path[0].name);
+		for (int e = 1; av && e < p->npath; e++)
+		{
+			JsonbValue *inner;
+
+			if (p->path[e].is_index)
+			{
+				inner = jget(jcont(av), "L");
+				av = inner && jcont(inner) && JsonContainerIsArray(jcont(inner)) ?
+					getIthJsonbValueFromContainer(jcont(inner), p->path[e].index) : NULL;
+				appendStringInfo(&label, "[%d]", p->path[e].index);
+			}
+			else
+			{
+				inner = jget(jcont(av), "M");
+				av = jget(jcont(inner), p->path[e].name);
+				resetStringInfo(&label);
+				appendStringInfoString(&label, p->path[e].name);
+			}
+		}
+		if (av == NULL)
+			continue;
+		if (!first)
+			appendStringInfoString(out, ", ");
+		first = false;
+		escape_json(out, label.data);
+		appendStringInfoString(out, ": ");
+		appendStringInfoString(out, jtext(av));
+	}
+	appendStringInfoChar(out, '}');
+}
+
+/*
  * Runs a statement (not EXISTS) with options o; returns the response of
  * ExecuteStatement {"Items": [...], "NextToken", "ConsumedCapacity"}.
  */
@@ -815,18 +879,27 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 	appendStringInfoString(&out, "{\"Items\": [");
 	if (s->kind == PQL_SELECT)
 	{
+		bool		nested = false;
+
+		for (int i = 0; i < s->nproj; i++)
+			nested |= s->proj[i]->npath > 1;
 		if (pl.single)
 		{
 			v = jget(&res->root, "Item");
 			if (v)
-				appendStringInfoString(&out, jtext(v));
+				append_item(&out, v, s, nested);
 		}
 		else if ((v = jget(&res->root, "Items")) != NULL)
 		{
-			char	   *t = jtext(v);
+			int			ni = JsonContainerSize(v->val.binary.data);
 
-			/* the array's elements: strip its brackets */
-			appendBinaryStringInfo(&out, t + 1, strlen(t) - 2);
+			for (int i = 0; i < ni; i++)
+			{
+				CHECK_FOR_INTERRUPTS();
+				if (i > 0)
+					appendStringInfoString(&out, ", ");
+				append_item(&out, getIthJsonbValueFromContainer(v->val.binary.data, i), s, nested);
+			}
 		}
 	}
 	else if ((v = jget(&res->root, "Attributes")) != NULL)

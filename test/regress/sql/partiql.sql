@@ -44,6 +44,8 @@ SELECT pq($$SELECT * FROM "pqt" WHERE pk = 'a'$$, '{"ReturnConsumedCapacity": "T
 SELECT (pq($$SELECT * FROM "pqt"$$, '{"ReturnConsumedCapacity": "TOTAL"}')) -> 'ConsumedCapacity';
 -- both keys equal -> GetItem; a projection
 SELECT pq($$SELECT pk, m.in.deep, l[1] FROM "pqt" WHERE pk = 'a' AND sk = 1$$, '{"ReturnConsumedCapacity": "TOTAL"}');
+-- a nested path answers under the name of its last step, as DynamoDB's PartiQL does; absent: left out
+SELECT pq($$SELECT sk, m.in, l[2][0] FROM "pqt" WHERE pk = 'a'$$);
 SELECT pq($$SELECT * FROM "pqt" WHERE 'a' = pk AND 9 = sk$$);
 -- sort-key conditions: < <= > >= BETWEEN, reversed operands, ORDER BY DESC
 SELECT pq($$SELECT sk FROM "pqt" WHERE pk = 'a' AND sk > 1$$);
