@@ -1146,12 +1146,15 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 		}
 		if (errors[i])
 		{
+			const char *bc = batch_code(errors[i]->sqlerrcode);
+
 			appendStringInfoString(&out, "{\"Error\": {\"Code\": ");
-			escape_json(&out, batch_code(errors[i]->sqlerrcode));
+			escape_json(&out, bc);
 			appendStringInfoString(&out, ", \"Message\": ");
 			escape_json(&out, error_message(errors[i]));
 			appendStringInfoChar(&out, '}');
-			if (stmts[i])
+			/* as DynamoDB Local: the table of an item's error, not of a request's */
+			if (stmts[i] && strcmp(bc, "ValidationError") != 0 && strcmp(bc, "ResourceNotFound") != 0)
 			{
 				appendStringInfoString(&out, ", \"TableName\": ");
 				escape_json(&out, stmts[i]->table);
