@@ -1264,3 +1264,14 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_stream_records';
 COMMENT ON FUNCTION singletable.stream_records(pg_catalog.text, pg_catalog.text, pg_catalog.int4) IS
   'The records of the table''s newest stream after the sequence number given (NULL: from the oldest kept), in order, at most max_records; needs SELECT on the table';
+
+------------------------------------------------------------------------------
+-- PartiQL (DynamoDB's ExecuteStatement for SQL callers)
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.partiql(statement pg_catalog.text,
+                                    parameters pg_catalog.jsonb DEFAULT NULL)
+RETURNS SETOF pg_catalog.jsonb
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_partiql';
+COMMENT ON FUNCTION singletable.partiql(pg_catalog.text, pg_catalog.jsonb) IS
+  'Runs a DynamoDB PartiQL statement (SELECT, INSERT, UPDATE, DELETE) over the tables of singletable.dynamodb_schema, parameters a JSON array of AttributeValues for its ? marks; returns the items (every page of a SELECT, RETURNING''s item) in plain JSON';

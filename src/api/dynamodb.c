@@ -1724,7 +1724,32 @@ static const StDdbOperation operations[] = {
 	{"BatchWriteItem", ddb_batch_write},
 	{"TransactGetItems", ddb_transact_get},
 	{"TransactWriteItems", ddb_transact_write},
+	/* PartiQL (dynamodb_partiql.c): statements run as the requests above */
+	{"ExecuteStatement", st_ddb_execute_statement},
+	{"BatchExecuteStatement", st_ddb_batch_execute_statement},
+	{"ExecuteTransaction", st_ddb_execute_transaction},
 };
+
+/*
+ * The response of operation op to request, called from another operation
+ * (PartiQL): the handler alone, its errors as they are (the outer call
+ * gives them DynamoDB's body).
+ */
+Jsonb *
+st_ddb_call_internal(const char *op, Jsonb *request)
+{
+	StDdbCall	call;
+
+	for (int i = 0; i < lengthof(operations); i++)
+		if (strcmp(op, operations[i].name) == 0)
+		{
+			memset(&call, 0, sizeof(call));
+			call.op = operations[i].name;
+			call.req = &request->root;
+			return operations[i].handler(&call);
+		}
+	elog(ERROR, "unknown internal DynamoDB operation \"%s\"", op);
+}
 
 /* DynamoDB's error body {"__type": ..., "message": ...} (with the failed item's "Item") */
 static char *

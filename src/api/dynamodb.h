@@ -76,6 +76,14 @@ extern text *st_ddb_table_text(const char *name);
 /* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
 extern Oid	st_ddb_table_relid(const char *name);
 
+/* Operation op's handler called with request (no error body: the outer call adds it) */
+extern Jsonb *st_ddb_call_internal(const char *op, Jsonb *request);
+
+/* PartiQL (dynamodb_partiql.c) */
+extern Jsonb *st_ddb_execute_statement(StDdbCall *call);
+extern Jsonb *st_ddb_batch_execute_statement(StDdbCall *call);
+extern Jsonb *st_ddb_execute_transaction(StDdbCall *call);
+
 /* The control plane (dynamodb_tables.c) */
 extern Jsonb *st_ddb_create_table(StDdbCall *call);
 extern Jsonb *st_ddb_delete_table(StDdbCall *call);

@@ -53,6 +53,7 @@
 #include "lib/stringinfo.h"
 
 #include "expr.h"
+#include "partiql.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -960,6 +961,61 @@ run_projection(const char *expr)
 	attempt("check unused", KIND(ST_ERR_VALIDATION), check_unused_step, NULL);
 }
 
+/* --------------------------------------------------------------- PartiQL */
+
+typedef struct PqlCtx
+{
+	const char *text;
+	StPqlStatement *s;
+} PqlCtx;
+
+static void
+parse_pql_step(void *arg)
+{
+	PqlCtx	   *p = arg;
+	static char *params[] = {"{\"S\": \"p\"}", "{\"N\": \"1\"}"};
+	static char types[] = {'S', 'N'};
+	int			n = 0;
+
+	/* as many parameters as the text has ? marks, up to two */
+	for (const char *c = p->text; *c && n < 2; c++)
+		n += *c == '?';
+	p->s = st_pql_parse(p->text, strlen(p->text), params, types, n);
+}
+
+static void
+render_pql_step(void *arg)
+{
+	PqlCtx	   *p = arg;
+	StPqlRender r;
+	StringInfoData out;
+
+	st_pql_render_init(&r);
+	initStringInfo(&out);
+	if (p->s->where)
+		st_pql_render(&r, &out, p->s->where);
+	if (p->s->kind == PQL_UPDATE)
+		st_pql_render_update(&r, &out, p->s);
+	for (int i = 0; i < p->s->nproj; i++)
+		st_pql_render(&r, &out, p->s->proj[i]);
+	if (check_utf8 && !utf8_valid(out.data, out.len))
+		fatal("rendered PartiQL is not valid UTF-8");
+}
+
+static void
+run_partiql(const char *text)
+{
+	PqlCtx		p;
+
+	memset(&p, 0, sizeof(p));
+	p.text = text;
+	if (!attempt("parse PartiQL", PARSE_ERRORS, parse_pql_step, &p))
+		return;
+	if (p.s == NULL || p.s->table == NULL)
+		fatal("PartiQL parse returned no statement");
+	attempt("render PartiQL", KIND(ST_ERR_VALIDATION), render_pql_step, &p);
+}
+
 /* --------------------------------------------------------------- numbers */
 
 typedef struct NumCtx
@@ -1115,6 +1171,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 'n':
 			mode = 4;
 			break;
+		case 'q':
+			/* PartiQL: only by its letter, so the other inputs keep their modes */
+			mode = 5;
+			break;
 		default:
 			mode = data[0] % 5;
 			break;
@@ -1151,6 +1211,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 4:
 			/* the whole rest, NUL bytes included */
 			run_number(text, (int) len);
+			break;
+		case 5:
+			run_partiql(text);
 			break;
 	}
 	attempt("check fixed values", 0, check_fixed_step, NULL);
