@@ -37,6 +37,39 @@ SELECT cases_err('PutItem', '{"TableName": "nosuch", "Item": {"pk": {"S": "a"}},
 -- the SQL functions take the same rule (vals without a condition)
 SELECT singletable.put_item('cases', '{"pk": "a", "sk": "b"}', vals => '{":v": "x"}');
 
+-- 2. operands: size() takes one (DynamoDB counts them all), list_append and
+-- if_not_exists two; list_append only as a whole SET value, never nested in
+-- another function; a parenthesised operand is valid (one pair: two are
+-- redundant), and a parenthesised sum takes no further + or -
+SELECT cases_ddb('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}, "b": {"S": "xy"}, "c": {"L": [{"S": "p"}, {"S": "q"}]}, "l": {"L": []}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "size(a, a) = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "size(a, size(b), c) = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "size(:v, :v) = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = list_append(list_append(l, :v), :v)", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = list_append(:v, (list_append(l, :v)))", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = if_not_exists(l, list_append(l, :v))", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = list_append(l, :v, :v)", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = list_append(:v)", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = if_not_exists(l, :v, :v)", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = size(l)"}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = attribute_exists(l)"}');
+-- if_not_exists inside list_append stays valid
+SELECT cases_ddb('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET l = list_append(if_not_exists(l, :v), :v)", "ExpressionAttributeValues": {":v": {"L": [{"S": "x"}]}}, "ReturnValues": "UPDATED_NEW"}');
+-- parenthesised operands in conditions and filters
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}, "b": {"S": "xy"}, "c": {"L": [{"S": "p"}, {"S": "q"}]}, "l": {"L": []}}, "ConditionExpression": "(size(b)) = :v", "ExpressionAttributeValues": {":v": {"N": "2"}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}, "b": {"S": "xy"}, "c": {"L": [{"S": "p"}, {"S": "q"}]}, "l": {"L": []}}, "ConditionExpression": "(:v = (b) AND (b) BETWEEN (:v) AND :v) AND (b) IN ((:v), :w) AND size((b)) = :n AND begins_with((b), :v)", "ExpressionAttributeValues": {":v": {"S": "xy"}, ":w": {"S": "z"}, ":n": {"N": "2"}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "((size(b))) = :v", "ExpressionAttributeValues": {":v": {"N": "2"}}}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "(a) = (a)"}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "ConditionExpression": "begins_with((size(a)), :v)", "ExpressionAttributeValues": {":v": {"S": "x"}}}');
+SELECT jsonb_array_length(cases_ddb('Query', '{"TableName": "cases", "KeyConditionExpression": "pk = :p", "FilterExpression": "(size(b)) = :n",
+  "ExpressionAttributeValues": {":p": {"S": "p"}, ":n": {"N": "2"}}}') -> 'Items') AS filtered;
+-- parenthesised operands in updates
+SELECT cases_ddb('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = (c[1]), n = (:n) + (:n), m = (:n + :n), o = (list_append(l, :l))",
+  "ExpressionAttributeValues": {":n": {"N": "1"}, ":l": {"L": []}}, "ReturnValues": "UPDATED_NEW"}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = (:n + :n) + :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = ((:n))", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = (c[1]) + :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
