@@ -1048,6 +1048,62 @@ registered_provisioned(Oid relid, int64 *rcu, int64 *wcu)
  * billing mode changes, which sets it at once. Every later DescribeTable
  * shows the change done.
  */
+/*
+ * UpdateTable's AttributeDefinitions may define again an attribute the table
+ * or one of its indexes has, with the same type only: an index keyed on an
+ * attribute under another type would disagree with the table's.
+ */
+static void
+check_redefinitions(const char *name, TableDef *t)
+{
+	Jsonb	   *desc = st_describe_table(st_ddb_table_text(name));
+	JsonbValue *defs = getKeyJsonValueFromContainer(&desc->root, "AttributeDefinitions",
+													strlen("AttributeDefinitions"), NULL);
+	int			n = defs ? array_size(defs) : 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		JsonbContainer *c = object_elem(defs, i);
+		char	   *attr = obj_string(c, "AttributeName");
+		char	   *type = obj_string(c, "AttributeType");
+
+		CHECK_FOR_INTERRUPTS();
+		for (int j = 0; attr && type && j < t->n_attrs; j++)
+			if (t->attr_names[j] && t->attr_types[j] && strcmp(t->attr_names[j], attr) == 0 &&
+				strcmp(t->attr_types[j], type) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("attribute \"%s\" of table \"%s\" is of type %s, AttributeDefinitions says %s",
+								attr, name, type, t->attr_types[j]),
+						 st_errdetail_dynamodb("invalid attribute, SchemaElement redefined should be of same type as previously defined")));
+	}
+}
+
+/* A GSI to create must have a name no index of the table has: ValidationException */
+static void
+check_index_absent(const char *name, const char *index)
+{
+	Jsonb	   *desc = st_describe_table(st_ddb_table_text(name));
+
+	for (int k = 0; k < 2; k++)
+	{
+		const char *member = k == 0 ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
+		JsonbValue *ixs = getKeyJsonValueFromContainer(&desc->root, member, strlen(member), NULL);
+		int			n = ixs ? array_size(ixs) : 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			char	   *ixname = obj_string(object_elem(ixs, i), "IndexName");
+
+			if (ixname && strcmp(ixname, index) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("index \"%s\" of table \"%s\" already exists", index, name),
+						 st_errdetail_dynamodb("Attempting to create an index which already exists")));
+		}
+	}
+}
+
 Jsonb *
 st_ddb_update_table(StDdbCall *call)
 {
@@ -1173,6 +1229,18 @@ st_ddb_update_table(StDdbCall *call)
 		validation(INVALID "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
 	if (billing && provisioned && pt == NULL)
 		validation(INVALID "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+	/* DynamoDB's answer to a throughput that would not change (nothing else asked) */
+	if (pt && was_provisioned && provisioned && rcu == old_rcu && wcu == old_wcu &&
+		n_updates == 0 && !stream_spec.given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("UpdateTable of table \"%s\" changes nothing: its throughput is already %lld read and %lld write capacity units",
+						name, (long long) rcu, (long long) wcu),
+				 st_errdetail_dynamodb("The provisioned throughput for the table will not change. The requested value equals the current value. "
+									   "Current ReadCapacityUnits provisioned for the table: %lld. Requested ReadCapacityUnits: %lld. "
+									   "Current WriteCapacityUnits provisioned for the table: %lld. Requested WriteCapacityUnits: %lld. "
+									   "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+									   (long long) old_rcu, (long long) rcu, (long long) old_wcu, (long long) wcu)));
 	if (billing || pt || n_upd > 0)
 	{
 		/* the caller must own the table to change it; its GSIs' throughput */
@@ -1211,6 +1279,8 @@ st_ddb_update_table(StDdbCall *call)
 	}
 	if (create.name)
 	{
+		check_redefinitions(name, &t);
+		check_index_absent(name, create.name);
 		/* the table's own key attributes need no definition here */
 		check_key_schema(&create.key, &t, create.name);
 		if (create.projection == NULL)

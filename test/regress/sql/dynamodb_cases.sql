@@ -70,6 +70,32 @@ SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"},
 SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = ((:n))", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
 SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "p"}, "sk": {"S": "1"}}, "UpdateExpression": "SET b = (c[1]) + :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}');
 
+-- 3. UpdateTable: a throughput that would not change (DynamoDB's text, as the
+-- service answers it; DynamoDB Local says "The requested throughput value equals
+-- the current value"), a GSI whose name exists, an attribute defined again
+-- under another type (the table's key or an index's) are ValidationExceptions
+SELECT cases_ddb('CreateTable', '{"TableName": "cases_prov", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+  "GlobalSecondaryIndexes": [{"IndexName": "gsi1", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"},
+    "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}]}') IS NOT NULL AS created;
+SELECT cases_err('UpdateTable', '{"TableName": "cases_prov", "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}');
+SELECT cases_err('UpdateTable', '{"TableName": "cases_prov", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}');
+SELECT cases_ddb('UpdateTable', '{"TableName": "cases_prov", "ProvisionedThroughput": {"ReadCapacityUnits": 6, "WriteCapacityUnits": 5}}') IS NOT NULL AS updated;
+SELECT cases_err('UpdateTable', '{"TableName": "cases_prov", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi1", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"},
+    "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]}');
+SELECT cases_err('UpdateTable', '{"TableName": "cases_prov", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "N"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi2", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"},
+    "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]}');
+SELECT cases_err('UpdateTable', '{"TableName": "cases_prov", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "B"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi2", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"},
+    "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]}');
+-- the same type again is fine
+SELECT cases_ddb('UpdateTable', '{"TableName": "cases_prov", "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}, {"AttributeName": "pk", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi2", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "pk", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "KEYS_ONLY"},
+    "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]}') #> '{TableDescription,AttributeDefinitions}' AS defs;
+SELECT cases_ddb('DeleteTable', '{"TableName": "cases_prov"}') IS NOT NULL AS deleted;
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
