@@ -1317,6 +1317,104 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
+/*
+ * One action of a transaction (its one member's object) rewritten for table
+ * t. An Item or Key that fails its table's key schema (a ValidationException)
+ * does not fail the request: DynamoDB cancels the transaction with that
+ * action's ValidationError reason. Its position and message are appended to
+ * invalid ("<n>\t<message>\n") and the action is passed on unconverted.
+ * Catching without a subtransaction is safe: the conversion only computes.
+ */
+static JsonbValue *
+rewrite_action(JsonbValue *obj, DdbTable *t, int pos, StringInfo invalid)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	JsonbValue *volatile result = NULL;
+
+	PG_TRY();
+	{
+		JsonbParseState *st = NULL;
+		Jsonb	   *one;
+
+		/* [object]: push_rewritten writes an element */
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		push_rewritten(&st, obj, t, text_to_cstring(t->name));
+		one = JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
+		result = getIthJsonbValueFromContainer(&one->root, 0);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		JsonbValue	top;
+		JsonbValue *message;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (strcmp(st_dynamodb_exception(edata->sqlerrcode), ST_EXC_VALIDATION) != 0 ||
+			edata->detail == NULL || strncmp(edata->detail, "{\"__type\"", 9) != 0)
+			PG_RE_THROW();
+		FlushErrorState();
+		st_jbv_jsonb(&top, DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(edata->detail))));
+		message = member_of(&top, "message");
+		appendStringInfo(invalid, "%d\t%s\n", pos,
+						 message && message->type == jbvString ?
+						 pnstrdup(message->val.string.val, message->val.string.len) : edata->message);
+		result = obj;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * Cancels a transaction of n actions whose invalid ones (rewrite_action's
+ * list) have a ValidationError reason, the others None, as DynamoDB does.
+ */
+static void
+cancel_invalid(StringInfo invalid, int n)
+{
+	StringInfoData codes;
+	StringInfoData members;
+	char	   *line = invalid->data;
+	int			first = atoi(line);
+
+	initStringInfo(&codes);
+	initStringInfo(&members);
+	appendStringInfoString(&members, "\"CancellationReasons\": [");
+	for (int i = 1; i <= n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (i > 1)
+		{
+			appendStringInfoString(&codes, ", ");
+			appendStringInfoString(&members, ", ");
+		}
+		if (*line && atoi(line) == i)
+		{
+			char	   *msg = strchr(line, '\t') + 1;
+			char	   *end = strchr(msg, '\n');
+
+			appendStringInfoString(&codes, "ValidationError");
+			appendStringInfoString(&members, "{\"Code\": \"ValidationError\", \"Message\": ");
+			escape_json(&members, pnstrdup(msg, end - msg));
+			appendStringInfoChar(&members, '}');
+			line = end + 1;
+		}
+		else
+		{
+			appendStringInfoString(&codes, "None");
+			appendStringInfoString(&members, "{\"Code\": \"None\"}");
+		}
+	}
+	appendStringInfoChar(&members, ']');
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_TRANSACTION_CANCELED),
+			 errmsg("transaction cancelled: action %d of TransactItems has a key or item that does not match its table's key schema",
+					first),
+			 st_errdetail_dynamodb_members(members.data,
+										   "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+										   codes.data)));
+}
+
 /* The TransactItems of a transaction, rewritten; the table of each action into tabs */
 static Jsonb *
 rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int *n)
@@ -1326,7 +1424,9 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 	JsonbValue	e;
 	JsonbIteratorToken tok;
 	int			size = 16;
+	StringInfoData invalid;
 
+	initStringInfo(&invalid);
 	*n = 0;
 	*tabs = palloc0(sizeof(DdbTable *) * size);
 	if (!is_array(items) || over_limit(items, ST_TRANSACT_MAX_ACTIONS))
@@ -1369,7 +1469,7 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 				DdbTable   *t = multi_table(m, name);
 
 				(*tabs)[*n] = t;
-				push_rewritten(&st, &v, t, text_to_cstring(t->name));
+				pushJsonbValue(&st, WJB_VALUE, rewrite_action(&v, t, *n + 1, &invalid));
 			}
 			else
 				pushJsonbValue(&st, WJB_VALUE, &v);
@@ -1377,6 +1477,8 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 		(*n)++;
 	}
+	if (invalid.len)
+		cancel_invalid(&invalid, *n);
 	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
 }
 

@@ -96,6 +96,35 @@ SELECT cases_ddb('UpdateTable', '{"TableName": "cases_prov", "AttributeDefinitio
     "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}}}]}') #> '{TableDescription,AttributeDefinitions}' AS defs;
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases_prov"}') IS NOT NULL AS deleted;
 
+-- 4. a transaction action whose key or item does not match its table's key
+-- schema cancels the transaction: TransactionCanceledException, that action's
+-- reason ValidationError, the others None (DynamoDB: "There is a user error,
+-- such as an invalid data format"); nothing is written
+CREATE FUNCTION cases_cancel(op text, req jsonb) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE d text;
+BEGIN
+  PERFORM singletable.dynamodb(op, req);
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+  RETURN regexp_replace(d::jsonb ->> '__type', '.*#', '') || ': ' || (d::jsonb ->> 'message') || ' ' || (d::jsonb -> 'CancellationReasons')::text;
+END $$;
+SELECT cases_cancel('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName": "cases", "Item": {"pk": {"S": "t"}, "sk": {"S": "1"}}}},
+  {"Put": {"TableName": "cases", "Item": {"pk": {"N": "1"}, "sk": {"S": "2"}}}}]}');
+SELECT cases_cancel('TransactWriteItems', '{"TransactItems": [{"Delete": {"TableName": "cases", "Key": {"pk": {"S": "t"}}}},
+  {"Put": {"TableName": "cases", "Item": {"pk": {"S": "t"}, "sk": {"S": "1"}}}}, {"ConditionCheck": {"TableName": "cases", "Key": {"pk": {"S": "t"}, "sk": {"B": "AA=="}}, "ConditionExpression": "attribute_exists(a)"}}]}');
+SELECT cases_cancel('TransactWriteItems', '{"TransactItems": [{"Update": {"TableName": "cases", "Key": {"pk": {"S": "t"}, "sk": {"S": "1"}, "x": {"S": "y"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "1"}}}},
+  {"Put": {"TableName": "cases", "Item": {"pk": {"S": "t"}, "sk": {"S": "2"}}}}]}');
+SELECT cases_cancel('TransactWriteItems', '{"TransactItems": [{"ConditionCheck": {"TableName": "cases", "Key": {"pk": {"S": ""}, "sk": {"S": "1"}}, "ConditionExpression": "attribute_exists(a)"}}]}');
+SELECT cases_cancel('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "cases", "Key": {"pk": {"S": "t"}, "sk": {"S": "1"}}}}, {"Get": {"TableName": "cases", "Key": {"pk": {"S": "t"}}}}]}');
+SELECT cases_cancel('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "cases", "Key": {"pk": {"N": "1"}, "sk": {"S": "1"}}}}]}');
+SELECT cases_ddb('Query', '{"TableName": "cases", "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "t"}}, "Select": "COUNT"}') -> 'Count' AS written;
+-- the SQL functions cancel the same way
+SELECT singletable.transact_write('[{"Put": {"TableName": "cases", "Item": {"pk": "t", "sk": "1"}}}, {"Delete": {"TableName": "cases", "Key": {"pk": "t"}}}]');
+SELECT singletable.cancellation_reasons();
+SELECT singletable.transact_get('[{"Get": {"TableName": "cases", "Key": {"pk": "t", "sk": "1", "x": "y"}}}]');
+DROP FUNCTION cases_cancel(text, jsonb);
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
