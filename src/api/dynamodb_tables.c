@@ -504,6 +504,8 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	int64		rcu = 0,
 				wcu = 0;
 	Jsonb	   *index_pt = NULL;
+	char	   *table_id = NULL;
+	double		ppr_since = 0;
 	MemoryContext outer = CurrentMemoryContext;
 
 	desc = st_describe_table(st_ddb_table_text(name));
@@ -514,7 +516,10 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 
 		if (SPI_execute_with_args("SELECT pg_catalog.date_part('epoch', t.created_at)::pg_catalog.float8,"
 								  " d.billing_mode, COALESCE(d.read_capacity_units, 0), COALESCE(d.write_capacity_units, 0),"
-								  " d.index_throughput"
+								  " d.index_throughput,"
+								  " COALESCE(d.table_id, pg_catalog.md5(t.table_name::pg_catalog.oid::pg_catalog.text"
+								  " OPERATOR(pg_catalog.||) t.created_at::pg_catalog.text)::pg_catalog.uuid)::pg_catalog.text,"
+								  " pg_catalog.date_part('epoch', COALESCE(d.pay_per_request_since, t.created_at))::pg_catalog.float8"
 								  " FROM singletable.tables t LEFT JOIN singletable." ST_DDB_REGISTRY " d"
 								  " ON d.table_name OPERATOR(pg_catalog.=) t.table_name"
 								  " WHERE t.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
@@ -539,6 +544,10 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 				index_pt = DatumGetJsonbPCopy(d);
 				MemoryContextSwitchTo(spi);
 			}
+			d = SPI_getbinval(tup, td, 6, &isnull);
+			if (!isnull)
+				table_id = MemoryContextStrdup(outer, TextDatumGetCString(d));
+			ppr_since = DatumGetFloat8(SPI_getbinval(tup, td, 7, &isnull));
 		}
 	}
 	SPI_finish();
@@ -571,7 +580,16 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	st_push_key(&st, "BillingModeSummary");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	st_push_string(&st, "BillingMode", billing);
+	if (strcmp(billing, "PAY_PER_REQUEST") == 0)
+	{
+		st_push_key(&st, "LastUpdateToPayPerRequestDateTime");
+		v.type = jbvNumeric;
+		v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(ppr_since)));
+		pushJsonbValue(&st, WJB_VALUE, &v);
+	}
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	if (table_id)
+		st_push_string(&st, "TableId", table_id);
 	st_push_key(&st, "ProvisionedThroughput");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	st_push_int(&st, "NumberOfDecreasesToday", 0);
@@ -612,6 +630,9 @@ register_table(Oid relid, const char *billing, int64 rcu, int64 wcu)
 								 " (table_name, billing_mode, read_capacity_units, write_capacity_units)"
 								 " VALUES ($1::pg_catalog.regclass, $2, $3, $4)"
 								 " ON CONFLICT (table_name) DO UPDATE SET billing_mode = EXCLUDED.billing_mode,"
+								 " pay_per_request_since = CASE WHEN EXCLUDED.billing_mode OPERATOR(pg_catalog.=) 'PAY_PER_REQUEST'"
+								 " AND singletable." ST_DDB_REGISTRY ".billing_mode OPERATOR(pg_catalog.<>) 'PAY_PER_REQUEST'"
+								 " THEN pg_catalog.now() ELSE singletable." ST_DDB_REGISTRY ".pay_per_request_since END,"
 								 " read_capacity_units = EXCLUDED.read_capacity_units,"
 								 " write_capacity_units = EXCLUDED.write_capacity_units",
 								 4, argtypes, values, NULL);

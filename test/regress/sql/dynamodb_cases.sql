@@ -125,6 +125,27 @@ SELECT singletable.cancellation_reasons();
 SELECT singletable.transact_get('[{"Get": {"TableName": "cases", "Key": {"pk": "t", "sk": "1", "x": "y"}}}]');
 DROP FUNCTION cases_cancel(text, jsonb);
 
+-- 5. TableId (a UUID kept for the table's life) and, for PAY_PER_REQUEST,
+-- BillingModeSummary.LastUpdateToPayPerRequestDateTime (the creation, then the
+-- last switch to PAY_PER_REQUEST); a table made in SQL gets a TableId too
+CREATE TEMP TABLE cases_desc AS
+SELECT cases_ddb('CreateTable', '{"TableName": "cases_id", "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}') -> 'TableDescription' AS d;
+SELECT d ->> 'TableId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' AS uuid,
+       d #> '{BillingModeSummary,LastUpdateToPayPerRequestDateTime}' = d -> 'CreationDateTime' AS since_creation
+  FROM cases_desc;
+SELECT cases_ddb('UpdateTable', '{"TableName": "cases_id", "BillingMode": "PROVISIONED", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}')
+  #> '{TableDescription,BillingModeSummary}' AS provisioned;
+SELECT cases_ddb('UpdateTable', '{"TableName": "cases_id", "BillingMode": "PAY_PER_REQUEST"}') IS NOT NULL AS updated;
+SELECT t.d ->> 'TableId' = c.d ->> 'TableId' AS same_id,
+       (t.d #>> '{BillingModeSummary,LastUpdateToPayPerRequestDateTime}')::numeric > (c.d ->> 'CreationDateTime')::numeric AS since_switch
+  FROM (SELECT cases_ddb('DescribeTable', '{"TableName": "cases_id"}') -> 'Table' AS d) t, cases_desc c;
+SELECT cases_ddb('DeleteTable', '{"TableName": "cases_id"}') IS NOT NULL AS deleted;
+SELECT singletable.create_table('cases_sql') IS NOT NULL AS created;
+SELECT (cases_ddb('DescribeTable', '{"TableName": "cases_sql"}') #>> '{Table,TableId}') = (cases_ddb('DescribeTable', '{"TableName": "cases_sql"}') #>> '{Table,TableId}') AS stable_id,
+       (cases_ddb('DescribeTable', '{"TableName": "cases_sql"}') #>> '{Table,TableId}')::uuid IS NOT NULL AS uuid;
+SELECT singletable.drop_table('cases_sql') IS NOT NULL AS dropped;
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
