@@ -238,6 +238,17 @@ st_ddb_table_text(const char *name)
 	return cstring_to_text(quote_qualified_identifier(ddb_schema(), name));
 }
 
+/* The table name names in the schema of singletable.dynamodb, or InvalidOid */
+Oid
+st_ddb_find_relid(const char *name)
+{
+	Oid			nsp = get_namespace_oid(ddb_schema(), true);
+
+	if (OidIsValid(nsp) && strlen(name) < NAMEDATALEN)
+		return get_relname_relid(name, nsp);
+	return InvalidOid;
+}
+
 Oid
 st_ddb_table_relid(const char *name)
 {

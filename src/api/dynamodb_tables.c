@@ -1493,6 +1493,12 @@ arn_table(StDdbCall *call, bool own, const char *empty, char **arn_out)
 				 errmsg("a DynamoDB tag request needs at least one tag"),
 				 st_errdetail_dynamodb("%s", empty)));
 	name = slash + 7;
+	/* an ARN of no table: DynamoDB's answer names the ARN (and spells "ResourcArn") */
+	if (!OidIsValid(st_ddb_find_relid(name)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("no table \"%s\" has the ARN given", name),
+				 st_errdetail_dynamodb("Requested resource not found: ResourcArn: %s not found", arn)));
 	relid = st_ddb_table_relid(name);
 	SPI_connect();
 	(void) st_table_open(st_ddb_table_text(name), AccessShareLock, own ? ST_ACL_OWNER : ACL_SELECT);

@@ -146,6 +146,14 @@ SELECT (cases_ddb('DescribeTable', '{"TableName": "cases_sql"}') #>> '{Table,Tab
        (cases_ddb('DescribeTable', '{"TableName": "cases_sql"}') #>> '{Table,TableId}')::uuid IS NOT NULL AS uuid;
 SELECT singletable.drop_table('cases_sql') IS NOT NULL AS dropped;
 
+-- 6. tags of an ARN that names no table: DynamoDB's ResourceNotFoundException
+-- naming the ARN (the service spells "ResourcArn"), for each tag operation
+SELECT cases_err('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nosuch"}');
+SELECT cases_err('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1:123456789012:table/nosuch"}');
+SELECT cases_err('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nosuch", "Tags": [{"Key": "a", "Value": "b"}]}');
+SELECT cases_err('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nosuch", "TagKeys": ["a"]}');
+SELECT cases_ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/cases"}');
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
