@@ -36,6 +36,8 @@
 #include "ops/ops.h"
 #include "catalog/registry.h"
 #include "ops/transact.h"
+#include "ops/expr_glue.h"
+#include "expr/expr.h"
 
 PG_FUNCTION_INFO_V1(singletable_dynamodb);
 PG_FUNCTION_INFO_V1(singletable_dynamodb_as);
@@ -289,11 +291,78 @@ typedef struct DdbTable
  * before its stronger lock, so a reader's write is refused without queueing
  * behind a lock that conflicts with writes.
  */
+static StDdbCall *current_call = NULL;
+
+static Jsonb *jsonb_of(JsonbValue *v);
+static Jsonb *values_stored(JsonbValue *vals);
+
+/*
+ * A request to a table that does not exist: validated first as far as it can
+ * be without the table, as DynamoDB validates a request completely before it
+ * looks the table up — its ExpressionAttributeValues, then its expressions
+ * (parsed without key attributes, which only the table knows: a Query's
+ * KeyConditionExpression, and the unused placeholders then, stay unchecked).
+ * A request that passes gets ResourceNotFoundException.
+ */
+static void
+validate_without_table(StDdbCall *call, const char *name)
+{
+	static const struct
+	{
+		const char *member;
+		StExprKind	kind;
+	}			exprs[] = {
+		{"ConditionExpression", SE_CONDITION},
+		{"UpdateExpression", SE_UPDATE},
+		{"FilterExpression", SE_FILTER},
+		{"ProjectionExpression", SE_PROJECTION},
+	};
+	StTable    *tab = palloc0(sizeof(StTable));
+	JsonbValue *names = st_ddb_object(call, "ExpressionAttributeNames");
+	StExprEnv  *env;
+	bool		query = strcmp(call->op, "Query") == 0;
+
+	/* the Item or Key's AttributeValues (without key rules), then ReturnValues */
+	if (strcmp(call->op, "PutItem") == 0 || strcmp(call->op, "DeleteItem") == 0 ||
+		strcmp(call->op, "UpdateItem") == 0 || strcmp(call->op, "GetItem") == 0)
+	{
+		JsonbValue *m = st_ddb_object(call, strcmp(call->op, "PutItem") == 0 ? "Item" : "Key");
+		char	   *rv = st_ddb_string(call, "ReturnValues");
+
+		if (m)
+			(void) st_attrval_map_to_stored(m, strcmp(call->op, "PutItem") == 0 ? ST_AV_ITEM : ST_AV_KEY, NULL);
+		if (rv && strcmp(call->op, "GetItem") != 0)
+			(void) st_parse_return_values(rv, call->op, strcmp(call->op, "UpdateItem") != 0);
+	}
+	tab->relname = pstrdup(name);
+	tab->qualname = pstrdup(name);
+	tab->pk_name = "";
+	env = st_env_build(tab, jsonb_of(names), values_stored(st_ddb_object(call, "ExpressionAttributeValues")));
+	for (int i = 0; i < lengthof(exprs); i++)
+	{
+		char	   *text = st_ddb_string(call, exprs[i].member);
+
+		CHECK_FOR_INTERRUPTS();
+		if (text == NULL)
+			continue;
+		if (exprs[i].kind == SE_UPDATE)
+			(void) st_parse_update(text, env);
+		else if (exprs[i].kind == SE_PROJECTION)
+			(void) st_parse_projection(text, env);
+		else
+			(void) st_parse_condition(text, exprs[i].kind, env);
+	}
+	if (!query)
+		st_expr_check_unused(env);
+}
+
 static void
 ddb_open(const char *name, DdbTable *t)
 {
 	StTable    *tab;
 
+	if (current_call && !OidIsValid(st_ddb_find_relid(name)))
+		validate_without_table(current_call, name);
 	st_ddb_check_active(st_ddb_table_relid(name), name);
 	/* no SPI connection: st_table_open makes one only to read a table it has not cached */
 	tab = st_table_open_in(ddb_schema(), name, AccessShareLock, ACL_SELECT);
@@ -2008,16 +2077,19 @@ ddb_call(const char *name, Jsonb *request, StringInfo text)
 	call.op = op->name;
 	call.req = &request->root;
 	call.text = text;
+	current_call = &call;
 	PG_TRY();
 	{
 		/* legacy parameters become the expressions the handlers take */
 		st_ddb_legacy_rewrite(&call);
 		result = op->handler(&call);
+		current_call = NULL;
 	}
 	PG_CATCH();
 	{
 		ErrorData  *edata;
 
+		current_call = NULL;
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
 		FlushErrorState();

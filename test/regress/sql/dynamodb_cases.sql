@@ -154,6 +154,21 @@ SELECT cases_err('TagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:0000
 SELECT cases_err('UntagResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/nosuch", "TagKeys": ["a"]}');
 SELECT cases_ddb('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:ddblocal:000000000000:table/cases"}');
 
+-- 7. a malformed request to a table that does not exist: the validation error,
+-- not ResourceNotFoundException (expressions, placeholders, AttributeValues,
+-- ReturnValues are checked without the table); a valid one: ResourceNotFound
+SELECT cases_err('GetItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"}');
+SELECT cases_err('PutItem', '{"TableName": "nosuch", "Item": {"pk": {"S": "a"}}, "ConditionExpression": "a = = b"}');
+SELECT cases_err('PutItem', '{"TableName": "nosuch", "Item": {"pk": {"Q": "a"}}}');
+SELECT cases_err('PutItem', '{"TableName": "nosuch", "Item": {"pk": {"S": "a"}}, "ReturnValues": "ALL_NEW"}');
+SELECT cases_err('DeleteItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ConditionExpression": "size(a, a) = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v"}');
+SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}, ":w": {"S": "y"}}}');
+SELECT cases_err('Scan', '{"TableName": "nosuch", "FilterExpression": "a = :v"}');
+SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "FilterExpression": "#x = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}}}');
+SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
