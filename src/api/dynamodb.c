@@ -322,6 +322,7 @@ validate_without_table(StDdbCall *call, const char *name)
 	StExprEnv  *env;
 	bool		query = strcmp(call->op, "Query") == 0;
 
+	st_ddb_check_expression_members(call);
 	/* the Item or Key's AttributeValues (without key rules), then ReturnValues */
 	if (strcmp(call->op, "PutItem") == 0 || strcmp(call->op, "DeleteItem") == 0 ||
 		strcmp(call->op, "UpdateItem") == 0 || strcmp(call->op, "GetItem") == 0)
@@ -1155,6 +1156,8 @@ ddb_query(StDdbCall *call)
 	st_ddb_errors_init(&e);
 	read_params(call, &e, &p);
 	st_ddb_errors_raise(&e);
+	/* ExpressionAttributeValues without an expression first, as DynamoDB answers */
+	st_ddb_check_expression_members(call);
 	if (keycond == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

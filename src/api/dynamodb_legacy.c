@@ -1060,12 +1060,26 @@ st_ddb_legacy_rewrite(StDdbCall *call)
 	else
 		for (int i = 0; i < lengthof(legacy_ops); i++)
 			if (strcmp(call->op, legacy_ops[i].op) == 0)
-			{
 				rewritten = rewrite_object(&top, &legacy_ops[i], "");
-				/* without legacy members: the checks rewrite_object makes */
-				if (rewritten == NULL)
-					check_expression_members(&top, &legacy_ops[i]);
-			}
 	if (rewritten)
 		call->req = &rewritten->root;
+}
+
+/*
+ * ExpressionAttributeNames or ExpressionAttributeValues without an expression
+ * that takes them, in a request without legacy members (rewrite_object checks
+ * those): for a table that does not exist, which the operations layer, which
+ * makes the same check, never sees.
+ */
+void
+st_ddb_check_expression_members(StDdbCall *call)
+{
+	JsonbValue	top;
+
+	top.type = jbvBinary;
+	top.val.binary.data = call->req;
+	top.val.binary.len = 0;
+	for (int i = 0; i < lengthof(legacy_ops); i++)
+		if (strcmp(call->op, legacy_ops[i].op) == 0)
+			check_expression_members(&top, &legacy_ops[i]);
 }

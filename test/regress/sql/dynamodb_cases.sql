@@ -34,6 +34,8 @@ SELECT cases_err('Scan', '{"TableName": "cases", "ProjectionExpression": "pk", "
 SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName": "cases", "Item": {"pk": {"S": "a"}, "sk": {"S": "b"}}, "ExpressionAttributeValues": {":v": {"S": "x"}}}}]}');
 -- checked before the table is looked up
 SELECT cases_err('PutItem', '{"TableName": "nosuch", "Item": {"pk": {"S": "a"}}, "ExpressionAttributeValues": {":v": {"S": "x"}}}');
+-- after the members' constraints (DynamoDB Local's order)
+SELECT cases_err('PutItem', '{"TableName": "n", "Item": {"pk": {"S": "a"}}, "ExpressionAttributeValues": {":v": {"S": "x"}}}');
 -- the SQL functions take the same rule (vals without a condition)
 SELECT singletable.put_item('cases', '{"pk": "a", "sk": "b"}', vals => '{":v": "x"}');
 
