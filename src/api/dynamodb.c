@@ -1498,6 +1498,96 @@ cancel_invalid(StringInfo invalid, int n)
 										   codes.data)));
 }
 
+/*
+ * An action of a transaction whose table does not exist, validated as far as
+ * it can be without the table (as validate_without_table does for a request):
+ * its ExpressionAttributeValues, Item or Key, and expressions.
+ */
+static void
+validate_action_without_table(JsonbValue *obj, const char *name)
+{
+	static const struct
+	{
+		const char *member;
+		StExprKind	kind;
+	}			exprs[] = {
+		{"ConditionExpression", SE_CONDITION},
+		{"UpdateExpression", SE_UPDATE},
+		{"ProjectionExpression", SE_PROJECTION},
+	};
+	StTable    *tab = palloc0(sizeof(StTable));
+	JsonbValue *names = member_of(obj, "ExpressionAttributeNames");
+	JsonbValue *vals = member_of(obj, "ExpressionAttributeValues");
+	JsonbValue *item = member_of(obj, "Item");
+	JsonbValue *key = member_of(obj, "Key");
+	StExprEnv  *env;
+
+	if (item && is_object(item))
+		(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
+	if (key && is_object(key))
+		(void) st_attrval_map_to_stored(key, ST_AV_KEY, NULL);
+	tab->relname = pstrdup(name);
+	tab->qualname = pstrdup(name);
+	tab->pk_name = "";
+	env = st_env_build(tab, names && is_object(names) ? JsonbValueToJsonb(names) : NULL,
+					   vals && is_object(vals) ? values_stored(vals) : NULL);
+	for (int i = 0; i < lengthof(exprs); i++)
+	{
+		JsonbValue *e = member_of(obj, exprs[i].member);
+		char	   *text;
+
+		CHECK_FOR_INTERRUPTS();
+		if (e == NULL || e->type != jbvString)
+			continue;
+		text = pnstrdup(e->val.string.val, e->val.string.len);
+		if (exprs[i].kind == SE_UPDATE)
+			(void) st_parse_update(text, env);
+		else if (exprs[i].kind == SE_PROJECTION)
+			(void) st_parse_projection(text, env);
+		else
+			(void) st_parse_condition(text, exprs[i].kind, env);
+	}
+	st_expr_check_unused(env);
+}
+
+/*
+ * Before any table of a transaction is opened: each action whose table does
+ * not exist is validated without it, so that a malformed request is a
+ * validation error rather than ResourceNotFoundException.
+ */
+static void
+prevalidate_transact_items(JsonbValue *items)
+{
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		JsonbIterator *ai;
+		JsonbValue	k,
+					v;
+
+		if (tok != WJB_ELEM || !is_object(&e))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		ai = JsonbIteratorInit(e.val.binary.data);
+		while (st_jbv_next_member(&ai, &k, &v))
+		{
+			JsonbValue *tn = member_of(&v, "TableName");
+
+			if (is_object(&v) && tn && tn->type == jbvString)
+			{
+				char	   *name = pnstrdup(tn->val.string.val, tn->val.string.len);
+
+				if (!OidIsValid(st_ddb_find_relid(name)))
+					validate_action_without_table(&v, name);
+			}
+		}
+	}
+}
+
 /* The TransactItems of a transaction, rewritten; the table of each action into tabs */
 static Jsonb *
 rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int *n)
@@ -1514,6 +1604,7 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 	*tabs = palloc0(sizeof(DdbTable *) * size);
 	if (!is_array(items) || over_limit(items, ST_TRANSACT_MAX_ACTIONS))
 		return items ? JsonbValueToJsonb(items) : NULL;
+	prevalidate_transact_items(items);
 	it = JsonbIteratorInit(items->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)

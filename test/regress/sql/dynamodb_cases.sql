@@ -168,6 +168,12 @@ SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}
 SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}, ":w": {"S": "y"}}}');
 SELECT cases_err('Scan', '{"TableName": "nosuch", "FilterExpression": "a = :v"}');
 SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "FilterExpression": "#x = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
+-- a transaction's actions on tables that do not exist, likewise, before any table is opened
+SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName": "nosuch", "Item": {"pk": {"S": "a"}}}},
+  {"Update": {"TableName": "nosuch2", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v"}}]}');
+SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"ConditionCheck": {"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ConditionExpression": "a = = b"}}]}');
+SELECT cases_err('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"}}]}');
+SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName": "nosuch", "Item": {"pk": {"S": "a"}}}}]}');
 SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}}}');
 SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
 
