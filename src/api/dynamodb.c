@@ -1526,6 +1526,12 @@ validate_action_without_table(JsonbValue *obj, const char *name)
 		(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
 	if (key && is_object(key))
 		(void) st_attrval_map_to_stored(key, ST_AV_KEY, NULL);
+	if (names && names->type != jbvNull && !member_of(obj, "ConditionExpression") &&
+		!member_of(obj, "UpdateExpression") && !member_of(obj, "ProjectionExpression"))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ExpressionAttributeNames can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
 	tab->relname = pstrdup(name);
 	tab->qualname = pstrdup(name);
 	tab->pk_name = "";
@@ -1755,6 +1761,63 @@ ddb_transact_get(StDdbCall *call)
  * The RequestItems of a batch, rewritten: tables by qualified name; for a
  * write, each PutRequest/DeleteRequest rewritten, for a read, the entry.
  */
+/*
+ * Before any table of a batch is opened: the entry of each table that does
+ * not exist is validated without it (its keys' and items' AttributeValues,
+ * BatchGetItem's ProjectionExpression and placeholders), as for a
+ * transaction's actions.
+ */
+static void
+prevalidate_request_items(JsonbValue *ri, bool write)
+{
+	JsonbIterator *it = JsonbIteratorInit(ri->val.binary.data);
+	JsonbValue	k,
+				v;
+
+	while (st_jbv_next_member(&it, &k, &v))
+	{
+		char	   *name = pnstrdup(k.val.string.val, k.val.string.len);
+		JsonbIterator *ei;
+		JsonbValue	e;
+		JsonbIteratorToken tok;
+
+		CHECK_FOR_INTERRUPTS();
+		if (OidIsValid(st_ddb_find_relid(name)))
+			continue;
+		if (!write && is_object(&v))
+		{
+			JsonbValue *keys = member_of(&v, "Keys");
+
+			/* the projection and placeholders, as a Get action's */
+			validate_action_without_table(&v, name);
+			if (keys && is_array(keys))
+			{
+				ei = JsonbIteratorInit(keys->val.binary.data);
+				while ((tok = JsonbIteratorNext(&ei, &e, true)) != WJB_DONE)
+					if (tok == WJB_ELEM && is_object(&e))
+						(void) st_attrval_map_to_stored(&e, ST_AV_KEY, NULL);
+			}
+		}
+		else if (write && is_array(&v))
+		{
+			ei = JsonbIteratorInit(v.val.binary.data);
+			while ((tok = JsonbIteratorNext(&ei, &e, true)) != WJB_DONE)
+			{
+				JsonbValue *put = tok == WJB_ELEM ? member_of(&e, "PutRequest") : NULL;
+				JsonbValue *del = tok == WJB_ELEM ? member_of(&e, "DeleteRequest") : NULL;
+				JsonbValue *item = put ? member_of(put, "Item") : NULL;
+				JsonbValue *key = del ? member_of(del, "Key") : NULL;
+
+				CHECK_FOR_INTERRUPTS();
+				if (item && is_object(item))
+					(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
+				if (key && is_object(key))
+					(void) st_attrval_map_to_stored(key, ST_AV_KEY, NULL);
+			}
+		}
+	}
+}
+
 static Jsonb *
 rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 {
@@ -1767,6 +1830,7 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 	if (!is_object(ri) ||
 		batch_over_limit(ri, write, write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS))
 		return ri ? JsonbValueToJsonb(ri) : NULL;
+	prevalidate_request_items(ri, write);
 	it = JsonbIteratorInit(ri->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	while (st_jbv_next_member(&it, &k, &v))

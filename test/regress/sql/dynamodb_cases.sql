@@ -174,6 +174,12 @@ SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName":
 SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"ConditionCheck": {"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ConditionExpression": "a = = b"}}]}');
 SELECT cases_err('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "ProjectionExpression": "a,,b"}}]}');
 SELECT cases_err('TransactWriteItems', '{"TransactItems": [{"Put": {"TableName": "nosuch", "Item": {"pk": {"S": "a"}}}}]}');
+-- and a batch's entries for tables that do not exist
+SELECT cases_err('BatchGetItem', '{"RequestItems": {"nosuch": {"Keys": [{"pk": {"Q": "a"}}]}}}');
+SELECT cases_err('BatchGetItem', '{"RequestItems": {"nosuch": {"Keys": [{"pk": {"S": "a"}}], "ProjectionExpression": "a,,b"}}}');
+SELECT cases_err('BatchGetItem', '{"RequestItems": {"nosuch": {"Keys": [{"pk": {"S": "a"}}], "ExpressionAttributeNames": {"#a": "a"}}}}');
+SELECT cases_err('BatchWriteItem', '{"RequestItems": {"nosuch": [{"PutRequest": {"Item": {"pk": {"Q": "a"}}}}]}}');
+SELECT cases_err('BatchWriteItem', '{"RequestItems": {"nosuch": [{"PutRequest": {"Item": {"pk": {"S": "a"}}}}]}}');
 SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}}}');
 SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
 
