@@ -462,6 +462,8 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 	request_id(id);
 	MHD_add_response_header(resp, "x-amzn-RequestId", id);
 	MHD_add_response_header(resp, "x-amz-crc32", crc);
+	/* DynamoDB's own value of the header, which some clients log or check */
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_SERVER, "Server");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
 	if (req && req->warnings)
 		MHD_add_response_header(resp, "x-singletable-warning", req->warnings);

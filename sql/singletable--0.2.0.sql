@@ -1275,3 +1275,16 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_partiql';
 COMMENT ON FUNCTION singletable.partiql(pg_catalog.text, pg_catalog.jsonb) IS
   'Runs a DynamoDB PartiQL statement (SELECT, INSERT, UPDATE, DELETE) over the tables of singletable.dynamodb_schema, parameters a JSON array of AttributeValues for its ? marks; returns the items (every page of a SELECT, RETURNING''s item) in plain JSON';
+
+------------------------------------------------------------------------------
+-- DescribeTable's TableId and BillingModeSummary.LastUpdateToPayPerRequestDateTime:
+-- a table's DynamoDB identifier, kept for its life (a table without a row gets one
+-- derived from its OID and creation time), and when it last became PAY_PER_REQUEST
+-- (NULL: at its creation).
+ALTER TABLE singletable.dynamodb_tables
+    ADD COLUMN table_id pg_catalog.uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid(),
+    ADD COLUMN pay_per_request_since pg_catalog.timestamptz;
+COMMENT ON COLUMN singletable.dynamodb_tables.table_id IS
+  'DynamoDB''s TableId of the table: a UUID kept for the table''s life';
+COMMENT ON COLUMN singletable.dynamodb_tables.pay_per_request_since IS
+  'When the table last became PAY_PER_REQUEST (DynamoDB''s LastUpdateToPayPerRequestDateTime); NULL: at its creation';

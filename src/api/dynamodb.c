@@ -36,6 +36,8 @@
 #include "ops/ops.h"
 #include "catalog/registry.h"
 #include "ops/transact.h"
+#include "ops/expr_glue.h"
+#include "expr/expr.h"
 
 PG_FUNCTION_INFO_V1(singletable_dynamodb);
 PG_FUNCTION_INFO_V1(singletable_dynamodb_as);
@@ -238,6 +240,17 @@ st_ddb_table_text(const char *name)
 	return cstring_to_text(quote_qualified_identifier(ddb_schema(), name));
 }
 
+/* The table name names in the schema of singletable.dynamodb, or InvalidOid */
+Oid
+st_ddb_find_relid(const char *name)
+{
+	Oid			nsp = get_namespace_oid(ddb_schema(), true);
+
+	if (OidIsValid(nsp) && strlen(name) < NAMEDATALEN)
+		return get_relname_relid(name, nsp);
+	return InvalidOid;
+}
+
 Oid
 st_ddb_table_relid(const char *name)
 {
@@ -278,11 +291,79 @@ typedef struct DdbTable
  * before its stronger lock, so a reader's write is refused without queueing
  * behind a lock that conflicts with writes.
  */
+static StDdbCall *current_call = NULL;
+
+static Jsonb *jsonb_of(JsonbValue *v);
+static Jsonb *values_stored(JsonbValue *vals);
+
+/*
+ * A request to a table that does not exist: validated first as far as it can
+ * be without the table, as DynamoDB validates a request completely before it
+ * looks the table up — its ExpressionAttributeValues, then its expressions
+ * (parsed without key attributes, which only the table knows: a Query's
+ * KeyConditionExpression, and the unused placeholders then, stay unchecked).
+ * A request that passes gets ResourceNotFoundException.
+ */
+static void
+validate_without_table(StDdbCall *call, const char *name)
+{
+	static const struct
+	{
+		const char *member;
+		StExprKind	kind;
+	}			exprs[] = {
+		{"ConditionExpression", SE_CONDITION},
+		{"UpdateExpression", SE_UPDATE},
+		{"FilterExpression", SE_FILTER},
+		{"ProjectionExpression", SE_PROJECTION},
+	};
+	StTable    *tab = palloc0(sizeof(StTable));
+	JsonbValue *names = st_ddb_object(call, "ExpressionAttributeNames");
+	StExprEnv  *env;
+	bool		query = strcmp(call->op, "Query") == 0;
+
+	st_ddb_check_expression_members(call);
+	/* the Item or Key's AttributeValues (without key rules), then ReturnValues */
+	if (strcmp(call->op, "PutItem") == 0 || strcmp(call->op, "DeleteItem") == 0 ||
+		strcmp(call->op, "UpdateItem") == 0 || strcmp(call->op, "GetItem") == 0)
+	{
+		JsonbValue *m = st_ddb_object(call, strcmp(call->op, "PutItem") == 0 ? "Item" : "Key");
+		char	   *rv = st_ddb_string(call, "ReturnValues");
+
+		if (m)
+			(void) st_attrval_map_to_stored(m, strcmp(call->op, "PutItem") == 0 ? ST_AV_ITEM : ST_AV_KEY, NULL);
+		if (rv && strcmp(call->op, "GetItem") != 0)
+			(void) st_parse_return_values(rv, call->op, strcmp(call->op, "UpdateItem") != 0);
+	}
+	tab->relname = pstrdup(name);
+	tab->qualname = pstrdup(name);
+	tab->pk_name = "";
+	env = st_env_build(tab, jsonb_of(names), values_stored(st_ddb_object(call, "ExpressionAttributeValues")));
+	for (int i = 0; i < lengthof(exprs); i++)
+	{
+		char	   *text = st_ddb_string(call, exprs[i].member);
+
+		CHECK_FOR_INTERRUPTS();
+		if (text == NULL)
+			continue;
+		if (exprs[i].kind == SE_UPDATE)
+			(void) st_parse_update(text, env);
+		else if (exprs[i].kind == SE_PROJECTION)
+			(void) st_parse_projection(text, env);
+		else
+			(void) st_parse_condition(text, exprs[i].kind, env);
+	}
+	if (!query)
+		st_expr_check_unused(env);
+}
+
 static void
 ddb_open(const char *name, DdbTable *t)
 {
 	StTable    *tab;
 
+	if (current_call && !OidIsValid(st_ddb_find_relid(name)))
+		validate_without_table(current_call, name);
 	st_ddb_check_active(st_ddb_table_relid(name), name);
 	/* no SPI connection: st_table_open makes one only to read a table it has not cached */
 	tab = st_table_open_in(ddb_schema(), name, AccessShareLock, ACL_SELECT);
@@ -1075,6 +1156,8 @@ ddb_query(StDdbCall *call)
 	st_ddb_errors_init(&e);
 	read_params(call, &e, &p);
 	st_ddb_errors_raise(&e);
+	/* ExpressionAttributeValues without an expression first, as DynamoDB answers */
+	st_ddb_check_expression_members(call);
 	if (keycond == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1317,6 +1400,200 @@ push_rewritten(JsonbParseState **st, JsonbValue *obj, DdbTable *t, const char *q
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
+/*
+ * One action of a transaction (its one member's object) rewritten for table
+ * t. An Item or Key that fails its table's key schema (a ValidationException)
+ * does not fail the request: DynamoDB cancels the transaction with that
+ * action's ValidationError reason. Its position and message are appended to
+ * invalid ("<n>\t<message>\n") and the action is passed on unconverted.
+ * Catching without a subtransaction is safe: the conversion only computes.
+ */
+static JsonbValue *
+rewrite_action(JsonbValue *obj, DdbTable *t, int pos, StringInfo invalid)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	JsonbValue *volatile result = NULL;
+
+	PG_TRY();
+	{
+		JsonbParseState *st = NULL;
+		Jsonb	   *one;
+
+		/* [object]: push_rewritten writes an element */
+		pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
+		push_rewritten(&st, obj, t, text_to_cstring(t->name));
+		one = JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
+		result = getIthJsonbValueFromContainer(&one->root, 0);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		JsonbValue	top;
+		JsonbValue *message;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (strcmp(st_dynamodb_exception(edata->sqlerrcode), ST_EXC_VALIDATION) != 0 ||
+			edata->detail == NULL || strncmp(edata->detail, "{\"__type\"", 9) != 0)
+			PG_RE_THROW();
+		FlushErrorState();
+		st_jbv_jsonb(&top, DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(edata->detail))));
+		message = member_of(&top, "message");
+		appendStringInfo(invalid, "%d\t%s\n", pos,
+						 message && message->type == jbvString ?
+						 pnstrdup(message->val.string.val, message->val.string.len) : edata->message);
+		result = obj;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * Cancels a transaction of n actions whose invalid ones (rewrite_action's
+ * list) have a ValidationError reason, the others None, as DynamoDB does.
+ */
+static void
+cancel_invalid(StringInfo invalid, int n)
+{
+	StringInfoData codes;
+	StringInfoData members;
+	char	   *line = invalid->data;
+	int			first = atoi(line);
+
+	initStringInfo(&codes);
+	initStringInfo(&members);
+	appendStringInfoString(&members, "\"CancellationReasons\": [");
+	for (int i = 1; i <= n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (i > 1)
+		{
+			appendStringInfoString(&codes, ", ");
+			appendStringInfoString(&members, ", ");
+		}
+		if (*line && atoi(line) == i)
+		{
+			char	   *msg = strchr(line, '\t') + 1;
+			char	   *end = strchr(msg, '\n');
+
+			appendStringInfoString(&codes, "ValidationError");
+			appendStringInfoString(&members, "{\"Code\": \"ValidationError\", \"Message\": ");
+			escape_json(&members, pnstrdup(msg, end - msg));
+			appendStringInfoChar(&members, '}');
+			line = end + 1;
+		}
+		else
+		{
+			appendStringInfoString(&codes, "None");
+			appendStringInfoString(&members, "{\"Code\": \"None\"}");
+		}
+	}
+	appendStringInfoChar(&members, ']');
+	ereport(ERROR,
+			(errcode(ERRCODE_ST_TRANSACTION_CANCELED),
+			 errmsg("transaction cancelled: action %d of TransactItems has a key or item that does not match its table's key schema",
+					first),
+			 st_errdetail_dynamodb_members(members.data,
+										   "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+										   codes.data)));
+}
+
+/*
+ * An action of a transaction whose table does not exist, validated as far as
+ * it can be without the table (as validate_without_table does for a request):
+ * its ExpressionAttributeValues, Item or Key, and expressions.
+ */
+static void
+validate_action_without_table(JsonbValue *obj, const char *name)
+{
+	static const struct
+	{
+		const char *member;
+		StExprKind	kind;
+	}			exprs[] = {
+		{"ConditionExpression", SE_CONDITION},
+		{"UpdateExpression", SE_UPDATE},
+		{"ProjectionExpression", SE_PROJECTION},
+	};
+	StTable    *tab = palloc0(sizeof(StTable));
+	JsonbValue *names = member_of(obj, "ExpressionAttributeNames");
+	JsonbValue *vals = member_of(obj, "ExpressionAttributeValues");
+	JsonbValue *item = member_of(obj, "Item");
+	JsonbValue *key = member_of(obj, "Key");
+	StExprEnv  *env;
+
+	if (item && is_object(item))
+		(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
+	if (key && is_object(key))
+		(void) st_attrval_map_to_stored(key, ST_AV_KEY, NULL);
+	if (names && names->type != jbvNull && !member_of(obj, "ConditionExpression") &&
+		!member_of(obj, "UpdateExpression") && !member_of(obj, "ProjectionExpression"))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("ExpressionAttributeNames can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	tab->relname = pstrdup(name);
+	tab->qualname = pstrdup(name);
+	tab->pk_name = "";
+	env = st_env_build(tab, names && is_object(names) ? JsonbValueToJsonb(names) : NULL,
+					   vals && is_object(vals) ? values_stored(vals) : NULL);
+	for (int i = 0; i < lengthof(exprs); i++)
+	{
+		JsonbValue *e = member_of(obj, exprs[i].member);
+		char	   *text;
+
+		CHECK_FOR_INTERRUPTS();
+		if (e == NULL || e->type != jbvString)
+			continue;
+		text = pnstrdup(e->val.string.val, e->val.string.len);
+		if (exprs[i].kind == SE_UPDATE)
+			(void) st_parse_update(text, env);
+		else if (exprs[i].kind == SE_PROJECTION)
+			(void) st_parse_projection(text, env);
+		else
+			(void) st_parse_condition(text, exprs[i].kind, env);
+	}
+	st_expr_check_unused(env);
+}
+
+/*
+ * Before any table of a transaction is opened: each action whose table does
+ * not exist is validated without it, so that a malformed request is a
+ * validation error rather than ResourceNotFoundException.
+ */
+static void
+prevalidate_transact_items(JsonbValue *items)
+{
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+
+	it = JsonbIteratorInit(items->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		JsonbIterator *ai;
+		JsonbValue	k,
+					v;
+
+		if (tok != WJB_ELEM || !is_object(&e))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		ai = JsonbIteratorInit(e.val.binary.data);
+		while (st_jbv_next_member(&ai, &k, &v))
+		{
+			JsonbValue *tn = member_of(&v, "TableName");
+
+			if (is_object(&v) && tn && tn->type == jbvString)
+			{
+				char	   *name = pnstrdup(tn->val.string.val, tn->val.string.len);
+
+				if (!OidIsValid(st_ddb_find_relid(name)))
+					validate_action_without_table(&v, name);
+			}
+		}
+	}
+}
+
 /* The TransactItems of a transaction, rewritten; the table of each action into tabs */
 static Jsonb *
 rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int *n)
@@ -1326,11 +1603,14 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 	JsonbValue	e;
 	JsonbIteratorToken tok;
 	int			size = 16;
+	StringInfoData invalid;
 
+	initStringInfo(&invalid);
 	*n = 0;
 	*tabs = palloc0(sizeof(DdbTable *) * size);
 	if (!is_array(items) || over_limit(items, ST_TRANSACT_MAX_ACTIONS))
 		return items ? JsonbValueToJsonb(items) : NULL;
+	prevalidate_transact_items(items);
 	it = JsonbIteratorInit(items->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
@@ -1369,7 +1649,7 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 				DdbTable   *t = multi_table(m, name);
 
 				(*tabs)[*n] = t;
-				push_rewritten(&st, &v, t, text_to_cstring(t->name));
+				pushJsonbValue(&st, WJB_VALUE, rewrite_action(&v, t, *n + 1, &invalid));
 			}
 			else
 				pushJsonbValue(&st, WJB_VALUE, &v);
@@ -1377,6 +1657,8 @@ rewrite_transact_items(JsonbValue *items, MultiTables *m, DdbTable ***tabs, int 
 		pushJsonbValue(&st, WJB_END_OBJECT, NULL);
 		(*n)++;
 	}
+	if (invalid.len)
+		cancel_invalid(&invalid, *n);
 	return JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_ARRAY, NULL));
 }
 
@@ -1479,6 +1761,63 @@ ddb_transact_get(StDdbCall *call)
  * The RequestItems of a batch, rewritten: tables by qualified name; for a
  * write, each PutRequest/DeleteRequest rewritten, for a read, the entry.
  */
+/*
+ * Before any table of a batch is opened: the entry of each table that does
+ * not exist is validated without it (its keys' and items' AttributeValues,
+ * BatchGetItem's ProjectionExpression and placeholders), as for a
+ * transaction's actions.
+ */
+static void
+prevalidate_request_items(JsonbValue *ri, bool write)
+{
+	JsonbIterator *it = JsonbIteratorInit(ri->val.binary.data);
+	JsonbValue	k,
+				v;
+
+	while (st_jbv_next_member(&it, &k, &v))
+	{
+		char	   *name = pnstrdup(k.val.string.val, k.val.string.len);
+		JsonbIterator *ei;
+		JsonbValue	e;
+		JsonbIteratorToken tok;
+
+		CHECK_FOR_INTERRUPTS();
+		if (OidIsValid(st_ddb_find_relid(name)))
+			continue;
+		if (!write && is_object(&v))
+		{
+			JsonbValue *keys = member_of(&v, "Keys");
+
+			/* the projection and placeholders, as a Get action's */
+			validate_action_without_table(&v, name);
+			if (keys && is_array(keys))
+			{
+				ei = JsonbIteratorInit(keys->val.binary.data);
+				while ((tok = JsonbIteratorNext(&ei, &e, true)) != WJB_DONE)
+					if (tok == WJB_ELEM && is_object(&e))
+						(void) st_attrval_map_to_stored(&e, ST_AV_KEY, NULL);
+			}
+		}
+		else if (write && is_array(&v))
+		{
+			ei = JsonbIteratorInit(v.val.binary.data);
+			while ((tok = JsonbIteratorNext(&ei, &e, true)) != WJB_DONE)
+			{
+				JsonbValue *put = tok == WJB_ELEM ? member_of(&e, "PutRequest") : NULL;
+				JsonbValue *del = tok == WJB_ELEM ? member_of(&e, "DeleteRequest") : NULL;
+				JsonbValue *item = put ? member_of(put, "Item") : NULL;
+				JsonbValue *key = del ? member_of(del, "Key") : NULL;
+
+				CHECK_FOR_INTERRUPTS();
+				if (item && is_object(item))
+					(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
+				if (key && is_object(key))
+					(void) st_attrval_map_to_stored(key, ST_AV_KEY, NULL);
+			}
+		}
+	}
+}
+
 static Jsonb *
 rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 {
@@ -1491,6 +1830,7 @@ rewrite_request_items(JsonbValue *ri, MultiTables *m, bool write)
 	if (!is_object(ri) ||
 		batch_over_limit(ri, write, write ? ST_BATCH_WRITE_MAX_REQUESTS : ST_BATCH_GET_MAX_KEYS))
 		return ri ? JsonbValueToJsonb(ri) : NULL;
+	prevalidate_request_items(ri, write);
 	it = JsonbIteratorInit(ri->val.binary.data);
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	while (st_jbv_next_member(&it, &k, &v))
@@ -1920,16 +2260,19 @@ ddb_call(const char *name, Jsonb *request, StringInfo text)
 	call.op = op->name;
 	call.req = &request->root;
 	call.text = text;
+	current_call = &call;
 	PG_TRY();
 	{
 		/* legacy parameters become the expressions the handlers take */
 		st_ddb_legacy_rewrite(&call);
 		result = op->handler(&call);
+		current_call = NULL;
 	}
 	PG_CATCH();
 	{
 		ErrorData  *edata;
 
+		current_call = NULL;
 		MemoryContextSwitchTo(cxt);
 		edata = CopyErrorData();
 		FlushErrorState();

@@ -75,6 +75,7 @@ extern void st_ddb_errors_raise(StDdbErrors *e);
 extern text *st_ddb_table_text(const char *name);
 /* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
 extern Oid	st_ddb_table_relid(const char *name);
+extern Oid	st_ddb_find_relid(const char *name);
 
 /* Operation op's handler called with request (no error body: the outer call adds it) */
 extern Jsonb *st_ddb_call_internal(const char *op, Jsonb *request);

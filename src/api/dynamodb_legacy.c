@@ -775,6 +775,38 @@ push_merged(JsonbParseState **st, JsonbValue *obj, const char *name, char **keys
 	pushJsonbValue(st, WJB_END_OBJECT, NULL);
 }
 
+/*
+ * ExpressionAttributeNames without any expression of lop, then
+ * ExpressionAttributeValues without an expression that takes values: DynamoDB's
+ * ValidationException, whose message names the member (checked for every
+ * request, legacy or not, before the table is looked up).
+ */
+static void
+check_expression_members(JsonbValue *obj, const LegacyOp *lop)
+{
+	bool		any = false;
+
+	for (int i = 0; lop->expr[i]; i++)
+		if (member(obj, lop->expr[i]))
+			any = true;
+	if (!any && member(obj, "ExpressionAttributeNames"))
+		invalid("ExpressionAttributeNames can only be given with an expression",
+				"ExpressionAttributeNames can only be specified when using expressions");
+	if (lop->valexpr[0] && member(obj, "ExpressionAttributeValues"))
+	{
+		bool		used = false;
+
+		for (int i = 0; lop->valexpr[i]; i++)
+			if (member(obj, lop->valexpr[i]))
+				used = true;
+		if (!used)
+			invalid("ExpressionAttributeValues can only be given with an expression",
+					psprintf("ExpressionAttributeValues can only be specified when using expressions: %s%s%s %s null",
+							 lop->valexpr[0], lop->valexpr[1] ? " and " : "",
+							 lop->valexpr[1] ? lop->valexpr[1] : "", lop->valexpr[1] ? "are" : "is"));
+	}
+}
+
 /* The list "{A, B}" of the members of names that obj has */
 static char *
 present_list(JsonbValue *obj, const char *const *names, const char *except)
@@ -831,22 +863,7 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 		invalid(psprintf("%s mixes legacy parameters %s with expressions %s", lop->op, legacy, exprs),
 				psprintf("Can not use both expression and non-expression parameters in the same request: Non-expression parameters: %s Expression parameters: %s",
 						 legacy, exprs));
-	if (exprs == NULL && member(obj, "ExpressionAttributeNames"))
-		invalid("ExpressionAttributeNames can only be given with an expression",
-				"ExpressionAttributeNames can only be specified when using expressions");
-	if (lop->valexpr[0] && member(obj, "ExpressionAttributeValues"))
-	{
-		bool		used = false;
-
-		for (int i = 0; lop->valexpr[i]; i++)
-			if (member(obj, lop->valexpr[i]))
-				used = true;
-		if (!used)
-			invalid("ExpressionAttributeValues can only be given with an expression",
-					psprintf("ExpressionAttributeValues can only be specified when using expressions: %s%s%s %s null",
-							 lop->valexpr[0], lop->valexpr[1] ? " and " : "",
-							 lop->valexpr[1] ? lop->valexpr[1] : "", lop->valexpr[1] ? "are" : "is"));
-	}
+	check_expression_members(obj, lop);
 
 	/* the constraints DynamoDB checks first, all reported at once */
 	st_ddb_errors_init(&e);
@@ -1046,4 +1063,23 @@ st_ddb_legacy_rewrite(StDdbCall *call)
 				rewritten = rewrite_object(&top, &legacy_ops[i], "");
 	if (rewritten)
 		call->req = &rewritten->root;
+}
+
+/*
+ * ExpressionAttributeNames or ExpressionAttributeValues without an expression
+ * that takes them, in a request without legacy members (rewrite_object checks
+ * those): for a table that does not exist, which the operations layer, which
+ * makes the same check, never sees.
+ */
+void
+st_ddb_check_expression_members(StDdbCall *call)
+{
+	JsonbValue	top;
+
+	top.type = jbvBinary;
+	top.val.binary.data = call->req;
+	top.val.binary.len = 0;
+	for (int i = 0; i < lengthof(legacy_ops); i++)
+		if (strcmp(call->op, legacy_ops[i].op) == 0)
+			check_expression_members(&top, &legacy_ops[i]);
 }

@@ -19,5 +19,6 @@
  * for legacy parameters mixed with expressions.
  */
 extern void st_ddb_legacy_rewrite(StDdbCall *call);
+extern void st_ddb_check_expression_members(StDdbCall *call);
 
 #endif

@@ -504,6 +504,8 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	int64		rcu = 0,
 				wcu = 0;
 	Jsonb	   *index_pt = NULL;
+	char	   *table_id = NULL;
+	double		ppr_since = 0;
 	MemoryContext outer = CurrentMemoryContext;
 
 	desc = st_describe_table(st_ddb_table_text(name));
@@ -514,7 +516,10 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 
 		if (SPI_execute_with_args("SELECT pg_catalog.date_part('epoch', t.created_at)::pg_catalog.float8,"
 								  " d.billing_mode, COALESCE(d.read_capacity_units, 0), COALESCE(d.write_capacity_units, 0),"
-								  " d.index_throughput"
+								  " d.index_throughput,"
+								  " COALESCE(d.table_id, pg_catalog.md5(t.table_name::pg_catalog.oid::pg_catalog.text"
+								  " OPERATOR(pg_catalog.||) t.created_at::pg_catalog.text)::pg_catalog.uuid)::pg_catalog.text,"
+								  " pg_catalog.date_part('epoch', COALESCE(d.pay_per_request_since, t.created_at))::pg_catalog.float8"
 								  " FROM singletable.tables t LEFT JOIN singletable." ST_DDB_REGISTRY " d"
 								  " ON d.table_name OPERATOR(pg_catalog.=) t.table_name"
 								  " WHERE t.table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
@@ -539,6 +544,10 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 				index_pt = DatumGetJsonbPCopy(d);
 				MemoryContextSwitchTo(spi);
 			}
+			d = SPI_getbinval(tup, td, 6, &isnull);
+			if (!isnull)
+				table_id = MemoryContextStrdup(outer, TextDatumGetCString(d));
+			ppr_since = DatumGetFloat8(SPI_getbinval(tup, td, 7, &isnull));
 		}
 	}
 	SPI_finish();
@@ -571,7 +580,16 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 	st_push_key(&st, "BillingModeSummary");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	st_push_string(&st, "BillingMode", billing);
+	if (strcmp(billing, "PAY_PER_REQUEST") == 0)
+	{
+		st_push_key(&st, "LastUpdateToPayPerRequestDateTime");
+		v.type = jbvNumeric;
+		v.val.numeric = DatumGetNumeric(DirectFunctionCall1(float8_numeric, Float8GetDatum(ppr_since)));
+		pushJsonbValue(&st, WJB_VALUE, &v);
+	}
 	pushJsonbValue(&st, WJB_END_OBJECT, NULL);
+	if (table_id)
+		st_push_string(&st, "TableId", table_id);
 	st_push_key(&st, "ProvisionedThroughput");
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	st_push_int(&st, "NumberOfDecreasesToday", 0);
@@ -612,6 +630,9 @@ register_table(Oid relid, const char *billing, int64 rcu, int64 wcu)
 								 " (table_name, billing_mode, read_capacity_units, write_capacity_units)"
 								 " VALUES ($1::pg_catalog.regclass, $2, $3, $4)"
 								 " ON CONFLICT (table_name) DO UPDATE SET billing_mode = EXCLUDED.billing_mode,"
+								 " pay_per_request_since = CASE WHEN EXCLUDED.billing_mode OPERATOR(pg_catalog.=) 'PAY_PER_REQUEST'"
+								 " AND singletable." ST_DDB_REGISTRY ".billing_mode OPERATOR(pg_catalog.<>) 'PAY_PER_REQUEST'"
+								 " THEN pg_catalog.now() ELSE singletable." ST_DDB_REGISTRY ".pay_per_request_since END,"
 								 " read_capacity_units = EXCLUDED.read_capacity_units,"
 								 " write_capacity_units = EXCLUDED.write_capacity_units",
 								 4, argtypes, values, NULL);
@@ -1048,6 +1069,62 @@ registered_provisioned(Oid relid, int64 *rcu, int64 *wcu)
  * billing mode changes, which sets it at once. Every later DescribeTable
  * shows the change done.
  */
+/*
+ * UpdateTable's AttributeDefinitions may define again an attribute the table
+ * or one of its indexes has, with the same type only: an index keyed on an
+ * attribute under another type would disagree with the table's.
+ */
+static void
+check_redefinitions(const char *name, TableDef *t)
+{
+	Jsonb	   *desc = st_describe_table(st_ddb_table_text(name));
+	JsonbValue *defs = getKeyJsonValueFromContainer(&desc->root, "AttributeDefinitions",
+													strlen("AttributeDefinitions"), NULL);
+	int			n = defs ? array_size(defs) : 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		JsonbContainer *c = object_elem(defs, i);
+		char	   *attr = obj_string(c, "AttributeName");
+		char	   *type = obj_string(c, "AttributeType");
+
+		CHECK_FOR_INTERRUPTS();
+		for (int j = 0; attr && type && j < t->n_attrs; j++)
+			if (t->attr_names[j] && t->attr_types[j] && strcmp(t->attr_names[j], attr) == 0 &&
+				strcmp(t->attr_types[j], type) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("attribute \"%s\" of table \"%s\" is of type %s, AttributeDefinitions says %s",
+								attr, name, type, t->attr_types[j]),
+						 st_errdetail_dynamodb("invalid attribute, SchemaElement redefined should be of same type as previously defined")));
+	}
+}
+
+/* A GSI to create must have a name no index of the table has: ValidationException */
+static void
+check_index_absent(const char *name, const char *index)
+{
+	Jsonb	   *desc = st_describe_table(st_ddb_table_text(name));
+
+	for (int k = 0; k < 2; k++)
+	{
+		const char *member = k == 0 ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes";
+		JsonbValue *ixs = getKeyJsonValueFromContainer(&desc->root, member, strlen(member), NULL);
+		int			n = ixs ? array_size(ixs) : 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			char	   *ixname = obj_string(object_elem(ixs, i), "IndexName");
+
+			if (ixname && strcmp(ixname, index) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("index \"%s\" of table \"%s\" already exists", index, name),
+						 st_errdetail_dynamodb("Attempting to create an index which already exists")));
+		}
+	}
+}
+
 Jsonb *
 st_ddb_update_table(StDdbCall *call)
 {
@@ -1173,6 +1250,18 @@ st_ddb_update_table(StDdbCall *call)
 		validation(INVALID "Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
 	if (billing && provisioned && pt == NULL)
 		validation(INVALID "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+	/* DynamoDB's answer to a throughput that would not change (nothing else asked) */
+	if (pt && was_provisioned && provisioned && rcu == old_rcu && wcu == old_wcu &&
+		n_updates == 0 && !stream_spec.given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("UpdateTable of table \"%s\" changes nothing: its throughput is already %lld read and %lld write capacity units",
+						name, (long long) rcu, (long long) wcu),
+				 st_errdetail_dynamodb("The provisioned throughput for the table will not change. The requested value equals the current value. "
+									   "Current ReadCapacityUnits provisioned for the table: %lld. Requested ReadCapacityUnits: %lld. "
+									   "Current WriteCapacityUnits provisioned for the table: %lld. Requested WriteCapacityUnits: %lld. "
+									   "Refer to the Amazon DynamoDB Developer Guide for current limits and how to request higher limits.",
+									   (long long) old_rcu, (long long) rcu, (long long) old_wcu, (long long) wcu)));
 	if (billing || pt || n_upd > 0)
 	{
 		/* the caller must own the table to change it; its GSIs' throughput */
@@ -1211,6 +1300,8 @@ st_ddb_update_table(StDdbCall *call)
 	}
 	if (create.name)
 	{
+		check_redefinitions(name, &t);
+		check_index_absent(name, create.name);
 		/* the table's own key attributes need no definition here */
 		check_key_schema(&create.key, &t, create.name);
 		if (create.projection == NULL)
@@ -1402,6 +1493,12 @@ arn_table(StDdbCall *call, bool own, const char *empty, char **arn_out)
 				 errmsg("a DynamoDB tag request needs at least one tag"),
 				 st_errdetail_dynamodb("%s", empty)));
 	name = slash + 7;
+	/* an ARN of no table: DynamoDB's answer names the ARN (and spells "ResourcArn") */
+	if (!OidIsValid(st_ddb_find_relid(name)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("no table \"%s\" has the ARN given", name),
+				 st_errdetail_dynamodb("Requested resource not found: ResourcArn: %s not found", arn)));
 	relid = st_ddb_table_relid(name);
 	SPI_connect();
 	(void) st_table_open(st_ddb_table_text(name), AccessShareLock, own ? ST_ACL_OWNER : ACL_SELECT);

@@ -537,41 +537,92 @@ check_orderable_literal(Parser *p, StNode *n, const char *opname)
 
 static StNode *parse_or(Parser *p);
 static StNode *parse_operand(Parser *p, bool in_update);
+static StNode *parse_set_value(Parser *p);
+static void wrong_operand_count(Parser *p, int pos, const char *fn, int given) pg_attribute_noreturn();
+
+/*
+ * fn (at pos) called with other than its number of operands: given were
+ * read, and the current token is a comma (more follow: counted to the
+ * call's closing parenthesis) or the closing parenthesis. DynamoDB's
+ * message.
+ */
+static void
+wrong_operand_count(Parser *p, int pos, const char *fn, int given)
+{
+	int			count = given;
+
+	if (p->tok.kind == T_COMMA)
+	{
+		int			depth = 0;
+
+		count++;
+		advance(p);
+		while (p->tok.kind != T_END && !(depth == 0 && p->tok.kind == T_RPAREN))
+		{
+			if (p->tok.kind == T_LPAREN)
+				depth++;
+			else if (p->tok.kind == T_RPAREN)
+				depth--;
+			else if (p->tok.kind == T_COMMA && depth == 0)
+				count++;
+			advance(p);
+		}
+	}
+	invalid(p, pos,
+			psprintf("Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d",
+					 fn, count),
+			psprintf("%s takes a different number of arguments than %d", fn, count));
+}
+
+/* list_append as an operand of a function: DynamoDB allows it only as a whole SET value */
+static void
+check_not_list_append(Parser *p, StNode *arg)
+{
+	if (arg->kind == SN_LIST_APPEND)
+		invalid(p, arg->pos,
+				"The function is not allowed to be used this way in an expression; function: list_append",
+				"list_append cannot be an operand of another function");
+}
 
 /* size(operand), an operand that yields a number */
 static StNode *
 parse_size(Parser *p)
 {
 	StNode	   *n = new_node(SN_SIZE, p->tok.pos, 1);
+	StNode	   *arg;
 
 	count_operator(p);
 	advance(p);
 	expect(p, T_LPAREN);
-	if (p->tok.kind == T_VALUEPH)
+	if (p->tok.kind == T_NAME && p->next < p->len && p->expr[p->next] == '(')
+		invalid(p, p->tok.pos, "KeyConditionExpressions cannot contain nested operations",
+				"size() takes a path or a value, not a function");
+	if (p->tok.kind != T_VALUEPH && p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH &&
+		p->tok.kind != T_LPAREN)
+		syntax_error(p);
+	/* a path, a :value, or either in parentheses */
+	arg = parse_operand(p, false);
+	if (arg->kind != SN_PATH && arg->kind != SN_VALUE)
+		invalid(p, arg->pos, "KeyConditionExpressions cannot contain nested operations",
+				"size() takes a path or a value, not a function");
+	if (p->tok.kind == T_COMMA)
+		wrong_operand_count(p, n->pos, "size", 1);
+	n->args[0] = arg;
+	if (arg->kind == SN_VALUE)
 	{
-		n->args[0] = parse_value(p);
-		switch (n->args[0]->value->type)
+		switch (arg->value->type)
 		{
 			case SV_N:
 			case SV_BOOL:
 			case SV_NULL:
-				invalid(p, n->args[0]->pos,
+				invalid(p, arg->pos,
 						psprintf("Incorrect operand type for operator or function; operator or function: size, operand type: %s",
-								 literal_type(n->args[0])),
-						psprintf("size() of a value of type %s", literal_type(n->args[0])));
+								 literal_type(arg)),
+						psprintf("size() of a value of type %s", literal_type(arg)));
 			default:
 				break;
 		}
 	}
-	else if (p->tok.kind == T_NAME || p->tok.kind == T_NAMEPH)
-	{
-		if (p->tok.kind == T_NAME && p->next < p->len && p->expr[p->next] == '(')
-			invalid(p, p->tok.pos, "KeyConditionExpressions cannot contain nested operations",
-					"size() takes a path or a value, not a function");
-		n->args[0] = path_node(p);
-	}
-	else
-		syntax_error(p);
 	expect(p, T_RPAREN);
 	return n;
 }
@@ -627,12 +678,33 @@ parse_operand(Parser *p, bool in_update)
 {
 	if (p->tok.kind == T_VALUEPH)
 		return parse_value(p);
+	if (p->tok.kind == T_LPAREN)
+	{
+		/* ( operand ), in an update ( value ): DynamoDB accepts one pair */
+		int			pos = p->tok.pos;
+		StNode	   *inner;
+
+		advance(p);
+		enter(p);
+		inner = in_update ? parse_set_value(p) : parse_operand(p, false);
+		p->depth--;
+		expect(p, T_RPAREN);
+		if (inner->parenthesized)
+			invalid(p, pos, "The expression has redundant parentheses;", "redundant parentheses");
+		inner->parenthesized = true;
+		return inner;
+	}
 	if (at_call(p))
 	{
 		int			pos = p->tok.pos;
 
 		if (!known_function(p))
 			unknown_function(p);
+		if (in_update && !tok_is_function(p, "if_not_exists") && !tok_is_function(p, "list_append"))
+			invalid(p, pos,
+					psprintf("The function is not allowed in an update expression; function: %.*s",
+							 p->tok.len, p->tok.text),
+					psprintf("function %.*s cannot be used in an update expression", p->tok.len, p->tok.text));
 		if (!in_update && tok_is_function(p, "size"))
 			return parse_size(p);
 		if (in_update && tok_is_function(p, "if_not_exists"))
@@ -647,10 +719,15 @@ parse_operand(Parser *p, bool in_update)
 						"Operator or function requires a document path; operator or function: if_not_exists",
 						"the first argument of if_not_exists must be a document path");
 			n->args[0] = path_node(p);
+			if (p->tok.kind == T_RPAREN)
+				wrong_operand_count(p, pos, "if_not_exists", 1);
 			expect(p, T_COMMA);
 			enter(p);
 			n->args[1] = parse_operand(p, true);
 			p->depth--;
+			check_not_list_append(p, n->args[1]);
+			if (p->tok.kind == T_COMMA)
+				wrong_operand_count(p, pos, "if_not_exists", 2);
 			expect(p, T_RPAREN);
 			return n;
 		}
@@ -663,9 +740,15 @@ parse_operand(Parser *p, bool in_update)
 			expect(p, T_LPAREN);
 			enter(p);
 			n->args[0] = parse_operand(p, true);
+			check_not_list_append(p, n->args[0]);
+			if (p->tok.kind == T_RPAREN)
+				wrong_operand_count(p, pos, "list_append", 1);
 			expect(p, T_COMMA);
 			n->args[1] = parse_operand(p, true);
+			check_not_list_append(p, n->args[1]);
 			p->depth--;
+			if (p->tok.kind == T_COMMA)
+				wrong_operand_count(p, pos, "list_append", 2);
 			expect(p, T_RPAREN);
 			for (int i = 0; i < 2; i++)
 				if (n->args[i]->kind == SN_VALUE && n->args[i]->value->type != SV_L)
@@ -754,13 +837,22 @@ parse_bool_function(Parser *p)
 		 * :value there, as DynamoDB does. size(a) starts with a name too, but
 		 * is not a path.
 		 */
-		if (i == 0 && !(p->tok.kind == T_VALUEPH && (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)) &&
+		int			argpos = p->tok.pos;
+
+		if (i == 0 && p->tok.kind != T_LPAREN &&
+			!(p->tok.kind == T_VALUEPH && (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)) &&
 			((p->tok.kind != T_NAME && p->tok.kind != T_NAMEPH) ||
 			 (at_call(p) && tok_is_function(p, "size"))))
 			invalid(p, p->tok.pos,
 					psprintf("Operator or function requires a document path; operator or function: %s", fn),
 					psprintf("the first argument of %s must be a document path", fn));
 		arg = parse_operand(p, false);
+		/* a parenthesised first operand: the same rule for what it holds */
+		if (i == 0 && arg->parenthesized && arg->kind != SN_PATH &&
+			!(arg->kind == SN_VALUE && (kind == SN_BEGINS_WITH || kind == SN_CONTAINS)))
+			invalid(p, argpos,
+					psprintf("Operator or function requires a document path; operator or function: %s", fn),
+					psprintf("the first argument of %s must be a document path", fn));
 		if (i < nargs)
 			n->args[i] = arg;
 		if (p->tok.kind == T_COMMA)
@@ -830,6 +922,48 @@ parse_bool_function(Parser *p)
 	return n;
 }
 
+/*
+ * Whether the "(" at the current token opens a parenthesised operand, as in
+ * "(size(b)) = :v", rather than a condition: what follows its closing
+ * parenthesis is a comparator, BETWEEN or IN. A scan of the characters to
+ * the closing parenthesis (names and placeholders hold no parentheses);
+ * bounded by the nesting limit, each character is scanned at most once per
+ * enclosing level.
+ */
+static bool
+operand_in_parentheses(Parser *p)
+{
+	const char *s = p->expr;
+	int			depth = 1;
+	int			i = p->next;
+
+	for (; i < p->len && depth > 0; i++)
+	{
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')')
+			depth--;
+	}
+	if (depth > 0)
+		return false;
+	while (i < p->len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	if (i >= p->len)
+		return false;
+	if (s[i] == '=' || s[i] == '<' || s[i] == '>')
+		return true;
+	for (int k = 0; k < 2; k++)
+	{
+		const char *kw = k == 0 ? "BETWEEN" : "IN";
+		int			n = strlen(kw);
+
+		if (i + n <= p->len && pg_strncasecmp(s + i, kw, n) == 0 &&
+			(i + n == p->len || !is_name_char(s[i + n])))
+			return true;
+	}
+	return false;
+}
+
 /* comparison | BETWEEN | IN | boolean function | ( condition ) */
 static StNode *
 parse_predicate(Parser *p)
@@ -838,7 +972,7 @@ parse_predicate(Parser *p)
 	StCmpOp		op;
 	int			pos = p->tok.pos;
 
-	if (p->tok.kind == T_LPAREN)
+	if (p->tok.kind == T_LPAREN && !operand_in_parentheses(p))
 	{
 		StNode	   *inner;
 
@@ -1151,6 +1285,9 @@ parse_set_value(Parser *p)
 {
 	StNode	   *left = parse_operand(p, true);
 
+	if ((p->tok.kind == T_PLUS || p->tok.kind == T_MINUS) &&
+		(left->kind == SN_PLUS || left->kind == SN_MINUS))
+		syntax_error(p);		/* (a + b) + c, as DynamoDB */
 	if (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS)
 	{
 		StNode	   *n = new_node(p->tok.kind == T_PLUS ? SN_PLUS : SN_MINUS, p->tok.pos, 2);

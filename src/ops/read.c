@@ -36,6 +36,7 @@
 #include "ops/direct.h"
 #include "ops/ops.h"
 #include "ops/read_internal.h"
+#include "ops/write_internal.h"
 #include "ops/ttl.h"
 
 /* The sk_op names of StSkOp (RANGE is begins_with) */
@@ -685,15 +686,15 @@ parse_index_keys(StTable *tab, StIndex *idx, const StKeyCond *kc, const StQueryR
  * the table's, or on index idx the index's.
  */
 StExprEnv *
-st_read_env(StTable *tab, StIndex *idx, bool has_expression, Jsonb *names, Jsonb *vals)
+st_read_env(StTable *tab, StIndex *idx, bool has_expression, bool has_value_expression,
+			const char *null_exprs, Jsonb *names, Jsonb *vals)
 {
 	StExprEnv  *env;
 
-	if (!has_expression && (names || vals))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("names and vals can only be given with an expression"),
-				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	if (!has_expression && names)
+		st_expr_members_error(true, NULL);
+	if (!has_value_expression && vals)
+		st_expr_members_error(false, null_exprs);
 	env = st_env_build(tab, names, vals);
 	if (idx)
 	{
@@ -739,6 +740,8 @@ parse_request_keys(StTable *tab, const StQueryRequest *req, StQueryArgs *qa, StE
 	StIndex    *idx = req->index_name ? st_read_index(tab, req->index_name) : NULL;
 	StExprEnv  *env = st_read_env(tab, idx,
 								  req->filter || req->projection || req->key_condition,
+								  req->filter || req->key_condition,
+								  "FilterExpression and KeyConditionExpression are null",
 								  req->names, req->vals);
 	StKeyCond	kc;
 

@@ -103,7 +103,8 @@ extern void st_add_key_name(StQueryArgs *qa, const char *name);
  * filter, projection or key condition is given); on index idx the key
  * attributes a query's filter may not read are the index's.
  */
-extern StExprEnv *st_read_env(StTable *tab, StIndex *idx, bool has_expression, Jsonb *names,
+extern StExprEnv *st_read_env(StTable *tab, StIndex *idx, bool has_expression,
+							  bool has_value_expression, const char *null_exprs, Jsonb *names,
 							  Jsonb *vals);
 
 /* Parses filter (of kind SE_QUERY_FILTER or SE_FILTER) and projection into qa; every placeholder must be used */

@@ -554,7 +554,8 @@ static void
 parse_scan(StTable *tab, const StScanRequest *req, ScanArgs *sa)
 {
 	StIndex    *idx = req->index_name ? st_read_index(tab, req->index_name) : NULL;
-	StExprEnv  *env = st_read_env(tab, NULL, req->filter || req->projection, req->names, req->vals);
+	StExprEnv  *env = st_read_env(tab, NULL, req->filter || req->projection, req->filter != NULL,
+								  "FilterExpression is null", req->names, req->vals);
 
 	memset(sa, 0, sizeof(*sa));
 	for (int i = 0; i < ST_SCAN_MAX_NARGS; i++)

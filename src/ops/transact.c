@@ -153,6 +153,7 @@ typedef struct Action
 	Jsonb	   *current;
 	ReasonCode	reason;
 	char	   *message;		/* ValidationError's */
+	char	   *errmsg;			/* ValidationError's: the error's own errmsg */
 	bool		writes;			/* Put; an Update that writes; a Delete of an item */
 	StItem		updated;		/* Update: the new item */
 } Action;
@@ -585,6 +586,8 @@ open_tables(Action *acts, int n, bool get, StCapacity **capsp)
 
 /* ---------------------------------------------------------------- keys */
 
+static char *dynamodb_message(ErrorData *edata);
+
 /* The error of a Key that does not name exactly the table's key attributes. */
 static void
 key_mismatch(Action *a, const char *why) pg_attribute_noreturn();
@@ -690,7 +693,7 @@ static void
 prepare_keys(Action *acts, int n, MemoryContext scratch)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	int64		total = 0;
+	volatile int64 total = 0;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -703,20 +706,51 @@ prepare_keys(Action *acts, int n, MemoryContext scratch)
 		ACTION_CONTEXT_PUSH(cb, a);
 		parse_expressions(a, tab);
 
-		/* what the checks convert is dropped; the item and key are copied out */
+		/*
+		 * what the checks convert is dropped; the item and key are copied
+		 * out. An invalid key or item (a ValidationException) is the action's
+		 * ValidationError reason: DynamoDB cancels the transaction ("a user
+		 * error, such as an invalid data format"). Catching without a
+		 * subtransaction is safe as in make_update: the conversion only
+		 * computes, in scratch.
+		 */
 		MemoryContextSwitchTo(scratch);
-		if (a->kind == ACT_PUT)
+		PG_TRY();
 		{
-			st_item_prepare(tab, a->item, &a->put);
-			size = a->put.size;
+			if (a->kind == ACT_PUT)
+			{
+				st_item_prepare(tab, a->item, &a->put);
+				size = a->put.size;
+			}
+			else
+			{
+				size = key_from_map(a);
+				if (a->kind == ACT_UPDATE && a->expr.vals)
+					size += st_item_size(a->expr.vals);
+			}
 		}
-		else
+		PG_CATCH();
 		{
-			size = key_from_map(a);
-			if (a->kind == ACT_UPDATE && a->expr.vals)
-				size += st_item_size(a->expr.vals);
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			if (strcmp(st_dynamodb_exception(edata->sqlerrcode), ST_EXC_VALIDATION) != 0)
+				PG_RE_THROW();
+			FlushErrorState();
+			a->reason = RC_VALIDATION;
+			a->message = dynamodb_message(edata);
+			a->errmsg = pstrdup(edata->message);
+			size = 0;
 		}
+		PG_END_TRY();
 		MemoryContextSwitchTo(cxt);
+		if (a->reason == RC_VALIDATION)
+		{
+			MemoryContextReset(scratch);
+			ACTION_CONTEXT_POP(cb);
+			continue;
+		}
 		if (a->kind == ACT_PUT)
 		{
 			a->put.jsonb = DatumGetJsonbPCopy(JsonbPGetDatum(a->put.jsonb));
@@ -849,6 +883,7 @@ make_update(Action *a, MemoryContext scratch)
 		FlushErrorState();
 		a->reason = RC_VALIDATION;
 		a->message = dynamodb_message(edata);
+		a->errmsg = pstrdup(edata->message);
 		a->writes = false;
 	}
 	PG_END_TRY();
@@ -937,10 +972,10 @@ reasons_jsonb(Action *acts, int n)
  * and raises TransactionCanceled with the reasons, without items, in DETAIL.
  */
 static void
-cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps) pg_attribute_noreturn();
+cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps, bool get) pg_attribute_noreturn();
 
 static void
-cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps)
+cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps, bool get)
 {
 	StringInfoData codes;
 	StringInfoData members;
@@ -948,11 +983,12 @@ cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps)
 	Action	   *first = NULL;
 	int			failed = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; !get && i < n; i++)
 		charge_unwritten(&caps[acts[i].cap], acts[i].current, acts[i].reason == RC_CONDITION);
 	st_capacity_end_many(caps, ncaps, true);
 
 	reasons = reasons_jsonb(acts, n);
+	reasons_reset();
 	last_reasons = MemoryContextAlloc(TopMemoryContext, VARSIZE(reasons));
 	memcpy(last_reasons, reasons, VARSIZE(reasons));
 	last_reasons_user = GetUserId();
@@ -981,7 +1017,8 @@ cancel_transaction(Action *acts, int n, StCapacity *caps, int ncaps)
 			(errcode(ERRCODE_ST_TRANSACTION_CANCELED),
 			 errmsg("transaction cancelled: %s action %d of transact_items on table \"%s\" %s%s",
 					kind_names[first->kind], first->n, first->tab->relname,
-					first->reason == RC_CONDITION ? "failed its condition" : "is invalid for its item",
+					first->reason == RC_CONDITION ? "failed its condition" :
+					psprintf("is invalid: %s", first->errmsg ? first->errmsg : first->message),
 					failed > 1 ? psprintf(", and %d more action%s failed", failed - 1, failed > 2 ? "s" : "") : ""),
 			 st_errdetail_dynamodb_members(members.data,
 										   "Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
@@ -1031,7 +1068,7 @@ apply_writes(Action *acts, int n, StCapacity *caps, int ncaps, MemoryContext scr
 					a->current = st_item_fetch(a->tab, ST_PLAN_LOCK, a->values, a->nulls, false);
 					check_action(a, scratch);
 					if (a->reason != RC_NONE)
-						cancel_transaction(acts, n, caps, ncaps);
+						cancel_transaction(acts, n, caps, ncaps, false);
 				}
 				break;
 			case ACT_DELETE:
@@ -1114,6 +1151,10 @@ prepare(Jsonb *items, bool get, int n, MemoryContext scratch, StCapacity **capsp
 	}
 	*ncapsp = open_tables(acts, n, get, capsp);
 	prepare_keys(acts, n, scratch);
+	/* an invalid key or item cancels the transaction, before any lock or read */
+	for (int i = 0; i < n; i++)
+		if (acts[i].reason == RC_VALIDATION)
+			cancel_transaction(acts, n, *capsp, *ncapsp, get);
 	return acts;
 }
 
@@ -1193,7 +1234,7 @@ st_op_transact_write(Jsonb *items, const char *token, int token_len)
 		stopped = acts[i].reason == RC_VALIDATION;
 	}
 	if (failed)
-		cancel_transaction(acts, n, caps, ncaps);
+		cancel_transaction(acts, n, caps, ncaps, false);
 
 	apply_writes(acts, n, caps, ncaps, scratch);
 	charge_writes(acts, n, caps, scratch);

@@ -264,6 +264,27 @@ st_write_key_params(StTable *tab, const StKey *pk, const StKey *sk, Datum *value
 	nulls[2] = 'n';
 }
 
+/*
+ * names (ExpressionAttributeNames) given without any expression, or else vals
+ * (ExpressionAttributeValues) without an expression that takes values
+ * (null_exprs: DynamoDB's "ConditionExpression is null"): DynamoDB's
+ * ValidationException, naming the member.
+ */
+void
+st_expr_members_error(bool names, const char *null_exprs)
+{
+	if (names)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("names can only be given with an expression"),
+				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("vals can only be given with an expression that takes values"),
+			 st_errdetail_dynamodb("ExpressionAttributeValues can only be specified when using expressions: %s",
+								   null_exprs)));
+}
+
 /* The parsed condition of a write, or NULL; names/vals checked for use. */
 StNode *
 st_write_parse_condition(StTable *tab, const StExprText *expr)
@@ -272,10 +293,7 @@ st_write_parse_condition(StTable *tab, const StExprText *expr)
 	StNode	   *cond = NULL;
 
 	if (expr->condition == NULL && (expr->names || expr->vals))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("names and vals can only be given with an expression"),
-				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+		st_expr_members_error(expr->names != NULL, "ConditionExpression is null");
 	env = st_env_build(tab, expr->names, expr->vals);
 	if (expr->condition)
 		cond = st_parse_condition(expr->condition, SE_CONDITION, env);
@@ -444,10 +462,7 @@ st_write_parse_update(StTable *tab, const char *update, const StExprText *expr, 
 	StUpdate   *upd;
 
 	if (update == NULL && expr->condition == NULL && (expr->names || expr->vals))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("names and vals can only be given with an expression"),
-				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
+		st_expr_members_error(expr->names != NULL, "UpdateExpression and ConditionExpression are null");
 	env = st_env_build(tab, expr->names, expr->vals);
 	upd = update ? st_parse_update(update, env) : palloc0(sizeof(StUpdate));
 

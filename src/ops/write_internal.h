@@ -28,6 +28,7 @@ extern void st_write_key_params(StTable *tab, const StKey *pk, const StKey *sk, 
 
 /* The parsed condition of a put or delete, or NULL; names/vals checked for use */
 extern StNode *st_write_parse_condition(StTable *tab, const StExprText *expr);
+extern void st_expr_members_error(bool names, const char *null_exprs) pg_attribute_noreturn();
 
 /* The parsed update expression, its condition in *cond (NULL: none) */
 extern StUpdate *st_write_parse_update(StTable *tab, const char *update, const StExprText *expr,

@@ -191,6 +191,8 @@ def expect_error(r, status, type_, message=None):
 def check_crc(r):
     check(r.headers.get("x-amz-crc32") == str(zlib.crc32(r.raw)),
           f"x-amz-crc32 {r.headers.get('x-amz-crc32')} != crc32 {zlib.crc32(r.raw)}")
+    # DynamoDB answers every request with "Server: Server"
+    check(r.headers.get("server") == "Server", f"Server header {r.headers.get('server')!r}")
 
 
 # --- the tests -----------------------------------------------------------------------

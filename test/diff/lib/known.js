@@ -499,13 +499,6 @@ const MATCHES = [
       && ((ctx.st.body && ctx.st.body.CancellationReasons) || []).some((x) => x.Code === 'ValidationError')
       && ctx.dl.error === 'ValidationException' && /^(An operand in the update expression has an incorrect data type|DynamoDB only supports precision up to 38 digits|Number overflow)/.test(msg(ctx.dl)),
   },
-  {
-    name: 'a TransactGetItems key without its sort key is a ValidationException (DynamoDB Local cancels the transaction)',
-    doc: 'sem §1.5 ("Key map ... lacks a key attribute: The provided key element does not match the schema"), §8.3 ("wrong key ... come back as a plain ValidationException for the whole call")',
-    match: (ctx) => ctx.s.op === 'TransactGetItems' && ctx.st.error === 'ValidationException' && /^The provided key element does not match the schema/.test(msg(ctx.st))
-      && ctx.dl.error === 'TransactionCanceledException'
-      && (reqOf(ctx).TransactItems || []).some((g) => { const x = g.Get || {}, t = SHARED[x.TableName]; return t && t.sk && x.Key && !x.Key[t.sk]; }),
-  },
 ];
 
 // the control-plane operations' rules (CreateTable ... ListTagsOfResource)

@@ -4,7 +4,8 @@
 SET client_min_messages = warning;
 CREATE FUNCTION ddb(op text, req jsonb) RETURNS jsonb LANGUAGE sql AS $$
   SELECT CASE WHEN r ? 'Table' OR r ? 'TableDescription' THEN
-    (SELECT jsonb_object_agg(k, v #- '{CreationDateTime}' #- '{TableSizeBytes}' #- '{ItemCount}')
+    (SELECT jsonb_object_agg(k, v #- '{CreationDateTime}' #- '{TableSizeBytes}' #- '{ItemCount}' #- '{TableId}'
+       #- '{BillingModeSummary,LastUpdateToPayPerRequestDateTime}')
        FROM jsonb_each(r) e(k, v))
   ELSE r END
   FROM singletable.dynamodb(op, req) r $$;
