@@ -47,6 +47,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "tcop/tcopprot.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -214,16 +215,66 @@ split_tabs(char *line, char **fields, int max)
 	return n;
 }
 
+/*
+ * Rows waiting for one INSERT: the records are stored STORE_CHUNK at a time
+ * by one statement over unnest() of nine arrays (a row at a time, the
+ * executor's per-statement work cost more than the rows themselves: under
+ * four busy writers the worker fell behind).
+ */
+#define STORE_CHUNK 1000
+#define STORE_COLS 9
+static const Oid store_elem[STORE_COLS] = {INT4OID, INT8OID, TIMESTAMPTZOID, TEXTOID, BOOLOID, INT4OID,
+TEXTOID, TEXTOID, TEXTOID};
+typedef struct StoreChunk
+{
+	MemoryContext cxt;			/* the rows' values and arrays, reset per chunk */
+	int			n;
+	Datum		values[STORE_COLS][STORE_CHUNK];
+	bool		nulls[STORE_COLS][STORE_CHUNK];
+} StoreChunk;
+
+static void
+store_chunk(SPIPlanPtr plan, StoreChunk *c)
+{
+	Datum		args[STORE_COLS];
+	int			dims[1] = {c->n};
+	int			lbs[1] = {1};
+	MemoryContext old;
+
+	if (c->n == 0)
+		return;
+	old = MemoryContextSwitchTo(c->cxt);
+	for (int k = 0; k < STORE_COLS; k++)
+	{
+		int16		len;
+		bool		byval;
+		char		align;
+
+		get_typlenbyvalalign(store_elem[k], &len, &byval, &align);
+		args[k] = PointerGetDatum(construct_md_array(c->values[k], c->nulls[k], 1, dims, lbs,
+													 store_elem[k], len, byval, align));
+	}
+	MemoryContextSwitchTo(old);
+	if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "storing stream records failed");
+	MemoryContextReset(c->cxt);
+	c->n = 0;
+}
+
 /* Stores the pending lines: one transaction */
 static void
 store_pending(void)
 {
 	static const char *ins =
 		"INSERT INTO singletable.stream_records (stream_id, seq, created_at, event_name, ttl, size_bytes,"
-		" keys, new_image, old_image) SELECT $1, $2, $3, $4, $5, $6, $7::pg_catalog.jsonb,"
-		" $8::pg_catalog.jsonb, $9::pg_catalog.jsonb WHERE EXISTS (SELECT 1 FROM singletable.streams"
-		" WHERE stream_id OPERATOR(pg_catalog.=) $1)";
-	Oid			argtypes[9] = {INT4OID, INT8OID, TIMESTAMPTZOID, TEXTOID, BOOLOID, INT4OID, TEXTOID, TEXTOID, TEXTOID};
+		" keys, new_image, old_image) SELECT u.stream_id, u.seq, u.created_at, u.event_name, u.ttl, u.size_bytes,"
+		" u.keys::pg_catalog.jsonb, u.new_image::pg_catalog.jsonb, u.old_image::pg_catalog.jsonb"
+		" FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4),"
+		" pg_catalog.unnest($5), pg_catalog.unnest($6), pg_catalog.unnest($7), pg_catalog.unnest($8), pg_catalog.unnest($9))"
+		" AS u(stream_id, seq, created_at, event_name, ttl, size_bytes, keys, new_image, old_image)"
+		" WHERE EXISTS (SELECT 1 FROM singletable.streams s WHERE s.stream_id OPERATOR(pg_catalog.=) u.stream_id)";
+	Oid			argtypes[STORE_COLS] = {INT4ARRAYOID, INT8ARRAYOID, TIMESTAMPTZARRAYOID, TEXTARRAYOID, BOOLARRAYOID,
+	INT4ARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID};
 	SPIPlanPtr	plan;
 	XLogRecPtr	last_lsn;
 	int64		last_seq;
@@ -231,6 +282,7 @@ store_pending(void)
 	ListCell   *lc;
 	ListCell   *txn_start = NULL;
 	int			stored = 0;
+	StoreChunk *chunk;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -242,9 +294,13 @@ store_pending(void)
 		elog(ERROR, "singletable.stream_state must hold one row");
 	last_lsn = DatumGetLSN(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	last_seq = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	plan = SPI_prepare(ins, 9, argtypes);
+	plan = SPI_prepare(ins, STORE_COLS, argtypes);
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	chunk = palloc(sizeof(StoreChunk));
+	chunk->cxt = AllocSetContextCreate(CurrentMemoryContext, "singletable stream records chunk",
+									   ALLOCSET_DEFAULT_SIZES);
+	chunk->n = 0;
 
 	foreach(lc, pending)
 	{
@@ -273,35 +329,36 @@ store_pending(void)
 		for (ListCell *c = txn_start; c != NULL && c != lc; c = lnext(pending, c))
 		{
 			char	   *cl = lfirst(c);
-			Datum		values[9];
-			char		nulls[9] = "         ";
+			int			i = chunk->n;
+
+			MemoryContext old;
 
 			if (split_tabs(cl, f, 8) != 8)
 				elog(ERROR, "unexpected change line from the stream decoder");
-			values[0] = Int32GetDatum(atoi(f[1]));
-			values[1] = Int64GetDatum(++last_seq);
-			values[2] = TimestampTzGetDatum(at);
-			values[3] = CStringGetTextDatum(f[2]);
-			values[4] = BoolGetDatum(f[3][0] == '1');
-			values[5] = Int32GetDatum(atoi(f[4]));
-			values[6] = CStringGetTextDatum(f[5]);
+			old = MemoryContextSwitchTo(chunk->cxt);
+			chunk->values[0][i] = Int32GetDatum(atoi(f[1]));
+			chunk->values[1][i] = Int64GetDatum(++last_seq);
+			chunk->values[2][i] = TimestampTzGetDatum(at);
+			chunk->values[3][i] = CStringGetTextDatum(f[2]);
+			chunk->values[4][i] = BoolGetDatum(f[3][0] == '1');
+			chunk->values[5][i] = Int32GetDatum(atoi(f[4]));
+			chunk->values[6][i] = CStringGetTextDatum(f[5]);
+			for (int k = 0; k < 7; k++)
+				chunk->nulls[k][i] = false;
 			for (int k = 6; k < 8; k++)
 			{
-				if (f[k][0] == '\0')
-				{
-					nulls[k + 1] = 'n';
-					values[k + 1] = (Datum) 0;
-				}
-				else
-					values[k + 1] = CStringGetTextDatum(f[k]);
+				chunk->nulls[k + 1][i] = (f[k][0] == '\0');
+				chunk->values[k + 1][i] = chunk->nulls[k + 1][i] ? (Datum) 0 : CStringGetTextDatum(f[k]);
 			}
-			if (SPI_execute_plan(plan, values, nulls, false, 0) < 0)
-				elog(ERROR, "storing a stream record failed");
+			MemoryContextSwitchTo(old);
+			if (++chunk->n == STORE_CHUNK)
+				store_chunk(plan, chunk);
 			stored++;
 		}
 		txn_start = NULL;
 		last_lsn = lsn;
 	}
+	store_chunk(plan, chunk);
 	{
 		Oid			t[2] = {LSNOID, INT8OID};
 		Datum		v[2] = {LSNGetDatum(last_lsn), Int64GetDatum(last_seq)};
