@@ -1057,3 +1057,14 @@ COMMENT ON COLUMN singletable.dynamodb_tables.table_id IS
   'DynamoDB''s TableId of the table: a UUID kept for the table''s life';
 COMMENT ON COLUMN singletable.dynamodb_tables.pay_per_request_since IS
   'When the table last became PAY_PER_REQUEST (DynamoDB''s LastUpdateToPayPerRequestDateTime); NULL: at its creation';
+
+------------------------------------------------------------------------------
+-- DynamoDB table names of 64 to 255 bytes: longer than a PostgreSQL identifier, so
+-- CreateTable names such a table <the name's first 46 bytes>~<16 hex digits of its
+-- hash> (the ~ cannot occur in a DynamoDB name, so no other DynamoDB name reaches it)
+-- and keeps the DynamoDB name here; NULL for every other table.
+ALTER TABLE singletable.tables
+    ADD COLUMN dynamodb_name pg_catalog.text UNIQUE
+        CHECK (pg_catalog.octet_length(dynamodb_name) OPERATOR(pg_catalog.>) 63);
+COMMENT ON COLUMN singletable.tables.dynamodb_name IS
+  'The table''s DynamoDB name when it is longer than a PostgreSQL identifier (63 bytes); NULL: the table''s own name';

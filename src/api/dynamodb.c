@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "catalog/namespace.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -234,10 +235,36 @@ ddb_schema(void)
 	return st_dynamodb_schema && st_dynamodb_schema[0] ? st_dynamodb_schema : "public";
 }
 
+/*
+ * The PostgreSQL name of the table that DynamoDB calls name. A name of up to
+ * 63 bytes is its own; a longer one (DynamoDB allows 255) is its first
+ * ST_DDB_NAME_PREFIX bytes, a '~' and 16 hex digits of its 64-bit hash:
+ * 63 bytes, and never a DynamoDB name itself ('~' is outside DynamoDB's
+ * pattern, which every request's TableName is checked against first), so
+ * no other DynamoDB name can reach that table. The registry keeps the long
+ * name (singletable.tables.dynamodb_name) for ListTables, DescribeTable,
+ * ConsumedCapacity and stream ARNs. Two long names with the same first 46
+ * bytes and the same 64-bit hash would share a PostgreSQL name: CreateTable
+ * of the second one answers that the table exists.
+ */
+#define ST_DDB_NAME_PREFIX (NAMEDATALEN - 1 - 1 - 16)
+
+char *
+st_ddb_relname(const char *name)
+{
+	size_t		len = strlen(name);
+	uint64		h;
+
+	if (len < NAMEDATALEN)
+		return (char *) name;
+	h = DatumGetUInt64(hash_bytes_extended((const unsigned char *) name, (int) len, 0));
+	return psprintf("%.*s~%016" INT64_MODIFIER "x", ST_DDB_NAME_PREFIX, name, h);
+}
+
 text *
 st_ddb_table_text(const char *name)
 {
-	return cstring_to_text(quote_qualified_identifier(ddb_schema(), name));
+	return cstring_to_text(quote_qualified_identifier(ddb_schema(), st_ddb_relname(name)));
 }
 
 /* The table name names in the schema of singletable.dynamodb, or InvalidOid */
@@ -246,19 +273,16 @@ st_ddb_find_relid(const char *name)
 {
 	Oid			nsp = get_namespace_oid(ddb_schema(), true);
 
-	if (OidIsValid(nsp) && strlen(name) < NAMEDATALEN)
-		return get_relname_relid(name, nsp);
+	if (OidIsValid(nsp) && strlen(name) <= 255)
+		return get_relname_relid(st_ddb_relname(name), nsp);
 	return InvalidOid;
 }
 
 Oid
 st_ddb_table_relid(const char *name)
 {
-	Oid			nsp = get_namespace_oid(ddb_schema(), true);
-	Oid			relid = InvalidOid;
+	Oid			relid = st_ddb_find_relid(name);
 
-	if (OidIsValid(nsp) && strlen(name) < NAMEDATALEN)
-		relid = get_relname_relid(name, nsp);
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -296,6 +320,54 @@ static StDdbCall *current_call = NULL;
 static Jsonb *jsonb_of(JsonbValue *v);
 static Jsonb *values_stored(JsonbValue *vals);
 
+/* The expression members that a request is validated with before its table */
+typedef enum WithoutTableExpr
+{
+	WT_CONDITION,
+	WT_UPDATE,
+	WT_FILTER,
+	WT_PROJECTION,
+	WT_NUM
+} WithoutTableExpr;
+
+static const char *const without_table_members[WT_NUM] = {
+	"ConditionExpression", "UpdateExpression", "FilterExpression", "ProjectionExpression"
+};
+
+/*
+ * Parses the expressions texts[] (NULL: absent) of a request to table name,
+ * which does not exist, with its ExpressionAttributeNames and stored
+ * ExpressionAttributeValues: without key attributes, which only the table
+ * knows. check_unused: an unused name or value is an error (not for a
+ * Query, whose KeyConditionExpression stays unchecked).
+ */
+static void
+parse_without_table(const char *name, Jsonb *names, Jsonb *vals, char *texts[WT_NUM], bool check_unused)
+{
+	StTable    *tab = palloc0(sizeof(StTable));
+	StExprEnv  *env;
+
+	tab->relname = pstrdup(name);
+	tab->ddb_name = tab->relname;
+	tab->qualname = tab->relname;
+	tab->pk_name = "";
+	env = st_env_build(tab, names, vals);
+	for (int i = 0; i < WT_NUM; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (texts[i] == NULL)
+			continue;
+		if (i == WT_UPDATE)
+			(void) st_parse_update(texts[i], env);
+		else if (i == WT_PROJECTION)
+			(void) st_parse_projection(texts[i], env);
+		else
+			(void) st_parse_condition(texts[i], i == WT_FILTER ? SE_FILTER : SE_CONDITION, env);
+	}
+	if (check_unused)
+		st_expr_check_unused(env);
+}
+
 /*
  * A request to a table that does not exist: validated first as far as it can
  * be without the table, as DynamoDB validates a request completely before it
@@ -307,20 +379,7 @@ static Jsonb *values_stored(JsonbValue *vals);
 static void
 validate_without_table(StDdbCall *call, const char *name)
 {
-	static const struct
-	{
-		const char *member;
-		StExprKind	kind;
-	}			exprs[] = {
-		{"ConditionExpression", SE_CONDITION},
-		{"UpdateExpression", SE_UPDATE},
-		{"FilterExpression", SE_FILTER},
-		{"ProjectionExpression", SE_PROJECTION},
-	};
-	StTable    *tab = palloc0(sizeof(StTable));
-	JsonbValue *names = st_ddb_object(call, "ExpressionAttributeNames");
-	StExprEnv  *env;
-	bool		query = strcmp(call->op, "Query") == 0;
+	char	   *texts[WT_NUM];
 
 	st_ddb_check_expression_members(call);
 	/* the Item or Key's AttributeValues (without key rules), then ReturnValues */
@@ -335,26 +394,11 @@ validate_without_table(StDdbCall *call, const char *name)
 		if (rv && strcmp(call->op, "GetItem") != 0)
 			(void) st_parse_return_values(rv, call->op, strcmp(call->op, "UpdateItem") != 0);
 	}
-	tab->relname = pstrdup(name);
-	tab->qualname = pstrdup(name);
-	tab->pk_name = "";
-	env = st_env_build(tab, jsonb_of(names), values_stored(st_ddb_object(call, "ExpressionAttributeValues")));
-	for (int i = 0; i < lengthof(exprs); i++)
-	{
-		char	   *text = st_ddb_string(call, exprs[i].member);
-
-		CHECK_FOR_INTERRUPTS();
-		if (text == NULL)
-			continue;
-		if (exprs[i].kind == SE_UPDATE)
-			(void) st_parse_update(text, env);
-		else if (exprs[i].kind == SE_PROJECTION)
-			(void) st_parse_projection(text, env);
-		else
-			(void) st_parse_condition(text, exprs[i].kind, env);
-	}
-	if (!query)
-		st_expr_check_unused(env);
+	for (int i = 0; i < WT_NUM; i++)
+		texts[i] = st_ddb_string(call, without_table_members[i]);
+	parse_without_table(name, jsonb_of(st_ddb_object(call, "ExpressionAttributeNames")),
+						values_stored(st_ddb_object(call, "ExpressionAttributeValues")), texts,
+						strcmp(call->op, "Query") != 0);
 }
 
 static void
@@ -366,7 +410,7 @@ ddb_open(const char *name, DdbTable *t)
 		validate_without_table(current_call, name);
 	st_ddb_check_active(st_ddb_table_relid(name), name);
 	/* no SPI connection: st_table_open makes one only to read a table it has not cached */
-	tab = st_table_open_in(ddb_schema(), name, AccessShareLock, ACL_SELECT);
+	tab = st_table_open_in(ddb_schema(), st_ddb_relname(name), AccessShareLock, ACL_SELECT);
 	/* st_ddb_table_text(name): the same names, quoted when the entry was built */
 	t->name = cstring_to_text(tab->qualname);
 	t->tab = tab;
@@ -1506,21 +1550,11 @@ cancel_invalid(StringInfo invalid, int n)
 static void
 validate_action_without_table(JsonbValue *obj, const char *name)
 {
-	static const struct
-	{
-		const char *member;
-		StExprKind	kind;
-	}			exprs[] = {
-		{"ConditionExpression", SE_CONDITION},
-		{"UpdateExpression", SE_UPDATE},
-		{"ProjectionExpression", SE_PROJECTION},
-	};
-	StTable    *tab = palloc0(sizeof(StTable));
 	JsonbValue *names = member_of(obj, "ExpressionAttributeNames");
 	JsonbValue *vals = member_of(obj, "ExpressionAttributeValues");
 	JsonbValue *item = member_of(obj, "Item");
 	JsonbValue *key = member_of(obj, "Key");
-	StExprEnv  *env;
+	char	   *texts[WT_NUM];
 
 	if (item && is_object(item))
 		(void) st_attrval_map_to_stored(item, ST_AV_ITEM, NULL);
@@ -1532,28 +1566,15 @@ validate_action_without_table(JsonbValue *obj, const char *name)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("ExpressionAttributeNames can only be given with an expression"),
 				 st_errdetail_dynamodb("ExpressionAttributeNames can only be specified when using expressions")));
-	tab->relname = pstrdup(name);
-	tab->qualname = pstrdup(name);
-	tab->pk_name = "";
-	env = st_env_build(tab, names && is_object(names) ? JsonbValueToJsonb(names) : NULL,
-					   vals && is_object(vals) ? values_stored(vals) : NULL);
-	for (int i = 0; i < lengthof(exprs); i++)
+	/* a transaction's action has no FilterExpression */
+	for (int i = 0; i < WT_NUM; i++)
 	{
-		JsonbValue *e = member_of(obj, exprs[i].member);
-		char	   *text;
+		JsonbValue *e = i == WT_FILTER ? NULL : member_of(obj, without_table_members[i]);
 
-		CHECK_FOR_INTERRUPTS();
-		if (e == NULL || e->type != jbvString)
-			continue;
-		text = pnstrdup(e->val.string.val, e->val.string.len);
-		if (exprs[i].kind == SE_UPDATE)
-			(void) st_parse_update(text, env);
-		else if (exprs[i].kind == SE_PROJECTION)
-			(void) st_parse_projection(text, env);
-		else
-			(void) st_parse_condition(text, exprs[i].kind, env);
+		texts[i] = e && e->type == jbvString ? pnstrdup(e->val.string.val, e->val.string.len) : NULL;
 	}
-	st_expr_check_unused(env);
+	parse_without_table(name, names && is_object(names) ? JsonbValueToJsonb(names) : NULL,
+						vals && is_object(vals) ? values_stored(vals) : NULL, texts, true);
 }
 
 /*

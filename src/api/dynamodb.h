@@ -72,6 +72,7 @@ extern void st_ddb_check_int(StDdbErrors *e, bool given, int64 v, const char *pa
 extern void st_ddb_errors_raise(StDdbErrors *e);
 
 /* The qualified name text of DynamoDB table name (in singletable.dynamodb_schema) */
+extern char *st_ddb_relname(const char *name);
 extern text *st_ddb_table_text(const char *name);
 /* Raises ResourceNotFoundException unless name is a table of the schema; returns its OID */
 extern Oid	st_ddb_table_relid(const char *name);

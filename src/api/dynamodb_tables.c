@@ -561,6 +561,12 @@ table_description(const char *name, const char *status, const DescOpts *opts)
 		if (KEY_IS("Schema") || KEY_IS("TableDistribution") || KEY_IS("TableStatus") ||
 			KEY_IS("TimeToLiveDescription"))
 			continue;
+		if (KEY_IS("TableName"))
+		{
+			/* DynamoDB's name, which a PostgreSQL name of 63 bytes may stand for */
+			st_push_string(&st, "TableName", name);
+			continue;
+		}
 		if (KEY_IS("GlobalSecondaryIndexes") || KEY_IS("LocalSecondaryIndexes"))
 		{
 			pushJsonbValue(&st, WJB_KEY, &k);
@@ -797,22 +803,11 @@ st_ddb_create_table(StDdbCall *call)
 		}
 	}
 	st_ddb_stream_spec_check(&stream_spec);
-	if (strlen(name) >= NAMEDATALEN)
+	if (OidIsValid(st_ddb_find_relid(name)))
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("table name \"%s\" is longer than %d bytes, the longest PostgreSQL name", name,
-						NAMEDATALEN - 1),
-				 st_errdetail_dynamodb("TableName must be at most %d characters long in this implementation (a PostgreSQL identifier)",
-									   NAMEDATALEN - 1)));
-	{
-		Oid			nsp = get_namespace_oid(st_dynamodb_schema && st_dynamodb_schema[0] ? st_dynamodb_schema : "public", true);
-
-		if (OidIsValid(nsp) && OidIsValid(get_relname_relid(name, nsp)))
-			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_TABLE),
-					 errmsg("table \"%s\" already exists", name),
-					 st_errdetail_dynamodb("Table already exists: %s", name)));
-	}
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s\" already exists", name),
+				 st_errdetail_dynamodb("Table already exists: %s", name)));
 
 	/* the table, its indexes, its DynamoDB settings, its distribution */
 	ct.table_name = st_ddb_table_text(name);
@@ -820,6 +815,7 @@ st_ddb_create_table(StDdbCall *call)
 	ct.sort_key = t.key.range;
 	ct.partition_key_type = attr_type(&t, t.key.hash);
 	ct.sort_key_type = t.key.range ? attr_type(&t, t.key.range) : "S";
+	ct.dynamodb_name = strlen(name) >= NAMEDATALEN ? name : NULL;
 	relid = st_create_table(&ct);
 	see_own_writes();
 	for (int i = 0; i < t.n_lsi; i++)
@@ -998,12 +994,14 @@ st_ddb_list_tables(StDdbCall *call)
 	st_push_key(&st, "TableNames");
 	pushJsonbValue(&st, WJB_BEGIN_ARRAY, NULL);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT c.relname::pg_catalog.text FROM singletable.tables t"
+	/* by DynamoDB's name (a long one is kept in the registry), in DynamoDB's order */
+	if (SPI_execute_with_args("SELECT s.name FROM (SELECT COALESCE(t.dynamodb_name, c.relname::pg_catalog.text) AS name"
+							  " FROM singletable.tables t"
 							  " JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.table_name::pg_catalog.oid"
 							  " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
-							  " WHERE n.nspname OPERATOR(pg_catalog.=) $1"
-							  "   AND ($2 IS NULL OR c.relname::pg_catalog.text COLLATE \"C\" OPERATOR(pg_catalog.>) $2)"
-							  " ORDER BY c.relname::pg_catalog.text COLLATE \"C\" LIMIT $3",
+							  " WHERE n.nspname OPERATOR(pg_catalog.=) $1) s"
+							  " WHERE $2 IS NULL OR s.name COLLATE \"C\" OPERATOR(pg_catalog.>) $2"
+							  " ORDER BY s.name COLLATE \"C\" LIMIT $3",
 							  3, argtypes, values, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "listing the tables of the DynamoDB schema failed");
 	for (uint64 i = 0; i < SPI_processed && i < (uint64) limit; i++)

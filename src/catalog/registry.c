@@ -53,6 +53,7 @@ typedef struct RegistryRow
 	StKeyType	pk_type;
 	char	   *sk_name;
 	StKeyType	sk_type;
+	char	   *dynamodb_name;	/* NULL: the table's own name */
 } RegistryRow;
 
 /* What st_table_open's callback checks, and what it found */
@@ -280,6 +281,20 @@ not_singletable_error(text *name, Oid relid)
 			 errhint("Item-collection tables are created with singletable.create_table().")));
 }
 
+/* A text column of a registry row by name; NULL when null or not there */
+static char *
+registry_text(HeapTuple tup, TupleDesc desc, const char *column)
+{
+	int			attno = SPI_fnumber(desc, column);
+	bool		isnull;
+	Datum		d;
+
+	if (attno <= 0)
+		return NULL;
+	d = SPI_getbinval(tup, desc, attno, &isnull);
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
 /*
  * Reads the registry row of relid into row (strings in the current memory
  * context); false when there is none. In an SPI connection of its own, so
@@ -294,12 +309,11 @@ read_registry_row(Oid relid, RegistryRow *row)
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 	HeapTuple	tup;
 	TupleDesc	desc;
-	bool		isnull;
 	int			rc;
 
 	SPI_connect();
-	rc = SPI_execute_with_args("SELECT partition_key, partition_key_type, sort_key, sort_key_type"
-							   " FROM " ST_REGISTRY " WHERE table_name OPERATOR(pg_catalog.=) $1",
+	/* every column: dynamodb_name is not there before ALTER EXTENSION ... UPDATE from 0.1.0 */
+	rc = SPI_execute_with_args("SELECT * FROM " ST_REGISTRY " WHERE table_name OPERATOR(pg_catalog.=) $1",
 							   1, argtypes, values, NULL, true, 1);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "reading the singletable registry failed: %s", SPI_result_code_string(rc));
@@ -313,11 +327,11 @@ read_registry_row(Oid relid, RegistryRow *row)
 	/* the strings in the caller's memory; SPI_finish frees the tuple and returns there */
 	MemoryContextSwitchTo(outer);
 	row->relid = relid;
-	row->pk_name = TextDatumGetCString(SPI_getbinval(tup, desc, 1, &isnull));
-	row->pk_type = (StKeyType) TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull))[0];
-	SPI_getbinval(tup, desc, 3, &isnull);
-	row->sk_name = isnull ? NULL : TextDatumGetCString(SPI_getbinval(tup, desc, 3, &isnull));
-	row->sk_type = isnull ? ST_KEY_S : (StKeyType) TextDatumGetCString(SPI_getbinval(tup, desc, 4, &isnull))[0];
+	row->pk_name = registry_text(tup, desc, "partition_key");
+	row->pk_type = (StKeyType) registry_text(tup, desc, "partition_key_type")[0];
+	row->sk_name = registry_text(tup, desc, "sort_key");
+	row->sk_type = row->sk_name ? (StKeyType) registry_text(tup, desc, "sort_key_type")[0] : ST_KEY_S;
+	row->dynamodb_name = registry_text(tup, desc, "dynamodb_name");
 	SPI_finish();
 	return true;
 }
@@ -435,6 +449,7 @@ build_entry(StTable *tab, const RegistryRow *row)
 	if (tab->relname == NULL || nsp == NULL)
 		elog(ERROR, "cache lookup failed for relation %u", tab->relid);
 	tab->qualname = quote_qualified_identifier(nsp, tab->relname);
+	tab->ddb_name = row->dynamodb_name ? pstrdup(row->dynamodb_name) : tab->relname;
 	tab->pk_name = pstrdup(row->pk_name);
 	tab->pk_type = row->pk_type;
 	tab->sk_name = row->sk_name ? pstrdup(row->sk_name) : NULL;

@@ -32,6 +32,7 @@ struct StTable
 	MemoryContext cxt;			/* holds the strings below */
 	char	   *relname;
 	char	   *qualname;		/* quoted schema.table for SQL */
+	char	   *ddb_name;		/* DynamoDB's name: relname, or the longer one it stands for */
 	char	   *pk_name;
 	StKeyType	pk_type;
 	char	   *sk_name;		/* NULL for a partition-key-only table */

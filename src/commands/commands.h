@@ -29,6 +29,7 @@ typedef struct StCreateTableRequest
 	const char *sort_key;		/* NULL: a table with a partition key only */
 	const char *partition_key_type; /* "S", "N" or "B" */
 	const char *sort_key_type;	/* required with sort_key */
+	const char *dynamodb_name;	/* NULL, or the DynamoDB name over 63 bytes it has */
 } StCreateTableRequest;
 
 /* Creates and registers the table, owned by the caller; returns its OID */

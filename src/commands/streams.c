@@ -146,14 +146,14 @@ st_enable_stream(Oid relid, StStreamView view)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("table \"%s\" already has an enabled stream", tab->relname),
-					 st_errdetail_dynamodb("Table already has an enabled stream: TableName: %s", tab->relname)));
+					 st_errdetail_dynamodb("Table already has an enabled stream: TableName: %s", tab->ddb_name)));
 	}
 
 	if (timestamp2tm(now, NULL, &tm, &fsec, NULL, NULL) != 0)
 		elog(ERROR, "timestamp out of range");
 	label = psprintf("%04d-%02d-%02dT%02d:%02d:%02d.%03d", tm.tm_year, tm.tm_mon, tm.tm_mday,
 					 tm.tm_hour, tm.tm_min, tm.tm_sec, (int) (fsec / 1000));
-	arn = psprintf(STREAM_ARN_PREFIX "%s/stream/%s", tab->relname, label);
+	arn = psprintf(STREAM_ARN_PREFIX "%s/stream/%s", tab->ddb_name, label);
 	/*
 	 * The lock the INSERT below takes, before looking at the slot: the worker
 	 * drops the slot when no stream is left under a SHARE lock of
@@ -176,7 +176,7 @@ st_enable_stream(Oid relid, StStreamView view)
 		Oid			argtypes[9] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
 		char		pkt[2] = {(char) tab->pk_type, 0};
 		char		skt[2] = {(char) tab->sk_type, 0};
-		Datum		values[9] = {ObjectIdGetDatum(relid), CStringGetTextDatum(tab->relname),
+		Datum		values[9] = {ObjectIdGetDatum(relid), CStringGetTextDatum(tab->ddb_name),
 			CStringGetTextDatum(label), CStringGetTextDatum(arn),
 			CStringGetTextDatum(st_stream_view_name(view)),
 			CStringGetTextDatum(enabled ? "ENABLED" : "ENABLING"),
@@ -233,7 +233,7 @@ st_disable_stream(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table \"%s\" has no enabled stream", tab->relname),
-				 st_errdetail_dynamodb("Table has no enabled stream: TableName: %s", tab->relname)));
+				 st_errdetail_dynamodb("Table has no enabled stream: TableName: %s", tab->ddb_name)));
 	/* the worker closes its open shard once it has stored what committed before */
 	if (SPI_execute(psprintf("ALTER TABLE %s REPLICA IDENTITY DEFAULT", tab->qualname), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "ALTER TABLE failed");

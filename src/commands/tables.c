@@ -193,21 +193,27 @@ st_create_table(const StCreateTableRequest *req)
 	 * has just created the table with their own rights, so they own it.
 	 */
 	{
-		Oid			argtypes[5] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
+		Oid			argtypes[6] = {OIDOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID};
 		char		pkt[2] = {(char) pk_type, 0};
 		char		skt[2] = {(char) sk_type, 0};
-		Datum		values[5];
-		char		nulls[5] = {' ', ' ', ' ', sk_name ? ' ' : 'n', sk_name ? ' ' : 'n'};
+		Datum		values[6];
+		char		nulls[6] = {' ', ' ', ' ', sk_name ? ' ' : 'n', sk_name ? ' ' : 'n', req->dynamodb_name ? ' ' : 'n'};
 
 		values[0] = ObjectIdGetDatum(relid);
 		values[1] = CStringGetTextDatum(pk_name);
 		values[2] = CStringGetTextDatum(pkt);
 		values[3] = sk_name ? CStringGetTextDatum(sk_name) : (Datum) 0;
 		values[4] = sk_name ? CStringGetTextDatum(skt) : (Datum) 0;
-		st_registry_execute_as_owner("tables", "INSERT INTO " ST_REGISTRY
-								  " (table_name, partition_key, partition_key_type, sort_key, sort_key_type)"
-								  " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5)",
-								  5, argtypes, values, nulls);
+		values[5] = req->dynamodb_name ? CStringGetTextDatum(req->dynamodb_name) : (Datum) 0;
+		/* dynamodb_name only when given: a 0.1.0 registry (not yet updated) has no such column */
+		st_registry_execute_as_owner("tables", req->dynamodb_name ?
+									 "INSERT INTO " ST_REGISTRY
+									 " (table_name, partition_key, partition_key_type, sort_key, sort_key_type, dynamodb_name)"
+									 " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5, $6)" :
+									 "INSERT INTO " ST_REGISTRY
+									 " (table_name, partition_key, partition_key_type, sort_key, sort_key_type)"
+									 " VALUES ($1::pg_catalog.regclass, $2, $3, $4, $5)",
+									 req->dynamodb_name ? 6 : 5, argtypes, values, nulls);
 	}
 
 	/*

@@ -44,6 +44,7 @@ singletable_create_table(PG_FUNCTION_ARGS)
 	req.sort_key = ARG_CSTRING(2);
 	req.partition_key_type = ARG_CSTRING(3);
 	req.sort_key_type = ARG_CSTRING(4);
+	req.dynamodb_name = NULL;
 	PG_RETURN_OID(st_create_table(&req));
 }
 

@@ -43,7 +43,7 @@ typedef struct LastTable
 {
 	bool		is_read;
 	bool		transactional;
-	char		table_name[NAMEDATALEN];
+	char		table_name[256];	/* DynamoDB's name (StTable.ddb_name), up to 255 bytes */
 	bool		table_used;
 	double		table_units;
 	int			n_indexes;
@@ -389,7 +389,7 @@ record(StCapacity *cap, LastTable *t)
 {
 	t->is_read = cap->is_read;
 	t->transactional = cap->transactional;
-	strlcpy(t->table_name, cap->tab->relname, NAMEDATALEN);
+	strlcpy(t->table_name, cap->tab->ddb_name, sizeof(t->table_name));
 	t->table_used = cap->table.used;
 	t->table_units = cap->table.units;
 	t->n_indexes = 0;

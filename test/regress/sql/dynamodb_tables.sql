@@ -57,8 +57,33 @@ SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"Attr
   "GlobalSecondaryIndexes": [{"IndexName": "gsi", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}]}');
 SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST", "StreamSpecification": {"StreamEnabled": true}}');
+-- Table names of 64 to 255 bytes (DynamoDB's limit; longer than a PostgreSQL name): the
+-- table gets the name's first 46 bytes, '~' and 16 hex digits of its hash, the registry
+-- keeps the DynamoDB name for ListTables, DescribeTable, ConsumedCapacity and ARNs
+SELECT ddb('CreateTable', jsonb_build_object('TableName', t.n, 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
+  'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST'))->'TableDescription'->>'TableName' = t.n AS created
+  FROM (VALUES (repeat('n', 64)), (repeat('n', 63) || '.x'), (repeat('L', 200) || '-' || repeat('9', 54))) t(n);
+SELECT length(dynamodb_name), table_name::text ~ '^"[nL]{46}~[0-9a-f]{16}"$' AS pg_name FROM singletable.tables
+ WHERE dynamodb_name IS NOT NULL ORDER BY 1, 2;
+SELECT jsonb_path_query_array(ddb('ListTables', '{}'), '$.TableNames[*] ? (@ like_regex "^[nL]{60}")') @> to_jsonb(ARRAY[repeat('n', 64), repeat('n', 63) || '.x']) AS listed,
+       ddb('ListTables', jsonb_build_object('ExclusiveStartTableName', repeat('n', 63) || '.x', 'Limit', 1))->'TableNames'->>0 = repeat('n', 64) AS paged;
+SELECT r->'Table'->>'TableName' = repeat('L', 200) || '-' || repeat('9', 54) AS name,
+       r->'Table'->>'TableArn' = 'arn:aws:dynamodb:ddblocal:000000000000:table/' || repeat('L', 200) || '-' || repeat('9', 54) AS arn
+  FROM ddb('DescribeTable', jsonb_build_object('TableName', repeat('L', 200) || '-' || repeat('9', 54))) r;
+SELECT ddb('PutItem', jsonb_build_object('TableName', repeat('n', 64), 'Item', '{"a": {"S": "k"}, "v": {"N": "1"}}'::jsonb,
+  'ReturnConsumedCapacity', 'TOTAL'))->'ConsumedCapacity'->>'TableName' = repeat('n', 64) AS capacity_name;
+SELECT ddb('GetItem', jsonb_build_object('TableName', repeat('n', 64), 'Key', '{"a": {"S": "k"}}'::jsonb)) AS long_item,
+       ddb('GetItem', jsonb_build_object('TableName', repeat('n', 63) || '.x', 'Key', '{"a": {"S": "k"}}'::jsonb)) AS other_long_table;
+-- the PostgreSQL name is not a DynamoDB name ('~'), so no request reaches a table by it
+SELECT ddb('GetItem', jsonb_build_object('TableName', (SELECT trim(both '"' from table_name::text) FROM singletable.tables
+  WHERE dynamodb_name = repeat('n', 64)), 'Key', '{"a": {"S": "k"}}'::jsonb));
 SELECT ddb('CreateTable', jsonb_build_object('TableName', repeat('n', 64), 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
   'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST'));
+SELECT ddb('CreateTable', jsonb_build_object('TableName', repeat('n', 256), 'AttributeDefinitions', '[{"AttributeName": "a", "AttributeType": "S"}]'::jsonb,
+  'KeySchema', '[{"AttributeName": "a", "KeyType": "HASH"}]'::jsonb, 'BillingMode', 'PAY_PER_REQUEST'));
+SELECT ddb('DeleteTable', jsonb_build_object('TableName', t.n))->'TableDescription'->>'TableName' = t.n AS deleted
+  FROM (VALUES (repeat('n', 64)), (repeat('n', 63) || '.x'), (repeat('L', 200) || '-' || repeat('9', 54))) t(n);
+SELECT count(*) FROM singletable.tables WHERE dynamodb_name IS NOT NULL;
 -- a partition-key-only table with tags; twice: ResourceInUseException
 SELECT ddb('CreateTable', '{"TableName": "tbl1", "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "N"}],
   "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST",
