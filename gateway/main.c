@@ -110,6 +110,7 @@ typedef struct gw_request
 	req_phase	phase;
 	bool		post;
 	bool		responded;		/* a response was queued (early: 413, 404) */
+	bool		preflight;		/* an OPTIONS request with an Origin (CORS) */
 	bool		too_large;
 	bool		json_ct;		/* the client sent application/json */
 	bool		role_owned;		/* role is malloc'd (sigv4.c's) */
@@ -424,6 +425,20 @@ log_error_response(const gw_request *req, int status, const char *body, size_t l
 		   status, exception, req ? (double) (gw_now_ms() - req->start) : 0.0);
 }
 
+/* A request header value that may be echoed in a response header: printable ASCII only */
+static bool
+header_value_ok(const char *v)
+{
+	size_t		n = strlen(v);
+
+	if (n > 1024)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char) v[i] < 0x20 || (unsigned char) v[i] > 0x7e)
+			return false;
+	return true;
+}
+
 /*
  * Queues body with the DynamoDB headers, taking ownership of it: malloc'd,
  * or (owner not NULL) held by a PGresult; logs an error response.
@@ -462,6 +477,29 @@ send_response(struct MHD_Connection *conn, gw_request *req, int status, char *bo
 	request_id(id);
 	MHD_add_response_header(resp, "x-amzn-RequestId", id);
 	MHD_add_response_header(resp, "x-amz-crc32", crc);
+	/*
+	 * CORS as DynamoDB answers it: any origin may call (the signature, not
+	 * the origin, decides who is served), and a page may read the headers
+	 * an SDK reads; a preflight's headers follow
+	 */
+	if (MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin") != NULL)
+	{
+		MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+		if (req == NULL || !req->preflight)
+			MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+									"x-amzn-RequestId,x-amzn-ErrorType,x-amz-request-id,x-amz-id-2,x-amzn-ErrorMessage,Date,x-amz-crc32");
+	}
+	if (req != NULL && req->preflight)
+	{
+		const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
+		const char *m = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+
+		if (h != NULL && header_value_ok(h))
+			MHD_add_response_header(resp, "Access-Control-Allow-Headers", h);
+		if (m != NULL && header_value_ok(m))
+			MHD_add_response_header(resp, "Access-Control-Allow-Methods", m);
+		MHD_add_response_header(resp, "Access-Control-Max-Age", "172800");
+	}
 	/* DynamoDB's own value of the header, which some clients log or check */
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_SERVER, "Server");
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
@@ -606,6 +644,25 @@ target_operation(const char *target)
 	return streams ? NULL : op;
 }
 
+/*
+ * DescribeEndpoints: the endpoint is the one the client called, host and
+ * port as its Host header names them (DynamoDB answers its regional
+ * endpoint), for a day as DynamoDB says; a Host header of other characters
+ * than a host name's or an address's is answered as localhost.
+ */
+static enum MHD_Result
+describe_endpoints(struct MHD_Connection *conn, gw_request *req)
+{
+	const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+	char		body[384];
+
+	if (host == NULL || host[0] == '\0' || strlen(host) > 255 ||
+		strspn(host, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-:[]") != strlen(host))
+		host = "localhost";
+	snprintf(body, sizeof(body), "{\"Endpoints\":[{\"Address\":\"%s\",\"CachePeriodInMinutes\":1440}]}", host);
+	return send_text(conn, req, 200, body, json_content_type(req));
+}
+
 static enum MHD_Result
 handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 {
@@ -662,6 +719,9 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 		snprintf(msg, sizeof(msg), "Malformed request body: %s", why);
 		return send_error(conn, req, 400, GW_EXC_SERIALIZATION, msg);
 	}
+
+	if (strcmp(operation, "DescribeEndpoints") == 0)
+		return describe_endpoints(conn, req);
 
 	/*
 	 * The call goes to the pool; the connection is suspended at the next
@@ -773,6 +833,13 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 		return MHD_YES;
 	if (req->post)
 		return handle_post(conn, req, url);
+	if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0 &&
+		MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin") != NULL)
+	{
+		/* a browser's CORS preflight: answered without credentials, as DynamoDB does */
+		req->preflight = true;
+		return send_text(conn, req, 200, "", "text/plain");
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)
 	{
 		/* health: a load balancer's probe */

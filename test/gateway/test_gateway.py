@@ -104,14 +104,14 @@ class Gateway:
 
 
 def sign(headers, body, key_id, secret, amz_date=None, region="us-east-1",
-         signed=("content-type", "host", "x-amz-date", "x-amz-target")):
+         signed=("content-type", "host", "x-amz-date", "x-amz-target"), path="/"):
     """Adds X-Amz-Date and a SigV4 Authorization header, as the SDKs compute them."""
     now = amz_date or datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     headers["X-Amz-Date"] = now
     lower = {k.lower(): " ".join(str(v).split()) for k, v in headers.items()}
     names = sorted(signed)
     canonical = "\n".join([
-        "POST", "/", "",
+        "POST", path, "",
         "".join(f"{n}:{lower.get(n, '')}\n" for n in names),
         ";".join(names),
         hashlib.sha256(body).hexdigest(),
@@ -147,7 +147,7 @@ class Reply:
 
 def request(port, operation, doc=None, key="AKIDALICE", body=None, target=None,
             content_type="application/x-amz-json-1.0", headers=None, tamper=None,
-            sign_kw=None, timeout=30):
+            sign_kw=None, timeout=30, path="/"):
     """POSTs one DynamoDB request; signed with `key` unless key is None."""
     if body is None:
         body = json.dumps(doc if doc is not None else {}).encode()
@@ -158,11 +158,11 @@ def request(port, operation, doc=None, key="AKIDALICE", body=None, target=None,
     h.update(headers or {})
     if key is not None:
         secret = KEYS[key][0] if key in KEYS else "nobody-knows"
-        sign(h, body, key, secret, **(sign_kw or {}))
+        sign(h, body, key, secret, path=path, **(sign_kw or {}))
     if tamper:
         body = tamper(body)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    conn.request("POST", "/", body=body, headers=h)
+    conn.request("POST", path, body=body, headers=h)
     r = Reply(conn.getresponse())
     conn.close()
     return r
@@ -203,6 +203,52 @@ def test_health():
                              capture_output=True, text=True)
         check(out.stdout.startswith("HTTP/1.1 200"), out.stdout)
         check("healthy: singletable-gateway" in out.stdout, out.stdout)
+
+
+def test_cors_endpoints_paths():
+    """CORS preflights and headers, DescribeEndpoints, paths other than / (issue 28)."""
+    with Gateway() as g:
+        # a browser's preflight: no credentials, the asked method and headers allowed
+        conn = http.client.HTTPConnection("127.0.0.1", g.port, timeout=30)
+        asked = "authorization,content-type,x-amz-date,x-amz-target,x-amz-user-agent"
+        conn.request("OPTIONS", "/", headers={"Origin": "http://localhost:5173",
+                                              "Access-Control-Request-Method": "POST",
+                                              "Access-Control-Request-Headers": asked})
+        r = Reply(conn.getresponse())
+        conn.close()
+        check(r.status == 200 and r.raw == b"", repr(r))
+        check(r.headers.get("access-control-allow-origin") == "*", r.headers)
+        check(r.headers.get("access-control-allow-methods") == "POST", r.headers)
+        check(r.headers.get("access-control-allow-headers") == asked, r.headers)
+        check(r.headers.get("access-control-max-age") == "172800", r.headers)
+        check_crc(r)
+        # OPTIONS without an Origin is no preflight: as any other method
+        conn = http.client.HTTPConnection("127.0.0.1", g.port, timeout=30)
+        conn.request("OPTIONS", "/")
+        r = Reply(conn.getresponse())
+        conn.close()
+        check(r.status == 404 and r.raw == b"<UnknownOperationException/>\n", repr(r))
+        check("access-control-allow-origin" not in r.headers, r.headers)
+        # a call from a page: any origin, the headers an SDK reads exposed
+        r = request(g.port, "DescribeLimits", {}, headers={"Origin": "http://localhost:5173"})
+        check(r.status == 200, repr(r))
+        check(r.headers.get("access-control-allow-origin") == "*", r.headers)
+        check("x-amzn-RequestId" in r.headers.get("access-control-expose-headers", ""), r.headers)
+        r = request(g.port, "DescribeLimits", {}, key="AKIDNOBODY", headers={"Origin": "http://x"})
+        check(r.status == 400 and r.headers.get("access-control-allow-origin") == "*", repr(r))
+        check("access-control-allow-origin" not in request(g.port, "DescribeLimits", {}).headers, "no Origin")
+        # DescribeEndpoints: the host and port the client called
+        r = request(g.port, "DescribeEndpoints", {})
+        check(r.status == 200 and r.json() == {"Endpoints": [{"Address": f"127.0.0.1:{g.port}",
+                                                              "CachePeriodInMinutes": 1440}]}, repr(r))
+        check_crc(r)
+        r = request(g.port, "DescribeEndpoints", {}, headers={"Host": "db.example.com:8000"})
+        check(r.json()["Endpoints"][0]["Address"] == "db.example.com:8000", repr(r))
+        r = request(g.port, "DescribeEndpoints", {}, key="AKIDNOBODY")
+        expect_error(r, 400, "com.amazon.coral.service#UnrecognizedClientException")
+        # another path: answered as on / (the signature covers the path)
+        r = request(g.port, "DescribeLimits", {}, path="/some/path")
+        check(r.status == 200 and r.json()["AccountMaxReadCapacityUnits"] == 80000, repr(r))
 
 
 def test_signed_request_accepted():
