@@ -34,7 +34,8 @@ typedef enum TokKind
 	T_GT,
 	T_GE,
 	T_PLUS,
-	T_MINUS
+	T_MINUS,
+	T_BAD						/* a character no token starts with */
 } TokKind;
 
 typedef struct Token
@@ -53,6 +54,8 @@ typedef struct Parser
 	StExprEnv  *env;
 	Token		tok;			/* current token */
 	int			next;			/* offset after the current token */
+	int			prev_pos;		/* the token before tok: its offset (-1: none) */
+	int			prev_end;		/* and the offset after it */
 	int			operators;
 	int			depth;
 } Parser;
@@ -100,6 +103,8 @@ kind_label(StExprKind kind)
 }
 
 static void syntax_error(Parser *p) pg_attribute_noreturn();
+static int	skip_space(const Parser *p, int i);
+static TokKind scan_token(const Parser *p, int i, int *len);
 static void invalid(Parser *p, int pos, const char *dynamo, const char *msg) pg_attribute_noreturn();
 
 /* A syntax error at the current token, with DynamoDB's detail text. */
@@ -107,13 +112,29 @@ static void
 syntax_error(Parser *p)
 {
 	const char *tok = p->tok.kind == T_END ? "<EOF>" : pnstrdup(p->tok.text, p->tok.len);
-	int			from = Max(0, p->tok.pos - 10);
-	int			to = Min(p->len, p->tok.pos + p->tok.len + 10);
+	int			from = p->prev_pos >= 0 ? p->prev_pos : p->tok.pos;
+	int			to;
 	char	   *near;
 
-	/* up to a whole UTF-8 character, so that the message stays valid text */
-	while (to < p->len && ((unsigned char) p->expr[to] & 0xC0) == 0x80)
-		to++;
+	/*
+	 * DynamoDB's near text: the expression from the token before the
+	 * offending one to the end of the token after it
+	 */
+	if (p->tok.kind == T_END)
+		to = p->prev_pos >= 0 ? p->prev_end : p->tok.pos;
+	else
+	{
+		int			i = p->tok.pos + p->tok.len;
+		int			len;
+
+		to = i;
+		i = skip_space(p, i);
+		if (i < p->len)
+		{
+			(void) scan_token(p, i, &len);
+			to = i + len;
+		}
+	}
 	near = pnstrdup(p->expr + from, to - from);
 
 	st_expr_error(ST_ERR_SYNTAX,
@@ -147,18 +168,107 @@ is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* Reads the next token into p->tok. */
-static void
-advance(Parser *p)
+/* The offset of the first character at or after i that is not white space */
+static int
+skip_space(const Parser *p, int i)
 {
-	int			i = p->next;
 	const char *s = p->expr;
 
 	while (i < p->len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
 		i++;
+	return i;
+}
+
+/*
+ * The kind and length (*len) of the token at offset i (< p->len, not white
+ * space), without judging it: T_BAD for a character no token starts with
+ * (its length a whole UTF-8 character), a placeholder of any length.
+ */
+static TokKind
+scan_token(const Parser *p, int i, int *len)
+{
+	const char *s = p->expr;
+	int			j = i + 1;
+
+	*len = 1;
+	switch (s[i])
+	{
+		case '(':
+			return T_LPAREN;
+		case ')':
+			return T_RPAREN;
+		case '[':
+			return T_LBRACKET;
+		case ']':
+			return T_RBRACKET;
+		case ',':
+			return T_COMMA;
+		case '.':
+			return T_DOT;
+		case '=':
+			return T_EQ;
+		case '+':
+			return T_PLUS;
+		case '-':
+			return T_MINUS;
+		case '<':
+			if (j < p->len && (s[j] == '>' || s[j] == '='))
+			{
+				*len = 2;
+				return s[j] == '>' ? T_NE : T_LE;
+			}
+			return T_LT;
+		case '>':
+			if (j < p->len && s[j] == '=')
+			{
+				*len = 2;
+				return T_GE;
+			}
+			return T_GT;
+		case '#':
+		case ':':
+			while (j < p->len && is_name_char(s[j]))
+				j++;
+			*len = j - i;
+			return s[i] == '#' ? T_NAMEPH : T_VALUEPH;
+		default:
+			if (is_name_start(s[i]))
+			{
+				while (j < p->len && is_name_char(s[j]))
+					j++;
+				*len = j - i;
+				return T_NAME;
+			}
+			if (s[i] >= '0' && s[i] <= '9')
+			{
+				while (j < p->len && s[j] >= '0' && s[j] <= '9')
+					j++;
+				*len = j - i;
+				return T_INT;
+			}
+			/* one UTF-8 character, for the message */
+			while (j < p->len && ((unsigned char) s[j] & 0xC0) == 0x80)
+				j++;
+			*len = j - i;
+			return T_BAD;
+	}
+}
+
+/* Reads the next token into p->tok. */
+static void
+advance(Parser *p)
+{
+	int			i = skip_space(p, p->next);
+
+	if (p->tok.text != NULL)
+	{
+		p->prev_pos = p->tok.pos;
+		p->prev_end = p->tok.pos + p->tok.len;
+	}
+	else
+		p->prev_pos = -1;
 	p->tok.pos = i;
-	p->tok.text = s + i;
-	p->tok.len = 1;
+	p->tok.text = p->expr + i;
 	if (i >= p->len)
 	{
 		p->tok.kind = T_END;
@@ -166,98 +276,19 @@ advance(Parser *p)
 		p->next = i;
 		return;
 	}
-	switch (s[i])
-	{
-		case '(':
-			p->tok.kind = T_LPAREN;
-			break;
-		case ')':
-			p->tok.kind = T_RPAREN;
-			break;
-		case '[':
-			p->tok.kind = T_LBRACKET;
-			break;
-		case ']':
-			p->tok.kind = T_RBRACKET;
-			break;
-		case ',':
-			p->tok.kind = T_COMMA;
-			break;
-		case '.':
-			p->tok.kind = T_DOT;
-			break;
-		case '=':
-			p->tok.kind = T_EQ;
-			break;
-		case '+':
-			p->tok.kind = T_PLUS;
-			break;
-		case '-':
-			p->tok.kind = T_MINUS;
-			break;
-		case '<':
-			if (i + 1 < p->len && s[i + 1] == '>')
-				p->tok.kind = T_NE, p->tok.len = 2;
-			else if (i + 1 < p->len && s[i + 1] == '=')
-				p->tok.kind = T_LE, p->tok.len = 2;
-			else
-				p->tok.kind = T_LT;
-			break;
-		case '>':
-			if (i + 1 < p->len && s[i + 1] == '=')
-				p->tok.kind = T_GE, p->tok.len = 2;
-			else
-				p->tok.kind = T_GT;
-			break;
-		case '#':
-		case ':':
-			{
-				int			j = i + 1;
-
-				while (j < p->len && is_name_char(s[j]))
-					j++;
-				p->tok.kind = s[i] == '#' ? T_NAMEPH : T_VALUEPH;
-				p->tok.len = j - i;
-				if (p->tok.len == 1)
-					syntax_error(p);
-				if (p->tok.len > ST_MAX_PLACEHOLDER_BYTES)
-					st_expr_error(ST_ERR_LIMIT, NULL,
-								  "placeholder at position %d of %s expression is %d bytes, more than the limit of %d",
-								  i + 1, kind_label(p->kind), p->tok.len, ST_MAX_PLACEHOLDER_BYTES);
-				break;
-			}
-		default:
-			if (is_name_start(s[i]))
-			{
-				int			j = i + 1;
-
-				while (j < p->len && is_name_char(s[j]))
-					j++;
-				p->tok.kind = T_NAME;
-				p->tok.len = j - i;
-			}
-			else if (s[i] >= '0' && s[i] <= '9')
-			{
-				int			j = i + 1;
-
-				while (j < p->len && s[j] >= '0' && s[j] <= '9')
-					j++;
-				p->tok.kind = T_INT;
-				p->tok.len = j - i;
-			}
-			else
-			{
-				/* one UTF-8 character, for the message */
-				int			j = i + 1;
-
-				while (j < p->len && ((unsigned char) s[j] & 0xC0) == 0x80)
-					j++;
-				p->tok.kind = T_NAME;	/* any kind but T_END, for the message */
-				p->tok.len = j - i;
-				syntax_error(p);
-			}
-	}
+	p->tok.kind = scan_token(p, i, &p->tok.len);
 	p->next = i + p->tok.len;
+	if (p->tok.kind == T_BAD)
+	{
+		p->tok.kind = T_NAME;	/* any kind but T_END, for the message */
+		syntax_error(p);
+	}
+	if ((p->tok.kind == T_NAMEPH || p->tok.kind == T_VALUEPH) && p->tok.len == 1)
+		syntax_error(p);
+	if ((p->tok.kind == T_NAMEPH || p->tok.kind == T_VALUEPH) && p->tok.len > ST_MAX_PLACEHOLDER_BYTES)
+		st_expr_error(ST_ERR_LIMIT, NULL,
+					  "placeholder at position %d of %s expression is %d bytes, more than the limit of %d",
+					  i + 1, kind_label(p->kind), p->tok.len, ST_MAX_PLACEHOLDER_BYTES);
 }
 
 static bool
@@ -1131,6 +1162,7 @@ static void
 parser_init(Parser *p, const char *expr, StExprKind kind, StExprEnv *env)
 {
 	memset(p, 0, sizeof(*p));
+	p->prev_pos = -1;
 	p->expr = expr;
 	p->len = strlen(expr);
 	p->kind = kind;

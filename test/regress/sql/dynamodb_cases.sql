@@ -183,7 +183,19 @@ SELECT cases_err('BatchWriteItem', '{"RequestItems": {"nosuch": [{"PutRequest": 
 SELECT cases_err('UpdateItem', '{"TableName": "nosuch", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET a = :v", "ExpressionAttributeValues": {":v": {"S": "x"}}}');
 SELECT cases_err('Query', '{"TableName": "nosuch", "KeyConditionExpression": "pk = :v", "ExpressionAttributeValues": {":v": {"S": "a"}}}');
 
+-- 12. a syntax error's near: text is DynamoDB's: the expression from the token before
+-- the offending one to the end of the token after it (the messages DynamoDB answered
+-- for these expressions, as its users reported them)
+SELECT cases_err('Scan', '{"TableName": "cases", "FilterExpression": "a-b"}');
+SELECT cases_err('PutItem', '{"TableName": "cases", "Item": {"pk": {"S": "a"}, "sk": {"S": "b"}}, "ConditionExpression": "a-b"}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "a"}, "sk": {"S": "b"}}, "UpdateExpression": "INVALID SYNTAX HERE", "ExpressionAttributeValues": {":v": {"S": "v"}}}');
+SELECT cases_err('UpdateItem', '{"TableName": "cases", "Key": {"pk": {"S": "a"}, "sk": {"S": "b"}}, "UpdateExpression": "SET hits = hits : incr"}');
+SELECT cases_err('GetItem', '{"TableName": "cases", "Key": {"pk": {"S": "a"}, "sk": {"S": "b"}}, "ProjectionExpression": "!!"}');
+SELECT cases_err('Query', '{"TableName": "cases", "KeyConditionExpression": "pk = :p AND ()", "ExpressionAttributeValues": {":p": {"S": "a"}}}');
+SELECT cases_err('Scan', '{"TableName": "cases", "FilterExpression": "tenantAgent:abc123-x"}');
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);
 DROP FUNCTION cases_err(text, jsonb);
+
