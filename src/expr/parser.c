@@ -60,7 +60,16 @@ typedef struct Parser
 	int			depth;
 } Parser;
 
-#define MAX_PARSE_DEPTH 64		/* nesting of parentheses and NOT */
+/*
+ * Nesting of parentheses and NOT. An expression DynamoDB accepts nests at
+ * most twice its operators: each NOT is an operator, and a parenthesised
+ * group holds an operator of its own (else DynamoDB refuses it as
+ * redundant) or is an operand's. So every accepted expression parses; a
+ * deeper one, which DynamoDB refuses for its operators or parentheses, is
+ * refused here before it costs more stack (each level is a few frames;
+ * enter() checks the stack too).
+ */
+#define MAX_PARSE_DEPTH (2 * ST_MAX_OPERATORS + 2)
 
 const char *
 st_expr_kind_name(StExprKind kind)
@@ -326,6 +335,7 @@ count_operator(Parser *p)
 static void
 enter(Parser *p)
 {
+	ST_CHECK_STACK_DEPTH();
 	if (++p->depth > MAX_PARSE_DEPTH)
 		st_expr_error(ST_ERR_LIMIT, NULL,
 					  "%s expression is nested more than %d levels deep at position %d",

@@ -80,11 +80,13 @@ ndeep=$(find "$tmp/deep" -type f | wc -l)
 # a filter (mode f) is parsed twice: as a Scan's and as a Query's
 nparses=$((ndeep + $(find "$tmp/deep" -type f -name '*-f' | wc -l)))
 FUZZ_EXPR_VERBOSE=1 replay "$tmp/deep"
-# every deep input is rejected each time it is parsed
+# every deep input is rejected each time it is parsed, but one: 199 nested
+# if_not_exists in 4 KB nest within the parser's limit (twice DynamoDB's 300
+# operators) and parse, here with a 1 MB stack
 nrejected=$(grep -a -c '^  parse [a-z]*: error' "$tmp/log" || true)
-if ((nrejected != nparses)); then
+if ((nrejected != nparses - 1)); then
     grep -a -A1 '^mode' "$tmp/log" | cut -c1-160 >&2
-    echo "fuzz regress: $nrejected of $nparses parses of deeply nested inputs rejected" >&2
+    echo "fuzz regress: $nrejected of $nparses parses of deeply nested inputs rejected, not $((nparses - 1))" >&2
     exit 1
 fi
 # a TAP line for test/run.sh, which counts "ok N - " lines

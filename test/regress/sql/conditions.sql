@@ -183,7 +183,18 @@ SELECT pg_temp.c('s IN (' || repeat(':v, ', 98) || ':v)', '{":v": 1}') AS in_99_
 SELECT pg_temp.c('s IN (' || repeat(':v, ', 99) || ':v)', '{":v": 1}');
 SELECT pg_temp.c('s = :' || repeat('v', 254), jsonb_build_object(':' || repeat('v', 254), 1)) AS placeholder_255_bytes;
 SELECT pg_temp.c('s = :' || repeat('v', 255), jsonb_build_object(':' || repeat('v', 255), 1));
-SELECT pg_temp.c(repeat('NOT ', 70) || 's = :v', '{":v": 1}');
+-- nesting: as deep as DynamoDB's 300 operators allow (each NOT and each group holds
+-- one), also with little stack; deeper, the operator limit, redundant parentheses or
+-- the nesting limit (twice the operators) refuse it before it costs more stack
+SELECT pg_temp.c(repeat('NOT ', 70) || 's = :v', '{":v": 1}') AS not_70;
+SELECT pg_temp.c(repeat('(s = :v AND ', 149) || 's = :v' || repeat(')', 149), '{":v": 1}') AS groups_149;
+SET max_stack_depth = '100kB';
+SELECT pg_temp.c(repeat('NOT ', 298) || 's = :v', '{":v": 1}') AS not_298;
+SELECT pg_temp.c(repeat('(s = :v AND ', 149) || 's = :v' || repeat(')', 149), '{":v": 1}') AS groups_149;
+RESET max_stack_depth;
+SELECT pg_temp.c(repeat('NOT ', 300) || 's = :v', '{":v": 1}');
+SELECT pg_temp.c(repeat('(', 400) || 's = :v' || repeat(')', 400), '{":v": 1}');
+SELECT pg_temp.c(repeat('(', 2000) || 's = :v' || repeat(')', 2000), '{":v": 1}');
 SELECT pg_temp.c('a' || repeat('.a', 40) || ' = :v', '{":v": 1}');
 
 -- cleanup
