@@ -261,6 +261,9 @@ store_chunk(SPIPlanPtr plan, StoreChunk *c)
 	c->n = 0;
 }
 
+/* The INSERT of store_pending, kept across its transactions */
+static SPIPlanPtr store_plan = NULL;
+
 /* Stores the pending lines: one transaction */
 static void
 store_pending(void)
@@ -275,7 +278,6 @@ store_pending(void)
 		" WHERE EXISTS (SELECT 1 FROM singletable.streams s WHERE s.stream_id OPERATOR(pg_catalog.=) u.stream_id)";
 	Oid			argtypes[STORE_COLS] = {INT4ARRAYOID, INT8ARRAYOID, TIMESTAMPTZARRAYOID, TEXTARRAYOID, BOOLARRAYOID,
 	INT4ARRAYOID, TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID};
-	SPIPlanPtr	plan;
 	XLogRecPtr	last_lsn;
 	int64		last_seq;
 	bool		isnull;
@@ -294,9 +296,17 @@ store_pending(void)
 		elog(ERROR, "singletable.stream_state must hold one row");
 	last_lsn = DatumGetLSN(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	last_seq = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	plan = SPI_prepare(ins, STORE_COLS, argtypes);
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	/* planned once for the worker's life (the plan cache replans it after DDL) */
+	if (store_plan == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare(ins, STORE_COLS, argtypes);
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+		if (SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_keepplan failed");
+		store_plan = plan;
+	}
 	chunk = palloc(sizeof(StoreChunk));
 	chunk->cxt = AllocSetContextCreate(CurrentMemoryContext, "singletable stream records chunk",
 									   ALLOCSET_DEFAULT_SIZES);
@@ -352,13 +362,13 @@ store_pending(void)
 			}
 			MemoryContextSwitchTo(old);
 			if (++chunk->n == STORE_CHUNK)
-				store_chunk(plan, chunk);
+				store_chunk(store_plan, chunk);
 			stored++;
 		}
 		txn_start = NULL;
 		last_lsn = lsn;
 	}
-	store_chunk(plan, chunk);
+	store_chunk(store_plan, chunk);
 	{
 		Oid			t[2] = {LSNOID, INT8OID};
 		Datum		v[2] = {LSNGetDatum(last_lsn), Int64GetDatum(last_seq)};
