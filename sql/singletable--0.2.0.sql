@@ -1299,3 +1299,50 @@ ALTER TABLE singletable.tables
         CHECK (pg_catalog.octet_length(dynamodb_name) OPERATOR(pg_catalog.>) 63);
 COMMENT ON COLUMN singletable.tables.dynamodb_name IS
   'The table''s DynamoDB name when it is longer than a PostgreSQL identifier (63 bytes); NULL: the table''s own name';
+
+------------------------------------------------------------------------------
+-- What a request costs, and where an item's bytes are (issue 29)
+------------------------------------------------------------------------------
+CREATE FUNCTION singletable.estimate_cost(
+    table_name                      pg_catalog.text,
+    request                         pg_catalog.jsonb,
+    calls_per_month                 pg_catalog.float8 DEFAULT 1000000,
+    operation                       pg_catalog.text DEFAULT NULL,
+    read_request_price              pg_catalog.float8 DEFAULT 0.125,
+    write_request_price             pg_catalog.float8 DEFAULT 0.625,
+    read_capacity_unit_hour_price   pg_catalog.float8 DEFAULT 0.00013,
+    write_capacity_unit_hour_price  pg_catalog.float8 DEFAULT 0.00065,
+    target_utilization              pg_catalog.float8 DEFAULT 0.7,
+    OUT operation_name              pg_catalog.text,
+    OUT units_per_call              pg_catalog.float8,
+    OUT strongly_consistent_units   pg_catalog.float8,
+    OUT eventually_consistent_units pg_catalog.float8,
+    OUT is_read                     pg_catalog.bool,
+    OUT units_per_month             pg_catalog.float8,
+    OUT on_demand_usd_per_month     pg_catalog.numeric,
+    OUT provisioned_capacity_units  pg_catalog.int8,
+    OUT provisioned_usd_per_month   pg_catalog.numeric,
+    OUT consumed_capacity           pg_catalog.jsonb)
+RETURNS record
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_estimate_cost';
+COMMENT ON FUNCTION singletable.estimate_cost(pg_catalog.text, pg_catalog.jsonb, pg_catalog.float8, pg_catalog.text, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8, pg_catalog.float8) IS
+  'The capacity units of one DynamoDB request (a document of singletable.dynamodb, its operation inferred or named), measured by running it on the table''s data and rolling it back, per month and in US dollars on-demand (prices per million request units) and provisioned (per capacity-unit hour, at the target utilization); the default prices are us-east-1''s after AWS''s change of 1 November 2024';
+
+CREATE FUNCTION singletable.item_size_breakdown(item pg_catalog.jsonb,
+    OUT attribute pg_catalog.text, OUT name_bytes pg_catalog.int4,
+    OUT value_bytes pg_catalog.int4, OUT bytes pg_catalog.int4, OUT share pg_catalog.float8)
+RETURNS SETOF record
+LANGUAGE sql STABLE STRICT
+BEGIN ATOMIC
+  SELECT a.key, pg_catalog.octet_length(a.key),
+         singletable.item_size(pg_catalog.jsonb_build_object(a.key, a.value)) OPERATOR(pg_catalog.-) pg_catalog.octet_length(a.key),
+         singletable.item_size(pg_catalog.jsonb_build_object(a.key, a.value)),
+         singletable.item_size(pg_catalog.jsonb_build_object(a.key, a.value))::pg_catalog.float8
+           OPERATOR(pg_catalog./) GREATEST(singletable.item_size(item), 1)::pg_catalog.float8
+    -- the whole item checked first, with item_size's errors
+    FROM pg_catalog.jsonb_each(CASE WHEN singletable.item_size(item) OPERATOR(pg_catalog.>=) 0 THEN item END) a
+   ORDER BY 4 DESC, 1;
+END;
+COMMENT ON FUNCTION singletable.item_size_breakdown(pg_catalog.jsonb) IS
+  'DynamoDB''s size of each attribute of an item (plain JSON or AttributeValues as item_size takes them): its name''s bytes, its value''s, their sum and its share of the item''s size, largest first';

@@ -25,6 +25,7 @@
 #include "utils/timestamp.h"
 
 #include "ops/hot_keys.h"
+#include "ops/stats.h"
 
 int			st_hot_keys_max = ST_HOT_KEYS_MAX_DEFAULT;
 int			st_hot_keys_tables = ST_HOT_KEYS_TABLES_DEFAULT;
@@ -604,7 +605,7 @@ st_hot_keys_record(StTable *tab, bool write, const char *pk_text)
 	HkTable    *t = NULL;
 	HkSketch   *s;
 
-	if (!st_track_hot_keys || pk_text == NULL)
+	if (!st_track_hot_keys || pk_text == NULL || st_stats_paused)
 		return;
 	geometry_init();
 	key = pk_text;

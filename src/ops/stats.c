@@ -353,6 +353,8 @@ entry_add(StatEntry *e, const StStatCounts *c)
  * index_name or the table). Never raises an error of its own; a call that
  * finds no room is not counted.
  */
+bool		st_stats_paused = false;
+
 void
 st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCounts *c)
 {
@@ -360,6 +362,8 @@ st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCount
 	StatEntry  *e;
 	bool		found;
 
+	if (st_stats_paused)
+		return;
 	Assert((unsigned) op < ST_STAT_NUM_OPS);
 	if ((unsigned) op >= ST_STAT_NUM_OPS)
 		return;

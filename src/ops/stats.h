@@ -67,4 +67,10 @@ extern void st_stats_init(void);
  */
 extern void st_stats_count(Oid relid, const char *index_name, StStatOp op, const StStatCounts *c);
 
+/*
+ * True while a call runs only to be measured and rolled back (estimate_cost):
+ * neither the statistics nor the hot-key sketches count it.
+ */
+extern bool st_stats_paused;
+
 #endif
