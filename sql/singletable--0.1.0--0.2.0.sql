@@ -1115,3 +1115,12 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION singletable.item_size_breakdown(pg_catalog.jsonb) IS
   'DynamoDB''s size of each attribute of an item (plain JSON or AttributeValues as item_size takes them): its name''s bytes, its value''s, their sum and its share of the item''s size, largest first';
+
+CREATE FUNCTION singletable.export_code(table_name pg_catalog.text, request pg_catalog.jsonb,
+                                        language pg_catalog.text DEFAULT 'javascript',
+                                        operation pg_catalog.text DEFAULT NULL)
+RETURNS pg_catalog.text
+LANGUAGE C CALLED ON NULL INPUT VOLATILE
+AS 'MODULE_PATHNAME', 'singletable_export_code';
+COMMENT ON FUNCTION singletable.export_code(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
+  'A runnable program of a DynamoDB read request (Query, Scan, GetItem) for the AWS SDK v3 DocumentClient (javascript), boto3 (python) or psql (sql): every page, each item as a line of JSON; key values an entity template matches become inputs composed from the registry''s template; the request is checked first, with the typo and entity guards at ERROR';

@@ -81,6 +81,11 @@ extern Oid	st_ddb_find_relid(const char *name);
 /* Operation op's handler called with request (no error body: the outer call adds it) */
 extern Jsonb *st_ddb_call_internal(const char *op, Jsonb *request);
 
+/* dynamodb_cost.c: a request's operation from its members; a copy with members set; a call rolled back */
+extern const char *st_ddb_infer_operation(Jsonb *request);
+extern Jsonb *st_ddb_with_members(Jsonb *request, const char *const *names, JsonbValue *const *values, int n);
+extern Jsonb *st_ddb_run_rolled_back(const char *op, Jsonb *request, bool strict);
+
 /* PartiQL (dynamodb_partiql.c) */
 extern Jsonb *st_ddb_execute_statement(StDdbCall *call);
 extern Jsonb *st_ddb_batch_execute_statement(StDdbCall *call);

@@ -28,6 +28,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -69,8 +70,8 @@ has_member(Jsonb *j, const char *name)
 }
 
 /* The operation a request is for, from its members (DeleteItem must be named) */
-static const char *
-infer_operation(Jsonb *req)
+const char *
+st_ddb_infer_operation(Jsonb *req)
 {
 	if (has_member(req, "TransactItems"))
 	{
@@ -143,8 +144,8 @@ consumed_units(Jsonb *resp)
 }
 
 /* request with its top-level members set (NULL: removed), the others kept */
-static Jsonb *
-with_members(Jsonb *request, const char *const *names, JsonbValue *const *values, int n)
+Jsonb *
+st_ddb_with_members(Jsonb *request, const char *const *names, JsonbValue *const *values, int n)
 {
 	JsonbParseState *st = NULL;
 	JsonbIterator *it = JsonbIteratorInit(&request->root);
@@ -176,10 +177,12 @@ with_members(Jsonb *request, const char *const *names, JsonbValue *const *values
 
 /*
  * The response of op to request, run in a subtransaction that is rolled back
- * whatever happens; an error is re-thrown after the rollback.
+ * whatever happens; an error is re-thrown after the rollback. strict: with
+ * the entity and typo guards (singletable.entity_check, prefix_check) at
+ * ERROR for the call.
  */
-static Jsonb *
-run_and_roll_back(const char *op, Jsonb *request)
+Jsonb *
+st_ddb_run_rolled_back(const char *op, Jsonb *request, bool strict)
 {
 	MemoryContext outer = CurrentMemoryContext;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -190,8 +193,19 @@ run_and_roll_back(const char *op, Jsonb *request)
 	st_stats_paused = true;
 	PG_TRY();
 	{
-		Jsonb	   *r = st_ddb_call_internal(op, request);
-		MemoryContext old = MemoryContextSwitchTo(outer);
+		Jsonb	   *r;
+		MemoryContext old;
+
+		/* set in the subtransaction, so its rollback restores them */
+		if (strict)
+		{
+			(void) set_config_option("singletable.entity_check", "error", PGC_USERSET, PGC_S_SESSION,
+									 GUC_ACTION_LOCAL, true, 0, false);
+			(void) set_config_option("singletable.prefix_check", "error", PGC_USERSET, PGC_S_SESSION,
+									 GUC_ACTION_LOCAL, true, 0, false);
+		}
+		r = st_ddb_call_internal(op, request);
+		old = MemoryContextSwitchTo(outer);
 
 		result = r ? DatumGetJsonbPCopy(JsonbPGetDatum(r)) : NULL;
 		MemoryContextSwitchTo(old);
@@ -296,7 +310,7 @@ singletable_estimate_cost(PG_FUNCTION_ARGS)
 		elog(ERROR, "estimate_cost must return a record");
 
 	if (op == NULL)
-		op = infer_operation(request);
+		op = st_ddb_infer_operation(request);
 	for (int i = 0; i < lengthof(cost_ops); i++)
 		if (strcmp(op, cost_ops[i].name) == 0)
 			oi = i;
@@ -338,10 +352,10 @@ singletable_estimate_cost(PG_FUNCTION_ARGS)
 			names[n] = "ConsistentRead";
 			vals[n++] = &cv;
 		}
-		request = with_members(request, names, vals, n);
+		request = st_ddb_with_members(request, names, vals, n);
 	}
 
-	resp = run_and_roll_back(op, request);
+	resp = st_ddb_run_rolled_back(op, request, false);
 	units = resp ? consumed_units(resp) : 0;
 	if (cost_ops[oi].read && cost_ops[oi].consistent)
 	{
