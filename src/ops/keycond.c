@@ -130,20 +130,25 @@ make_term(const StNode *n, KeyTerm *t)
 						psprintf("%s cannot be used in a key condition", node_operator_name(n)));
 }
 
-/* Collects the conditions of a conjunction, in order. */
+/*
+ * Collects the conditions of a conjunction, in order. More than the key has
+ * attributes: DynamoDB's "one condition per key", for a multi-attribute key
+ * DynamoDB Local 3.3.0's "not supported".
+ */
 static void
-collect_terms(const StNode *n, KeyTerm *terms, int *nterms, int max)
+collect_terms(const StNode *n, KeyTerm *terms, int *nterms, int max, bool multi)
 {
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
 	if (n->kind == SN_AND)
 	{
 		for (int i = 0; i < n->nargs; i++)
-			collect_terms(n->args[i], terms, nterms, max);
+			collect_terms(n->args[i], terms, nterms, max, multi);
 		return;
 	}
 	if (*nterms == max)
-		key_condition_error(n->pos, "KeyConditionExpressions must only contain one condition per key",
+		key_condition_error(n->pos, multi ? "Query key condition not supported" :
+							"KeyConditionExpressions must only contain one condition per key",
 							"a key condition has more conditions than the key has attributes");
 	make_term(n, &terms[(*nterms)++]);
 }
@@ -170,6 +175,56 @@ term_value(const StVal *v, StKeyType t, int pos)
 	return r;
 }
 
+/*
+ * The names of attrs[0..n) whose term is missing (missing) or is not an
+ * equality (else), joined by ", " as DynamoDB Local 3.3.0 lists them; NULL:
+ * none.
+ */
+static char *
+failing_names(const char *const *names, const KeyTerm *const *terms, int n, bool missing)
+{
+	StringInfoData r;
+
+	initStringInfo(&r);
+	for (int j = 0; j < n; j++)
+		if (missing ? terms[j] == NULL : (terms[j] != NULL && terms[j]->op != ST_SK_EQ))
+			appendStringInfo(&r, "%s%s", r.len ? ", " : "", names[j]);
+	return r.len ? r.data : NULL;
+}
+
+/*
+ * The rules of a multi-attribute key (a GSI's of more than one partition or
+ * sort attribute) with DynamoDB Local 3.3.0's messages: every partition
+ * attribute with =, and = on each sort attribute before the last one that
+ * has a condition; the attributes without a condition are named first, else
+ * those with another operator.
+ */
+static void
+check_multi_key_terms(const StKeySchema *ks, const KeyTerm **pk_terms, const KeyTerm **sk_terms, int last)
+{
+	char	   *bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, true);
+
+	if (bad == NULL)
+		bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, false);
+	if (bad)
+		key_condition_error(0, psprintf("HASH key attributes %s must have equality conditions specified in the query", bad),
+							psprintf("every partition key attribute must be compared with =: %s", bad));
+	if (last < 1)
+		return;
+	bad = failing_names(ks->sk_names, sk_terms, last, true);
+	if (bad)
+		key_condition_error(0, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
+										bad, ks->sk_names[last]),
+							psprintf("sort key attributes %s have no condition, but \"%s\" after them has one",
+									 bad, ks->sk_names[last]));
+	bad = failing_names(ks->sk_names, sk_terms, last, false);
+	if (bad)
+		key_condition_error(0, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
+										bad, ks->sk_names[last]),
+							psprintf("sort key attributes %s must be compared with = because \"%s\" after them has a condition",
+									 bad, ks->sk_names[last]));
+}
+
 /* Parses expr against the key schema ks into out (see keycond.h); errors as DynamoDB's. */
 void
 st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, StKeyCond *out)
@@ -180,6 +235,7 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 	int			nterms = 0;
 	int			last = -1;
 	bool		blank = true;
+	bool		multi = ks->n_pk > 1 || ks->n_sk > 1;
 	StNode	   *cond;
 
 	memset(out, 0, sizeof(*out));
@@ -190,7 +246,7 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 		st_expr_error(ST_ERR_VALIDATION, "Invalid KeyConditionExpression: The expression can not be empty;",
 					  "key_condition must not be empty");
 	cond = st_parse_condition(expr, SE_KEY_CONDITION, env);
-	collect_terms(cond, terms, &nterms, ks->n_pk + ks->n_sk);
+	collect_terms(cond, terms, &nterms, ks->n_pk + ks->n_sk, multi);
 
 	for (int i = 0; i < nterms; i++)
 	{
@@ -207,13 +263,17 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 				last = Max(last, j);
 			}
 		if (slot == NULL)
-			key_condition_error(terms[i].pos, psprintf("Query condition missed key schema element: %s", ks->pk_names[0]),
+			key_condition_error(terms[i].pos,
+								multi ? "Query condition missed key schema element" :
+								psprintf("Query condition missed key schema element: %s", ks->pk_names[0]),
 								psprintf("\"%.*s\" is not a key attribute", el->namelen, el->name));
 		if (*slot != NULL)
 			key_condition_error(terms[i].pos, "KeyConditionExpressions must only contain one condition per key",
 								psprintf("key attribute \"%.*s\" has two conditions", el->namelen, el->name));
 		*slot = &terms[i];
 	}
+	if (multi)
+		check_multi_key_terms(ks, pk_terms, sk_terms, last);
 	for (int j = 0; j < ks->n_pk; j++)
 	{
 		if (pk_terms[j] == NULL)
