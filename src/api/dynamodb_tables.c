@@ -300,11 +300,11 @@ is_multi_key(KeyDef *k)
 	return k->n > 2 || (k->n == 2 && k->types[1] && k->types[1][0] == 'H');
 }
 
-/* DynamoDB's KeySchema rules, after the constraints */
+/* DynamoDB's KeySchema rules, after the constraints (index: its name; gsi: a GSI's) */
 static void
-check_key_schema(KeyDef *k, TableDef *t, const char *index)
+check_key_schema(KeyDef *k, TableDef *t, const char *index, bool gsi)
 {
-	if (index && is_multi_key(k))
+	if (gsi && is_multi_key(k))
 	{
 		check_multi_key_schema(k, t);
 		return;
@@ -388,7 +388,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 static void
 check_index(IndexDef *ix, TableDef *t, bool lsi, bool provisioned)
 {
-	check_key_schema(&ix->key, t, ix->name);
+	check_key_schema(&ix->key, t, ix->name, !lsi);
 	if (lsi)
 	{
 		if (t->key.range == NULL)
@@ -878,7 +878,7 @@ st_ddb_create_table(StDdbCall *call)
 		for (int j = 0; j < i; j++)
 			if (strcmp(t.attr_names[i], t.attr_names[j]) == 0)
 				validation("Cannot have two attributes with the same name");
-	check_key_schema(&t.key, &t, NULL);
+	check_key_schema(&t.key, &t, NULL, false);
 	if (t.n_lsi > 5)
 		validation("One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5");
 	if (t.n_gsi > 20)
@@ -1416,7 +1416,7 @@ st_ddb_update_table(StDdbCall *call)
 		check_redefinitions(name, &t);
 		check_index_absent(name, create.name);
 		/* the table's own key attributes need no definition here */
-		check_key_schema(&create.key, &t, create.name);
+		check_key_schema(&create.key, &t, create.name, true);
 		if (create.projection == NULL)
 			validation(INVALID "Unknown ProjectionType: null");
 		if (strcmp(create.projection, "INCLUDE") != 0 && create.nonkey)

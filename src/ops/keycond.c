@@ -176,19 +176,26 @@ term_value(const StVal *v, StKeyType t, int pos)
 }
 
 /*
- * The names of attrs[0..n) whose term is missing (missing) or is not an
- * equality (else), joined by ", " as DynamoDB Local 3.3.0 lists them; NULL:
- * none.
+ * The names of names[0..n) whose term is missing (missing) or is not an
+ * equality (else), joined by ", " as DynamoDB Local 3.3.0 lists them (quoted:
+ * each in double quotes, for our message); NULL: none. *pos: the position of
+ * the first such term (0 if it has none).
  */
 static char *
-failing_names(const char *const *names, const KeyTerm *const *terms, int n, bool missing)
+failing_names(const char *const *names, const KeyTerm *const *terms, int n, bool missing, bool quoted,
+			  int *pos)
 {
 	StringInfoData r;
 
 	initStringInfo(&r);
+	*pos = 0;
 	for (int j = 0; j < n; j++)
 		if (missing ? terms[j] == NULL : (terms[j] != NULL && terms[j]->op != ST_SK_EQ))
-			appendStringInfo(&r, "%s%s", r.len ? ", " : "", names[j]);
+		{
+			if (r.len == 0 && terms[j])
+				*pos = terms[j]->pos;
+			appendStringInfo(&r, quoted ? "%s\"%s\"" : "%s%s", r.len ? ", " : "", names[j]);
+		}
 	return r.len ? r.data : NULL;
 }
 
@@ -202,27 +209,30 @@ failing_names(const char *const *names, const KeyTerm *const *terms, int n, bool
 static void
 check_multi_key_terms(const StKeySchema *ks, const KeyTerm **pk_terms, const KeyTerm **sk_terms, int last)
 {
-	char	   *bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, true);
+	int			pos;
 
-	if (bad == NULL)
-		bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, false);
-	if (bad)
-		key_condition_error(0, psprintf("HASH key attributes %s must have equality conditions specified in the query", bad),
-							psprintf("every partition key attribute must be compared with =: %s", bad));
-	if (last < 1)
-		return;
-	bad = failing_names(ks->sk_names, sk_terms, last, true);
-	if (bad)
-		key_condition_error(0, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
-										bad, ks->sk_names[last]),
-							psprintf("sort key attributes %s have no condition, but \"%s\" after them has one",
-									 bad, ks->sk_names[last]));
-	bad = failing_names(ks->sk_names, sk_terms, last, false);
-	if (bad)
-		key_condition_error(0, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
-										bad, ks->sk_names[last]),
-							psprintf("sort key attributes %s must be compared with = because \"%s\" after them has a condition",
-									 bad, ks->sk_names[last]));
+	for (int missing = 1; missing >= 0; missing--)
+	{
+		char	   *bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, missing, false, &pos);
+
+		if (bad)
+			key_condition_error(pos, psprintf("HASH key attributes %s must have equality conditions specified in the query", bad),
+								psprintf(missing ? "partition key attributes %s have no condition" :
+										 "partition key attributes %s can only be compared with =",
+										 failing_names(ks->pk_names, pk_terms, ks->n_pk, missing, true, &pos)));
+	}
+	for (int missing = 1; missing >= 0 && last >= 1; missing--)
+	{
+		char	   *bad = failing_names(ks->sk_names, sk_terms, last, missing, false, &pos);
+
+		if (bad)
+			key_condition_error(pos, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
+											  bad, ks->sk_names[last]),
+								psprintf(missing ? "sort key attributes %s have no condition, but \"%s\" after them has one" :
+										 "sort key attributes %s must be compared with = because \"%s\" after them has a condition",
+										 failing_names(ks->sk_names, sk_terms, last, missing, true, &pos),
+										 ks->sk_names[last]));
+	}
 }
 
 /* Parses expr against the key schema ks into out (see keycond.h); errors as DynamoDB's. */
