@@ -131,26 +131,41 @@ make_term(const StNode *n, KeyTerm *t)
 }
 
 /*
- * Collects the conditions of a conjunction, in order. More than the key has
- * attributes: DynamoDB's "one condition per key", for a multi-attribute key
- * DynamoDB Local 3.3.0's "not supported".
+ * Collects the conditions of a conjunction, in order, into *terms (grown as
+ * needed). max > 0: more than max conditions is DynamoDB's "one condition
+ * per key" at once (a key of one partition and one sort attribute; a
+ * multi-attribute key counts them after its other checks).
  */
 static void
-collect_terms(const StNode *n, KeyTerm *terms, int *nterms, int max, bool multi)
+collect_terms(const StNode *n, KeyTerm **terms, int *nterms, int *cap, int max)
 {
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
 	if (n->kind == SN_AND)
 	{
 		for (int i = 0; i < n->nargs; i++)
-			collect_terms(n->args[i], terms, nterms, max, multi);
+			collect_terms(n->args[i], terms, nterms, cap, max);
 		return;
 	}
-	if (*nterms == max)
-		key_condition_error(n->pos, multi ? "Query key condition not supported" :
-							"KeyConditionExpressions must only contain one condition per key",
+	if (max > 0 && *nterms == max)
+		key_condition_error(n->pos, "KeyConditionExpressions must only contain one condition per key",
 							"a key condition has more conditions than the key has attributes");
-	make_term(n, &terms[(*nterms)++]);
+	if (*nterms == *cap)
+	{
+		*cap *= 2;
+		*terms = repalloc(*terms, sizeof(KeyTerm) * *cap);
+	}
+	make_term(n, &(*terms)[(*nterms)++]);
+}
+
+/* Whether two terms name the same attribute */
+static bool
+same_attribute(const KeyTerm *a, const KeyTerm *b)
+{
+	const StPathElem *x = &a->path->elems[0];
+	const StPathElem *y = &b->path->elems[0];
+
+	return x->namelen == y->namelen && memcmp(x->name, y->name, x->namelen) == 0;
 }
 
 /* A key value in text form, checked against the attribute's type. */
@@ -239,9 +254,11 @@ check_multi_key_terms(const StKeySchema *ks, const KeyTerm **pk_terms, const Key
 void
 st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, StKeyCond *out)
 {
-	KeyTerm		terms[2 * ST_MAX_INDEX_KEY_ATTRS];
+	int			cap = 2 * ST_MAX_INDEX_KEY_ATTRS;
+	KeyTerm    *terms = palloc(sizeof(KeyTerm) * cap);
 	const KeyTerm *pk_terms[ST_MAX_INDEX_KEY_ATTRS] = {NULL};
 	const KeyTerm *sk_terms[ST_MAX_INDEX_KEY_ATTRS] = {NULL};
+	const KeyTerm *nonkey = NULL;
 	int			nterms = 0;
 	int			last = -1;
 	bool		blank = true;
@@ -256,12 +273,20 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 		st_expr_error(ST_ERR_VALIDATION, "Invalid KeyConditionExpression: The expression can not be empty;",
 					  "key_condition must not be empty");
 	cond = st_parse_condition(expr, SE_KEY_CONDITION, env);
-	collect_terms(cond, terms, &nterms, ks->n_pk + ks->n_sk, multi);
+	collect_terms(cond, &terms, &nterms, &cap, multi ? 0 : ks->n_pk + ks->n_sk);
 
+	/*
+	 * Each condition to its key attribute. A multi-attribute key is checked
+	 * in DynamoDB Local 3.3.0's order: a second condition on an attribute,
+	 * more conditions than the key has attributes, the HASH attributes, the
+	 * RANGE attributes, then an attribute outside the key.
+	 */
 	for (int i = 0; i < nterms; i++)
 	{
 		const StPathElem *el = &terms[i].path->elems[0];
 		const KeyTerm **slot = NULL;
+
+		CHECK_FOR_INTERRUPTS();
 
 		for (int j = 0; j < ks->n_pk && !slot; j++)
 			if (el->namelen == (int) strlen(ks->pk_names[j]) && memcmp(el->name, ks->pk_names[j], el->namelen) == 0)
@@ -272,10 +297,19 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 				slot = &sk_terms[j];
 				last = Max(last, j);
 			}
+		if (slot == NULL && multi)
+		{
+			/* an attribute outside the key: a second condition on it first (the expression bounds the terms) */
+			for (int k = 0; k < i; k++)
+				if (same_attribute(&terms[k], &terms[i]))
+					key_condition_error(terms[i].pos, "KeyConditionExpressions must only contain one condition per key",
+										psprintf("attribute \"%.*s\" has two conditions", el->namelen, el->name));
+			if (nonkey == NULL)
+				nonkey = &terms[i];
+			continue;
+		}
 		if (slot == NULL)
-			key_condition_error(terms[i].pos,
-								multi ? "Query condition missed key schema element" :
-								psprintf("Query condition missed key schema element: %s", ks->pk_names[0]),
+			key_condition_error(terms[i].pos, psprintf("Query condition missed key schema element: %s", ks->pk_names[0]),
 								psprintf("\"%.*s\" is not a key attribute", el->namelen, el->name));
 		if (*slot != NULL)
 			key_condition_error(terms[i].pos, "KeyConditionExpressions must only contain one condition per key",
@@ -283,7 +317,16 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 		*slot = &terms[i];
 	}
 	if (multi)
+	{
+		if (nterms > ks->n_pk + ks->n_sk)
+			key_condition_error(terms[ks->n_pk + ks->n_sk].pos, "Query key condition not supported",
+								"a key condition has more conditions than the key has attributes");
 		check_multi_key_terms(ks, pk_terms, sk_terms, last);
+		if (nonkey)
+			key_condition_error(nonkey->pos, "Query condition missed key schema element",
+								psprintf("\"%.*s\" is not a key attribute",
+										 nonkey->path->elems[0].namelen, nonkey->path->elems[0].name));
+	}
 	for (int j = 0; j < ks->n_pk; j++)
 	{
 		if (pk_terms[j] == NULL)

@@ -183,11 +183,17 @@ SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e = :v AND g > :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e > :v AND f > :v AND g = :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e > :v AND g = :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e > :v AND f = :v');
--- the same attribute twice; an attribute outside the key; more conditions than key attributes
+-- the same attribute twice; an attribute outside the key; more conditions than key
+-- attributes; checked in DynamoDB Local's order: the same attribute twice, too many
+-- conditions, the HASH rule, the RANGE rule, an attribute outside the key
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e = :v AND e = :v');
 SELECT mk_qerr('a = :v AND a = :v AND b = :v');
+SELECT mk_qerr('a = :v AND pk = :v AND pk = :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND pk = :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e = :v AND f = :v AND g = :v AND h = :v AND pk = :v');
+SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :v AND e = :v AND f = :v AND g = :v AND h = :v AND h = :v');
+SELECT mk_qerr('a = :v AND pk = :v');
+SELECT mk_qerr('pk = :v AND a = :v AND b = :v AND c = :v AND d = :v AND g = :v');
 -- the expression's other rules are unchanged
 SELECT mk_qerr('a = :v AND b = :v OR c = :v');
 SELECT mk_qerr('a = :v AND b = :v AND c = :v AND d = :n');
@@ -200,6 +206,7 @@ SELECT mk('Query', jsonb_build_object('TableName', 'mk_wide', 'IndexName', 'gsi'
 -- one HASH and several RANGE attributes, or several HASH and no RANGE: a multi-attribute key too
 SELECT mk_err('Query', '{"TableName": "mk_hrrr", "IndexName": "gsi", "KeyConditionExpression": "b = :v", "ExpressionAttributeValues": {":v": {"S": "v"}}}');
 SELECT mk_err('Query', '{"TableName": "mk_hh", "IndexName": "gsi", "KeyConditionExpression": "a = :v", "ExpressionAttributeValues": {":v": {"S": "v"}}}');
+SELECT mk_err('Query', '{"TableName": "mk_hrrr", "IndexName": "gsi", "KeyConditionExpression": "a = :v AND pk = :v", "ExpressionAttributeValues": {":v": {"S": "v"}}}');
 
 -- 6. pages: LastEvaluatedKey holds every index key attribute and the table's keys, and
 -- ExclusiveStartKey takes it back; the pages put together are the whole answer
