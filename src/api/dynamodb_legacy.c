@@ -649,7 +649,9 @@ conditions_of(Gen *g, JsonbValue *map, CondPlace place, const char *conjunction,
 		appendStringInfoString(&out, term);
 	}
 	if (place == PLACE_KEY && (nterms < 1 || nterms > max_key))
-		invalid("KeyConditions must have one or two conditions", "Conditions can be of length 1 or 2 only");
+		invalid(max_key == 2 ? "KeyConditions must have one or two conditions" :
+				psprintf("KeyConditions on an index must have 1 to %d conditions", max_key),
+				"Conditions can be of length 1 or 2 only");
 	if (unindexable)
 		invalid("KeyConditions can only use EQ, LE, LT, GE, GT, BEGINS_WITH and BETWEEN",
 				"Attempted conditional constraint is not an indexable operation");

@@ -1415,7 +1415,7 @@ st_ddb_update_table(StDdbCall *call)
 	{
 		check_redefinitions(name, &t);
 		check_index_absent(name, create.name);
-		/* the table's own key attributes need no definition here */
+		/* AttributeDefinitions defines every key attribute of the index, the table's too */
 		check_key_schema(&create.key, &t, create.name, true);
 		if (create.projection == NULL)
 			validation(INVALID "Unknown ProjectionType: null");

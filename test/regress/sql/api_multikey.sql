@@ -162,6 +162,9 @@ SELECT mk_err('Query', '{"TableName": "mk_orders", "IndexName": "gsi", "KeyCondi
   "namount": {"ComparisonOperator": "LT", "AttributeValueList": [{"N": "50"}]}}}');
 SELECT mk_err('Query', '{"TableName": "mk_orders", "IndexName": "gsi", "KeyConditions": {
   "tenant": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "T0"}]}}}');
+-- at most 8 on an index
+SELECT mk_err('Query', jsonb_build_object('TableName', 'mk_orders', 'IndexName', 'gsi', 'KeyConditions',
+  (SELECT jsonb_object_agg('x' || i, '{"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "v"}]}'::jsonb) FROM generate_series(1, 9) i)));
 -- on the table, KeyConditions stay at most 2
 SELECT mk_err('Query', '{"TableName": "mk_orders", "KeyConditions": {
   "pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "T0"}]}, "sk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "A"}]},
