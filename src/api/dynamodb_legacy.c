@@ -17,6 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+#include "catalog/indexes.h"
 #include "format/attrval.h"
 #include "ops/batch.h"
 #include "api/dynamodb.h"
@@ -608,10 +609,10 @@ expected_term(Gen *g, const char *attr, int len, JsonbValue *cond)
 /*
  * A map of conditions (Expected, QueryFilter, ScanFilter, KeyConditions)
  * as one expression, its terms joined by conjunction (" AND " or " OR ");
- * NULL for an empty map.
+ * NULL for an empty map. KeyConditions has at most max_key conditions.
  */
 static char *
-conditions_of(Gen *g, JsonbValue *map, CondPlace place, const char *conjunction)
+conditions_of(Gen *g, JsonbValue *map, CondPlace place, const char *conjunction, int max_key)
 {
 	JsonbIterator *it = JsonbIteratorInit(map->val.binary.data);
 	JsonbValue	k,
@@ -647,8 +648,10 @@ conditions_of(Gen *g, JsonbValue *map, CondPlace place, const char *conjunction)
 			appendStringInfoString(&out, conjunction);
 		appendStringInfoString(&out, term);
 	}
-	if (place == PLACE_KEY && (nterms < 1 || nterms > 2))
-		invalid("KeyConditions must have one or two conditions", "Conditions can be of length 1 or 2 only");
+	if (place == PLACE_KEY && (nterms < 1 || nterms > max_key))
+		invalid(max_key == 2 ? "KeyConditions must have one or two conditions" :
+				psprintf("KeyConditions on an index must have 1 to %d conditions", max_key),
+				"Conditions can be of length 1 or 2 only");
 	if (unindexable)
 		invalid("KeyConditions can only use EQ, LE, LT, GE, GT, BEGINS_WITH and BETWEEN",
 				"Attempted conditional constraint is not an indexable operation");
@@ -929,17 +932,22 @@ rewrite_object(JsonbValue *obj, const LegacyOp *lop, const char *path)
 	if ((v = member(obj, "KeyConditions")))
 	{
 		new_members[n_new] = "KeyConditionExpression";
-		new_exprs[n_new++] = conditions_of(&g, v, PLACE_KEY, " AND ");
+		/*
+		 * a table's key has 2 attributes, a GSI's up to 4 + 4 (multi-attribute
+		 * keys): the key condition's check counts them against the index's
+		 */
+		new_exprs[n_new++] = conditions_of(&g, v, PLACE_KEY, " AND ",
+										   member(obj, "IndexName") ? 2 * ST_MAX_INDEX_KEY_ATTRS : 2);
 	}
 	if ((v = member(obj, "QueryFilter")) || (v = member(obj, "ScanFilter")))
 	{
 		new_members[n_new] = "FilterExpression";
-		new_exprs[n_new++] = conditions_of(&g, v, PLACE_FILTER, conjunction);
+		new_exprs[n_new++] = conditions_of(&g, v, PLACE_FILTER, conjunction, 0);
 	}
 	if ((v = member(obj, "Expected")))
 	{
 		new_members[n_new] = "ConditionExpression";
-		new_exprs[n_new++] = conditions_of(&g, v, PLACE_EXPECTED, conjunction);
+		new_exprs[n_new++] = conditions_of(&g, v, PLACE_EXPECTED, conjunction, 0);
 	}
 	if ((v = member(obj, "AttributeUpdates")))
 	{

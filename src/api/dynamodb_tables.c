@@ -144,8 +144,13 @@ validation(const char *msg)
 
 typedef struct KeyDef
 {
-	char	   *hash;
-	char	   *range;			/* NULL: none */
+	char	   *hash;			/* the (first) partition attribute; "": the first element is not HASH */
+	char	   *range;			/* the (first) sort attribute; NULL: none; "": see parse_key_schema */
+	int			n;				/* the elements of KeySchema, in order */
+	char	  **names;
+	char	  **types;			/* HASH, RANGE, or NULL (absent or not one of them) */
+	int			n_hash;			/* of a GSI: its HASH elements */
+	int			n_range;		/* and its RANGE elements */
 } KeyDef;
 
 typedef struct IndexDef
@@ -176,13 +181,23 @@ static const char *const attr_types[] = {"B", "N", "S", NULL};
 static const char *const proj_types[] = {"ALL", "KEYS_ONLY", "INCLUDE", NULL};
 static const char *const billing_modes[] = {"PROVISIONED", "PAY_PER_REQUEST", NULL};
 
-/* A KeySchema: checks shape and enums into e, fills k */
+/*
+ * A KeySchema: checks shape and enums into e, fills k. A table's and an LSI's
+ * have 1 or 2 elements (HASH, then RANGE); a GSI's (gsi) up to 4 HASH then
+ * up to 4 RANGE elements (DynamoDB's multi-attribute keys, since November
+ * 2025), whose rules check_key_schema checks.
+ */
 static void
-parse_key_schema(StDdbErrors *e, JsonbValue *ks, const char *path, KeyDef *k)
+parse_key_schema(StDdbErrors *e, JsonbValue *ks, const char *path, KeyDef *k, bool gsi)
 {
 	int			n = array_size(ks);
+	int			max = gsi ? n : Min(n, 2);
 
 	k->hash = k->range = NULL;
+	k->n = 0;
+	k->n_hash = k->n_range = 0;
+	k->names = palloc0(sizeof(char *) * Max(max, 1));
+	k->types = palloc0(sizeof(char *) * Max(max, 1));
 	if (ks == NULL)
 	{
 		st_ddb_error(e, "null", path, "Member must not be null");
@@ -190,15 +205,16 @@ parse_key_schema(StDdbErrors *e, JsonbValue *ks, const char *path, KeyDef *k)
 	}
 	if (n < 1)
 		st_ddb_error(e, "'[]'", path, "Member must have length greater than or equal to 1");
-	if (n > 2)
+	if (!gsi && n > 2)
 		st_ddb_error(e, psprintf("'[%d elements]'", n), path, "Member must have length less than or equal to 2");
-	for (int i = 0; i < n && i < 2; i++)
+	for (int i = 0; i < max; i++)
 	{
 		JsonbContainer *c = object_elem(ks, i);
 		char	   *name = obj_string(c, "AttributeName");
 		char	   *type = obj_string(c, "KeyType");
 		char	   *p = psprintf("%s.%d.member", path, i + 1);
 
+		CHECK_FOR_INTERRUPTS();
 		if (name == NULL)
 			st_ddb_error(e, "null", psprintf("%s.attributeName", p), "Member must not be null");
 		else if (strlen(name) < 1 || strlen(name) > 255)
@@ -209,22 +225,90 @@ parse_key_schema(StDdbErrors *e, JsonbValue *ks, const char *path, KeyDef *k)
 			st_ddb_error(e, "null", psprintf("%s.keyType", p), "Member must not be null");
 		else
 			st_ddb_check_enum(e, type, psprintf("%s.keyType", p), key_types, "[HASH, RANGE]");
+		k->names[i] = name;
+		k->types[i] = type && (strcmp(type, "HASH") == 0 || strcmp(type, "RANGE") == 0) ? type : NULL;
+		k->n = i + 1;
+		if (k->types[i] && k->types[i][0] == 'H')
+			k->n_hash++;
+		else if (k->types[i])
+			k->n_range++;
 		if (i == 0)
 			k->hash = type && strcmp(type, "HASH") == 0 ? name : NULL;
-		if (i == 1)
+		if (i == 1 && !gsi)
 			k->range = type && strcmp(type, "RANGE") == 0 ? name : NULL;
+		if (gsi && k->range == NULL && k->types[i] && k->types[i][0] == 'R')
+			k->range = name;
 		/* the order rules are checked after the constraints */
 		if (i == 0 && type && strcmp(type, "HASH") != 0)
 			k->hash = (char *) "";
-		if (i == 1 && type && strcmp(type, "RANGE") != 0)
+		if (i == 1 && !gsi && type && strcmp(type, "RANGE") != 0)
 			k->range = (char *) "";
 	}
 }
 
-/* DynamoDB's KeySchema rules, after the constraints */
-static void
-check_key_schema(KeyDef *k, TableDef *t, const char *index)
+/* Whether attribute name is defined in t */
+static bool
+attr_defined(TableDef *t, const char *name)
 {
+	for (int i = 0; i < t->n_attrs; i++)
+		if (t->attr_names[i] && strcmp(t->attr_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * DynamoDB's rules of a GSI's KeySchema of more than 2 elements, or of 2
+ * HASH elements (multi-attribute keys), after the constraints: the first
+ * element HASH, every HASH before every RANGE, at most 4 of each, no name
+ * twice, every name defined. The messages are DynamoDB's (as listed by
+ * probes of the service; DynamoDB Local 3.3.0 words them differently, see
+ * docs/indexes.md).
+ */
+static void
+check_multi_key_schema(KeyDef *k, TableDef *t)
+{
+	bool		seen_range = false;
+
+	if (k->hash == NULL || k->hash[0] == '\0')
+		validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+	for (int i = 0; i < k->n; i++)
+	{
+		bool		is_hash = k->types[i] && k->types[i][0] == 'H';
+
+		if (is_hash && seen_range)
+			validation(INVALID "All HASH key attributes must precede RANGE key attributes in the KeySchema");
+		seen_range = seen_range || !is_hash;
+	}
+	if (k->n_hash > ST_MAX_INDEX_KEY_ATTRS)
+		validation(INVALID "The KeySchema exceeds the maximum allowed number of HASH key attributes");
+	if (k->n_range > ST_MAX_INDEX_KEY_ATTRS)
+		validation(INVALID "The KeySchema exceeds the maximum allowed number of RANGE key attributes");
+	/* at most 8 elements from here */
+	for (int i = 0; i < k->n; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(k->names[i], k->names[j]) == 0)
+				validation(INVALID "The KeySchema contains multiple key attributes with the same name");
+	for (int i = 0; i < k->n; i++)
+		if (!attr_defined(t, k->names[i]))
+			validation(INVALID "Some index key attributes are not defined in AttributeDefinitions.");
+}
+
+/* Whether a GSI's KeySchema k is a multi-attribute one (more than one HASH or RANGE element) */
+static bool
+is_multi_key(KeyDef *k)
+{
+	return k->n > 2 || (k->n == 2 && k->types[1] && k->types[1][0] == 'H');
+}
+
+/* DynamoDB's KeySchema rules, after the constraints (index: its name; gsi: a GSI's) */
+static void
+check_key_schema(KeyDef *k, TableDef *t, const char *index, bool gsi)
+{
+	if (gsi && is_multi_key(k))
+	{
+		check_multi_key_schema(k, t);
+		return;
+	}
 	if (k->hash == NULL || k->hash[0] == '\0')
 		validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
 	if (k->range && k->range[0] == '\0')
@@ -235,16 +319,22 @@ check_key_schema(KeyDef *k, TableDef *t, const char *index)
 	for (int pass = 0; pass < 2; pass++)
 	{
 		const char *name = pass == 0 ? k->hash : k->range;
-		bool		found = false;
 
 		if (name == NULL)
 			continue;
-		for (int i = 0; i < t->n_attrs; i++)
-			if (strcmp(t->attr_names[i], name) == 0)
-				found = true;
-		if (!found)
+		if (!attr_defined(t, name))
 			validation(INVALID "Some index key attributes are not defined in AttributeDefinitions.");
 	}
+}
+
+/* Whether name is one of the key attributes of k */
+static bool
+key_uses(KeyDef *k, const char *name)
+{
+	for (int i = 0; i < k->n; i++)
+		if (k->names[i] && strcmp(k->names[i], name) == 0)
+			return true;
+	return false;
 }
 
 static const char *
@@ -260,7 +350,7 @@ static void parse_throughput(StDdbErrors *e, JsonbValue *pt, const char *path, i
 
 /* The indexes of GlobalSecondaryIndexes or LocalSecondaryIndexes (path: for messages) */
 static IndexDef *
-parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool single)
+parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool single, bool gsi)
 {
 	IndexDef   *r;
 
@@ -278,7 +368,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 		CHECK_FOR_INTERRUPTS();
 		r[i].name = obj_string(c, "IndexName");
 		st_ddb_check_name(e, r[i].name, psprintf("%s.indexName", p), true);
-		parse_key_schema(e, obj_array(c, "KeySchema"), psprintf("%s.keySchema", p), &r[i].key);
+		parse_key_schema(e, obj_array(c, "KeySchema"), psprintf("%s.keySchema", p), &r[i].key, gsi);
 		if (proj == NULL)
 			st_ddb_error(e, "null", psprintf("%s.projection", p), "Member must not be null");
 		else
@@ -298,7 +388,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 static void
 check_index(IndexDef *ix, TableDef *t, bool lsi, bool provisioned)
 {
-	check_key_schema(&ix->key, t, ix->name);
+	check_key_schema(&ix->key, t, ix->name, !lsi);
 	if (lsi)
 	{
 		if (t->key.range == NULL)
@@ -678,13 +768,41 @@ static void
 create_gsi(text *table, IndexDef *ix, TableDef *t)
 {
 	StCreateGsiRequest req;
+	StringInfoData names[2];
+	StringInfoData types[2];
 
 	req.table_name = table;
 	req.index_name = ix->name;
-	req.partition_key = ix->key.hash;
-	req.partition_key_type = attr_type(t, ix->key.hash);
-	req.sort_key = ix->key.range;
-	req.sort_key_type = ix->key.range ? attr_type(t, ix->key.range) : "S";
+
+	/* the HASH, then the RANGE attributes as create_gsi's lists, each name quoted */
+	for (int part = 0; part < 2; part++)
+	{
+		initStringInfo(&names[part]);
+		initStringInfo(&types[part]);
+		for (int i = 0; i < ix->key.n; i++)
+		{
+			if ((ix->key.types[i][0] == 'H') != (part == 0))
+				continue;
+			if (names[part].len > 0)
+			{
+				appendStringInfoChar(&names[part], ',');
+				appendStringInfoChar(&types[part], ',');
+			}
+			appendStringInfoChar(&names[part], '"');
+			for (const char *c = ix->key.names[i]; *c; c++)
+			{
+				if (*c == '"')
+					appendStringInfoChar(&names[part], '"');
+				appendStringInfoChar(&names[part], *c);
+			}
+			appendStringInfoChar(&names[part], '"');
+			appendStringInfoString(&types[part], attr_type(t, ix->key.names[i]));
+		}
+	}
+	req.partition_key = names[0].data;
+	req.partition_key_type = types[0].data;
+	req.sort_key = names[1].len > 0 ? names[1].data : NULL;
+	req.sort_key_type = names[1].len > 0 ? types[1].data : "S";
 	req.projection = ix->projection;
 	req.non_key_attributes = nonkey_array(ix->nonkey);
 	req.concurrently = false;
@@ -732,7 +850,7 @@ st_ddb_create_table(StDdbCall *call)
 	if (defs == NULL)
 		st_ddb_error(&e, "null", "attributeDefinitions", "Member must not be null");
 	st_ddb_check_name(&e, name, "tableName", true);
-	parse_key_schema(&e, ks, "keySchema", &t.key);
+	parse_key_schema(&e, ks, "keySchema", &t.key, false);
 	t.n_attrs = array_size(defs);
 	t.attr_names = palloc0(sizeof(char *) * Max(t.n_attrs, 1));
 	t.attr_types = palloc0(sizeof(char *) * Max(t.n_attrs, 1));
@@ -749,8 +867,8 @@ st_ddb_create_table(StDdbCall *call)
 			st_ddb_error(&e, "null", psprintf("%s.attributeType", p), "Member must not be null");
 		st_ddb_check_enum(&e, t.attr_types[i], psprintf("%s.attributeType", p), attr_types, "[B, N, S]");
 	}
-	t.gsi = parse_indexes(&e, gsis, "globalSecondaryIndexes", &t.n_gsi, false);
-	t.lsi = parse_indexes(&e, lsis, "localSecondaryIndexes", &t.n_lsi, false);
+	t.gsi = parse_indexes(&e, gsis, "globalSecondaryIndexes", &t.n_gsi, false, true);
+	t.lsi = parse_indexes(&e, lsis, "localSecondaryIndexes", &t.n_lsi, false, false);
 	st_ddb_check_enum(&e, billing, "billingMode", billing_modes, "[PROVISIONED, PAY_PER_REQUEST]");
 	parse_throughput(&e, pt, "provisionedThroughput", &rcu, &wcu);
 	st_ddb_stream_spec_read(&e, stream, &stream_spec);
@@ -766,7 +884,7 @@ st_ddb_create_table(StDdbCall *call)
 		for (int j = 0; j < i; j++)
 			if (strcmp(t.attr_names[i], t.attr_names[j]) == 0)
 				validation("Cannot have two attributes with the same name");
-	check_key_schema(&t.key, &t, NULL);
+	check_key_schema(&t.key, &t, NULL, false);
 	if (t.n_lsi > 5)
 		validation("One or more parameter values were invalid: Number of LocalSecondaryIndexes exceeds per-table limit of 5");
 	if (t.n_gsi > 20)
@@ -788,16 +906,11 @@ st_ddb_create_table(StDdbCall *call)
 		/* every attribute defined is a key attribute of the table or an index */
 		for (int i = 0; i < t.n_attrs; i++)
 		{
-			bool		used = strcmp(t.attr_names[i], t.key.hash) == 0 ||
-				(t.key.range && strcmp(t.attr_names[i], t.key.range) == 0);
+			bool		used = key_uses(&t.key, t.attr_names[i]);
 
+			CHECK_FOR_INTERRUPTS();
 			for (int j = 0; j < t.n_gsi + t.n_lsi && !used; j++)
-			{
-				IndexDef   *ix = j < t.n_gsi ? &t.gsi[j] : &t.lsi[j - t.n_gsi];
-
-				used = strcmp(t.attr_names[i], ix->key.hash) == 0 ||
-					(ix->key.range && strcmp(t.attr_names[i], ix->key.range) == 0);
-			}
+				used = key_uses(j < t.n_gsi ? &t.gsi[j].key : &t.lsi[j - t.n_gsi].key, t.attr_names[i]);
 			if (!used)
 				validation("One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
 		}
@@ -1201,7 +1314,7 @@ st_ddb_update_table(StDdbCall *call)
 				jv.type = jbvBinary;
 				jv.val.binary.data = &j->root;
 				jv.val.binary.len = VARSIZE(j) - VARHDRSZ;
-				ix = parse_indexes(&e, &jv, psprintf("globalSecondaryIndexUpdates.%d.member.create", i + 1), &n, true);
+				ix = parse_indexes(&e, &jv, psprintf("globalSecondaryIndexUpdates.%d.member.create", i + 1), &n, true, true);
 			}
 			create = ix[0];
 			n_online++;
@@ -1300,8 +1413,8 @@ st_ddb_update_table(StDdbCall *call)
 	{
 		check_redefinitions(name, &t);
 		check_index_absent(name, create.name);
-		/* the table's own key attributes need no definition here */
-		check_key_schema(&create.key, &t, create.name);
+		/* AttributeDefinitions defines every key attribute of the index, the table's too */
+		check_key_schema(&create.key, &t, create.name, true);
 		if (create.projection == NULL)
 			validation(INVALID "Unknown ProjectionType: null");
 		if (strcmp(create.projection, "INCLUDE") != 0 && create.nonkey)

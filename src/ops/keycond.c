@@ -130,22 +130,42 @@ make_term(const StNode *n, KeyTerm *t)
 						psprintf("%s cannot be used in a key condition", node_operator_name(n)));
 }
 
-/* Collects the conditions of a conjunction, in order. */
+/*
+ * Collects the conditions of a conjunction, in order, into *terms (grown as
+ * needed). max > 0: more than max conditions is DynamoDB's "one condition
+ * per key" at once (a key of one partition and one sort attribute; a
+ * multi-attribute key counts them after its other checks).
+ */
 static void
-collect_terms(const StNode *n, KeyTerm *terms, int *nterms, int max)
+collect_terms(const StNode *n, KeyTerm **terms, int *nterms, int *cap, int max)
 {
 	check_stack_depth();
 	CHECK_FOR_INTERRUPTS();
 	if (n->kind == SN_AND)
 	{
 		for (int i = 0; i < n->nargs; i++)
-			collect_terms(n->args[i], terms, nterms, max);
+			collect_terms(n->args[i], terms, nterms, cap, max);
 		return;
 	}
-	if (*nterms == max)
+	if (max > 0 && *nterms == max)
 		key_condition_error(n->pos, "KeyConditionExpressions must only contain one condition per key",
 							"a key condition has more conditions than the key has attributes");
-	make_term(n, &terms[(*nterms)++]);
+	if (*nterms == *cap)
+	{
+		*cap *= 2;
+		*terms = repalloc(*terms, sizeof(KeyTerm) * *cap);
+	}
+	make_term(n, &(*terms)[(*nterms)++]);
+}
+
+/* Whether two terms name the same attribute */
+static bool
+same_attribute(const KeyTerm *a, const KeyTerm *b)
+{
+	const StPathElem *x = &a->path->elems[0];
+	const StPathElem *y = &b->path->elems[0];
+
+	return x->namelen == y->namelen && memcmp(x->name, y->name, x->namelen) == 0;
 }
 
 /* A key value in text form, checked against the attribute's type. */
@@ -170,16 +190,79 @@ term_value(const StVal *v, StKeyType t, int pos)
 	return r;
 }
 
+/*
+ * The names of names[0..n) whose term is missing (missing) or is not an
+ * equality (else), joined by ", " as DynamoDB Local 3.3.0 lists them (quoted:
+ * each in double quotes, for our message); NULL: none. *pos: the position of
+ * the first such term (0 if it has none).
+ */
+static char *
+failing_names(const char *const *names, const KeyTerm *const *terms, int n, bool missing, bool quoted,
+			  int *pos)
+{
+	StringInfoData r;
+
+	initStringInfo(&r);
+	*pos = 0;
+	for (int j = 0; j < n; j++)
+		if (missing ? terms[j] == NULL : (terms[j] != NULL && terms[j]->op != ST_SK_EQ))
+		{
+			if (r.len == 0 && terms[j])
+				*pos = terms[j]->pos;
+			appendStringInfo(&r, quoted ? "%s\"%s\"" : "%s%s", r.len ? ", " : "", names[j]);
+		}
+	return r.len ? r.data : NULL;
+}
+
+/*
+ * The rules of a multi-attribute key (a GSI's of more than one partition or
+ * sort attribute) with DynamoDB Local 3.3.0's messages: every partition
+ * attribute with =, and = on each sort attribute before the last one that
+ * has a condition; the attributes without a condition are named first, else
+ * those with another operator.
+ */
+static void
+check_multi_key_terms(const StKeySchema *ks, const KeyTerm **pk_terms, const KeyTerm **sk_terms, int last)
+{
+	int			pos;
+
+	for (int missing = 1; missing >= 0; missing--)
+	{
+		char	   *bad = failing_names(ks->pk_names, pk_terms, ks->n_pk, missing, false, &pos);
+
+		if (bad)
+			key_condition_error(pos, psprintf("HASH key attributes %s must have equality conditions specified in the query", bad),
+								psprintf(missing ? "partition key attributes %s have no condition" :
+										 "partition key attributes %s can only be compared with =",
+										 failing_names(ks->pk_names, pk_terms, ks->n_pk, missing, true, &pos)));
+	}
+	for (int missing = 1; missing >= 0 && last >= 1; missing--)
+	{
+		char	   *bad = failing_names(ks->sk_names, sk_terms, last, missing, false, &pos);
+
+		if (bad)
+			key_condition_error(pos, psprintf("RANGE key attributes %s must have equality conditions specified in the query because a condition is present on key attribute %s",
+											  bad, ks->sk_names[last]),
+								psprintf(missing ? "sort key attributes %s have no condition, but \"%s\" after them has one" :
+										 "sort key attributes %s must be compared with = because \"%s\" after them has a condition",
+										 failing_names(ks->sk_names, sk_terms, last, missing, true, &pos),
+										 ks->sk_names[last]));
+	}
+}
+
 /* Parses expr against the key schema ks into out (see keycond.h); errors as DynamoDB's. */
 void
 st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, StKeyCond *out)
 {
-	KeyTerm		terms[2 * ST_MAX_INDEX_KEY_ATTRS];
+	int			cap = 2 * ST_MAX_INDEX_KEY_ATTRS;
+	KeyTerm    *terms = palloc(sizeof(KeyTerm) * cap);
 	const KeyTerm *pk_terms[ST_MAX_INDEX_KEY_ATTRS] = {NULL};
 	const KeyTerm *sk_terms[ST_MAX_INDEX_KEY_ATTRS] = {NULL};
+	const KeyTerm *nonkey = NULL;
 	int			nterms = 0;
 	int			last = -1;
 	bool		blank = true;
+	bool		multi = ks->n_pk > 1 || ks->n_sk > 1;
 	StNode	   *cond;
 
 	memset(out, 0, sizeof(*out));
@@ -190,12 +273,20 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 		st_expr_error(ST_ERR_VALIDATION, "Invalid KeyConditionExpression: The expression can not be empty;",
 					  "key_condition must not be empty");
 	cond = st_parse_condition(expr, SE_KEY_CONDITION, env);
-	collect_terms(cond, terms, &nterms, ks->n_pk + ks->n_sk);
+	collect_terms(cond, &terms, &nterms, &cap, multi ? 0 : ks->n_pk + ks->n_sk);
 
+	/*
+	 * Each condition to its key attribute. A multi-attribute key is checked
+	 * in DynamoDB Local 3.3.0's order: a second condition on an attribute,
+	 * more conditions than the key has attributes, the HASH attributes, the
+	 * RANGE attributes, then an attribute outside the key.
+	 */
 	for (int i = 0; i < nterms; i++)
 	{
 		const StPathElem *el = &terms[i].path->elems[0];
 		const KeyTerm **slot = NULL;
+
+		CHECK_FOR_INTERRUPTS();
 
 		for (int j = 0; j < ks->n_pk && !slot; j++)
 			if (el->namelen == (int) strlen(ks->pk_names[j]) && memcmp(el->name, ks->pk_names[j], el->namelen) == 0)
@@ -206,6 +297,17 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 				slot = &sk_terms[j];
 				last = Max(last, j);
 			}
+		if (slot == NULL && multi)
+		{
+			/* an attribute outside the key: a second condition on it first (the expression bounds the terms) */
+			for (int k = 0; k < i; k++)
+				if (same_attribute(&terms[k], &terms[i]))
+					key_condition_error(terms[i].pos, "KeyConditionExpressions must only contain one condition per key",
+										psprintf("attribute \"%.*s\" has two conditions", el->namelen, el->name));
+			if (nonkey == NULL)
+				nonkey = &terms[i];
+			continue;
+		}
 		if (slot == NULL)
 			key_condition_error(terms[i].pos, psprintf("Query condition missed key schema element: %s", ks->pk_names[0]),
 								psprintf("\"%.*s\" is not a key attribute", el->namelen, el->name));
@@ -213,6 +315,17 @@ st_parse_key_condition(const char *expr, StExprEnv *env, const StKeySchema *ks, 
 			key_condition_error(terms[i].pos, "KeyConditionExpressions must only contain one condition per key",
 								psprintf("key attribute \"%.*s\" has two conditions", el->namelen, el->name));
 		*slot = &terms[i];
+	}
+	if (multi)
+	{
+		if (nterms > ks->n_pk + ks->n_sk)
+			key_condition_error(terms[ks->n_pk + ks->n_sk].pos, "Query key condition not supported",
+								"a key condition has more conditions than the key has attributes");
+		check_multi_key_terms(ks, pk_terms, sk_terms, last);
+		if (nonkey)
+			key_condition_error(nonkey->pos, "Query condition missed key schema element",
+								psprintf("\"%.*s\" is not a key attribute",
+										 nonkey->path->elems[0].namelen, nonkey->path->elems[0].name));
 	}
 	for (int j = 0; j < ks->n_pk; j++)
 	{

@@ -51,6 +51,7 @@ GRANT USAGE ON SCHEMA public TO gw_sdk_reader;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO gw_sdk_reader;
 SQL
         "${PYTHON[@]}" "$TOP/test/gateway/test_sdk.py" || rc=1
+        "${PYTHON[@]}" "$TOP/test/gateway/test_multikey.py" || rc=1
         "${PYTHON[@]}" "$TOP/test/gateway/test_resource.py" || rc=1
         "${PYTHON[@]}" "$TOP/test/gateway/test_partiql.py" || rc=1
         js=$TOP/test/gateway/js
