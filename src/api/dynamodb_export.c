@@ -19,7 +19,6 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 
@@ -323,29 +322,24 @@ append_composed(StringInfo b, Export *x, Composed *c)
 	bool		first = true;
 	int			f = 0;
 
-	if (x->lang == LANG_SQL)
-	{
-		appendStringInfo(b, "singletable.key_compose(%s", quote_literal_cstr(c->t->source));
-		for (int i = 0; i < c->t->nfields; i++)
-		{
-			const StTemplatePart *p = st_template_field(c->t, i);
-
-			/* the field's SQL type: text, bigint, date, timestamptz, uuid */
-			appendStringInfo(b, ", :'%s'::%s", x->inputs[c->inputs[i]].name,
-							 format_type_be(st_field_sql_type(p->type)));
-		}
-		appendStringInfoChar(b, ')');
-		return;
-	}
+	/*
+	 * The template's literal text and the inputs' text, as given: in SQL too
+	 * (not key_compose, which would write a typed field its own way, and a
+	 * key written otherwise compares otherwise)
+	 */
 	for (int i = 0; i < c->t->nparts; i++)
 	{
 		const StTemplatePart *p = &c->t->parts[i];
 
 		if (!first)
-			appendStringInfoString(b, " + ");
+			appendStringInfoString(b, x->lang == LANG_SQL ? " || " : " + ");
 		first = false;
-		if (p->is_field)
+		if (p->is_field && x->lang == LANG_SQL)
+			appendStringInfo(b, ":'%s'::text", x->inputs[c->inputs[f++]].name);
+		else if (p->is_field)
 			appendStringInfoString(b, x->inputs[c->inputs[f++]].name);
+		else if (x->lang == LANG_SQL)
+			appendStringInfoString(b, quote_literal_cstr(p->text));
 		else
 			escape_json(b, p->text);
 	}
@@ -458,6 +452,8 @@ program_js(Export *x)
 	JsonbValue *vals = member(x->request, "ExpressionAttributeValues");
 	JsonbValue *key = member(x->request, "Key");
 	bool		paged = strcmp(x->op, "GetItem") != 0;
+	/* the DocumentClient's commands: QueryCommand, ScanCommand, GetCommand */
+	const char *command = paged ? x->op : "Get";
 
 	initStringInfo(&b);
 	header(&b, x, "//");
@@ -465,7 +461,7 @@ program_js(Export *x)
 						   "// DYNAMODB_ENDPOINT when set, else the SDK's configuration.\n");
 	appendStringInfo(&b, "import { DynamoDBClient } from \"@aws-sdk/client-dynamodb\";\n"
 					 "import { DynamoDBDocumentClient, %sCommand } from \"@aws-sdk/lib-dynamodb\";\n"
-					 "import { unmarshall } from \"@aws-sdk/util-dynamodb\";\n\n", x->op);
+					 "import { unmarshall } from \"@aws-sdk/util-dynamodb\";\n\n", command);
 	for (int i = 0; i < x->n_inputs; i++)
 	{
 		appendStringInfo(&b, "const %s = process.argv[%d] ?? ", x->inputs[i].name, i + 2);
@@ -497,10 +493,10 @@ program_js(Export *x)
 						 "  const page = await client.send(new %sCommand({ ...params, ExclusiveStartKey }));\n"
 						 "  for (const item of page.Items ?? []) console.log(show(item));\n"
 						 "  ExclusiveStartKey = page.LastEvaluatedKey;\n"
-						 "} while (ExclusiveStartKey);\n", x->op);
+						 "} while (ExclusiveStartKey);\n", command);
 	else
 		appendStringInfo(&b, "const { Item } = await client.send(new %sCommand(params));\n"
-						 "if (Item) console.log(show(Item));\n", x->op);
+						 "if (Item) console.log(show(Item));\n", command);
 	return b.data;
 }
 
@@ -534,7 +530,7 @@ program_py(Export *x)
 						   "    if isinstance(v, Binary):\n"
 						   "        return base64.b64encode(v.value).decode()\n"
 						   "    if isinstance(v, (set, frozenset)):\n"
-						   "        return sorted(str(show(e)) for e in v)\n"
+						   "        return sorted(e if isinstance(e, str) else str(show(e)) for e in v)\n"
 						   "    raise TypeError(type(v))\n\n\n");
 	appendStringInfoString(&b, "table = boto3.resource(\"dynamodb\", endpoint_url=os.environ.get(\"DYNAMODB_ENDPOINT\")).Table(");
 	escape_json(&b, x->table);

@@ -6,7 +6,8 @@
 # overrides) and test/gateway/test_loop.py (the event loop: slow clients, the request
 # deadline, the per-address limit, pipelined calls, start-up checks); then, when the
 # installed extension has singletable.dynamodb_as, test/gateway/test_sdk.py (boto3 end to
-# end), test/gateway/test_partiql.py (PartiQL), test/gateway/test_resource.py (the posting
+# end), test/gateway/test_partiql.py (PartiQL), test/gateway/test_export.py (the programs
+# of singletable.export_code, after npm ci), test/gateway/test_resource.py (the posting
 # app through boto3's resource API) and test/gateway/js/posting_app.test.js (the posting
 # app through the JavaScript DocumentClient; `npm ci` installs its pinned SDK first when
 # node_modules is missing or older than package-lock.json), then, on the server restarted
@@ -65,6 +66,8 @@ SQL
             rc=1
         else
             node "$js/posting_app.test.js" || rc=1
+            # export_code's programs (JavaScript with the SDK installed above, Python, SQL)
+            "${PYTHON[@]}" "$TOP/test/gateway/test_export.py" || rc=1
         fi
         # DynamoDB Streams (issue 27): capture needs wal_level = logical and the library
         # preloaded (its stream worker); the TTL sweep every second for the TTL record
