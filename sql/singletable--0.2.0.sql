@@ -1355,3 +1355,434 @@ LANGUAGE C CALLED ON NULL INPUT VOLATILE
 AS 'MODULE_PATHNAME', 'singletable_export_code';
 COMMENT ON FUNCTION singletable.export_code(pg_catalog.text, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text) IS
   'A runnable program of a DynamoDB read request (Query, Scan, GetItem) for the AWS SDK v3 DocumentClient (javascript), boto3 (python) or psql (sql): every page, each item as a line of JSON; key values an entity template matches become inputs composed from the registry''s template; the request is checked first, with the typo and entity guards at ERROR';
+
+------------------------------------------------------------------------------
+-- The design helper (issue 29): from entities and access patterns to key templates,
+-- overloaded sparse GSIs and the request of each pattern (docs/design.md)
+------------------------------------------------------------------------------
+-- A key template's field of an attribute of the given type
+CREATE FUNCTION singletable._design_field(attr pg_catalog.text, type pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE sql IMMUTABLE STRICT
+RETURN '{' OPERATOR(pg_catalog.||) attr OPERATOR(pg_catalog.||)
+       CASE WHEN type OPERATOR(pg_catalog.=) 'string' THEN '' ELSE ':' OPERATOR(pg_catalog.||) type END
+       OPERATOR(pg_catalog.||) '}';
+COMMENT ON FUNCTION singletable._design_field(pg_catalog.text, pg_catalog.text) IS
+  'Internal to singletable.design: the template field {attr} or {attr:type}';
+
+-- An example value of a field type, as a key holds it
+CREATE FUNCTION singletable._design_example(type pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE sql IMMUTABLE STRICT
+RETURN CASE
+  WHEN type OPERATOR(pg_catalog.=) 'date' THEN '2026-06-23'
+  WHEN type OPERATOR(pg_catalog.=) 'timestamp' THEN '2026-06-23T09:12Z'
+  WHEN type OPERATOR(pg_catalog.=) 'uuid' THEN '00000000-0000-4000-8000-000000000001'
+  WHEN type OPERATOR(pg_catalog.=) 'int' THEN '1'
+  WHEN type OPERATOR(pg_catalog.~) '^int\(\d+\)$'
+    THEN pg_catalog.lpad('1', pg_catalog.substring(type, '\d+')::pg_catalog.int4, '0')
+  ELSE 'example' END;
+COMMENT ON FUNCTION singletable._design_example(pg_catalog.text) IS
+  'Internal to singletable.design: an example value of a template field type';
+
+CREATE FUNCTION singletable.design(entities pg_catalog.jsonb, access_patterns pg_catalog.jsonb,
+                                   table_name pg_catalog.text DEFAULT 'app',
+                                   apply pg_catalog.bool DEFAULT false)
+RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql
+-- the caller's rights (apply creates the table as the caller); a fixed search_path
+SET search_path = pg_catalog, pg_temp
+AS $design$
+DECLARE
+  e jsonb;                -- an entity as given
+  ents jsonb := '{}';     -- name -> {tag, key, parent, types{}, pk, sk, sortattr, gsi{}, reasons[]}
+  names text[] := '{}';
+  n text;
+  p jsonb;
+  pat text;
+  m text[];
+  i int := 0;
+  ent text; child text; par text;
+  verb text; by1 text; by2 text; ordkind text; ordattr text; fattr text; fval text;
+  t jsonb; pt jsonb;
+  typ text;
+  slot int;
+  gpk text; gsk text;
+  req jsonb; sqlcall text; op text; idx text; kc text; vals jsonb; reason text;
+  pats jsonb := '[]';      -- the patterns parsed
+  answers jsonb := '[]';   -- and answered
+  gsis jsonb := '{}';     -- GSIn -> [entity names]
+  script text := '';
+  stmt text;
+  ttl text;
+  tbl text := table_name;  -- DynamoDB's name, in the requests
+  qtbl text;               -- the SQL functions' name: in singletable.dynamodb_schema, qualified
+  re constant text := '^\s*(get|list)\s+([A-Za-z_][A-Za-z0-9_]*)'
+    '(?:\s+with\s+([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*))?'
+    '(?:\s+by\s+([A-Za-z_][A-Za-z0-9_]*)(?:\s+and\s+([A-Za-z_][A-Za-z0-9_]*))?)?'
+    '(?:\s+(sorted|ranged)\s+by\s+([A-Za-z_][A-Za-z0-9_]*))?'
+    '(?:\s+only\s+where\s+([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([A-Za-z0-9_.:-]+))?\s*$';
+BEGIN
+  -- the cheap checks first
+  IF entities IS NULL OR jsonb_typeof(entities) <> 'array' OR jsonb_array_length(entities) = 0 THEN
+    RAISE EXCEPTION 'entities must be a non-empty JSON array of entities'
+      USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'An entity: {"name": "post", "key": "postId", "parent": "user", "attributes": {"postId": "int(4)"}}.';
+  END IF;
+  IF access_patterns IS NULL OR jsonb_typeof(access_patterns) <> 'array' THEN
+    RAISE EXCEPTION 'access_patterns must be a JSON array of patterns'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF jsonb_array_length(entities) > 100 OR jsonb_array_length(access_patterns) > 200 THEN
+    RAISE EXCEPTION 'design takes at most 100 entities and 200 access patterns'
+      USING ERRCODE = 'program_limit_exceeded';
+  END IF;
+  IF tbl IS NULL OR tbl !~ '^[A-Za-z0-9_.-]{3,63}$' THEN
+    RAISE EXCEPTION 'table_name must be 3 to 63 characters of [A-Za-z0-9_.-]'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
+  qtbl := format('%I.%I', coalesce(nullif(current_setting('singletable.dynamodb_schema', true), ''), 'public'), tbl);
+
+  -- the entities: names, tags, keys, attribute types
+  FOR e IN SELECT x FROM jsonb_array_elements(entities) x LOOP
+    i := i + 1;
+    IF jsonb_typeof(e) <> 'object' OR jsonb_typeof(e->'name') IS DISTINCT FROM 'string'
+       OR jsonb_typeof(e->'key') IS DISTINCT FROM 'string' THEN
+      RAISE EXCEPTION 'entity % must be an object with a "name" and a "key" (its identifying attribute)', i
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    n := e->>'name';
+    IF n !~ '^[a-z][a-z0-9_]{0,62}$' THEN
+      RAISE EXCEPTION 'entity name "%" must be a lower-case identifier', n USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF n = ANY (names) THEN
+      RAISE EXCEPTION 'entity "%" is given twice', n USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF (e->>'key') !~ '^[A-Za-z_][A-Za-z0-9_]{0,62}$' THEN
+      RAISE EXCEPTION 'the key of entity "%" must be an attribute name (an identifier)', n
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF e ? 'attributes' AND jsonb_typeof(e->'attributes') <> 'object' THEN
+      RAISE EXCEPTION 'the attributes of entity "%" must be an object {"name": "type"}', n
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR t IN SELECT jsonb_build_object('k', k, 'v', v) FROM jsonb_each(coalesce(e->'attributes', '{}')) a(k, v) LOOP
+      IF jsonb_typeof(t->'v') <> 'string' OR (t->>'v') !~ '^(string|int|int\([1-9][0-9]?\)|date|timestamp|uuid)$' THEN
+        RAISE EXCEPTION 'attribute "%" of entity "%" has type %, not one of string, int, int(N), date, timestamp, uuid',
+          t->>'k', n, t->'v' USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+    END LOOP;
+    names := names || n;
+    ents := ents || jsonb_build_object(n, jsonb_build_object(
+      'tag', upper(coalesce(e->>'tag', n)),
+      'key', e->>'key',
+      'parent', e->'parent',
+      'ttl', e->'ttl',
+      'types', coalesce(e->'attributes', '{}'),
+      'gsi', '{}'::jsonb,
+      'reasons', '[]'::jsonb));
+  END LOOP;
+  FOREACH n IN ARRAY names LOOP
+    par := ents->n->>'parent';
+    IF par IS NOT NULL AND NOT ents ? par THEN
+      RAISE EXCEPTION 'the parent "%" of entity "%" is not an entity', par, n USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF par = n THEN
+      RAISE EXCEPTION 'entity "%" cannot be its own parent', n USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- the parent's key is an attribute of the child, of the parent's type
+    IF par IS NOT NULL THEN
+      ents := jsonb_set(ents, ARRAY[n, 'types'],
+        jsonb_build_object(ents->par->>'key', coalesce(ents->par->'types'->>(ents->par->>'key'), 'string'))
+        || (ents->n->'types'));
+    END IF;
+  END LOOP;
+
+  -- the patterns, parsed; the sort attribute of each child's collection
+  i := 0;
+  FOR p IN SELECT x FROM jsonb_array_elements(access_patterns) x LOOP
+    i := i + 1;
+    pat := CASE jsonb_typeof(p) WHEN 'string' THEN p #>> '{}' WHEN 'object' THEN p->>'pattern' END;
+    m := CASE WHEN pat IS NOT NULL THEN regexp_match(pat, re, 'i') END;
+    IF m IS NULL THEN
+      RAISE EXCEPTION 'access pattern % is not of the form: get|list <entity> [with <entities>] [by <attribute> [and <attribute>]] [sorted|ranged by <attribute>] [only where <attribute> = <value>]', i
+        USING ERRCODE = 'invalid_parameter_value', DETAIL = format('The pattern: %s', coalesce(pat, p::text));
+    END IF;
+    ent := NULL;
+    FOREACH n IN ARRAY names LOOP
+      IF lower(m[2]) IN (n, n || 's', n || 'es', regexp_replace(n, 'y$', 'ies')) THEN ent := n; END IF;
+    END LOOP;
+    IF ent IS NULL THEN
+      RAISE EXCEPTION 'access pattern % names "%", which is no entity', i, m[2] USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOREACH n IN ARRAY ARRAY[m[4], m[5], m[7], m[8]] LOOP
+      IF n IS NOT NULL AND NOT ents->ent->'types' ? n AND n <> ents->ent->>'key' THEN
+        RAISE EXCEPTION 'access pattern % uses attribute "%", which entity "%" does not declare', i, n, ent
+          USING ERRCODE = 'invalid_parameter_value',
+                HINT = 'Declare it in the entity''s "attributes" with its type.';
+      END IF;
+    END LOOP;
+    -- "list C by <parent key> sorted|ranged by X": X orders C's collection
+    par := ents->ent->>'parent';
+    IF lower(m[1]) = 'list' AND par IS NOT NULL AND m[4] = ents->par->>'key' AND m[5] IS NULL
+       AND m[7] IS NOT NULL AND m[8] IS NULL THEN
+      ents := jsonb_set(ents, ARRAY[ent, 'sortattr'], to_jsonb(m[7]));
+    END IF;
+    pats := pats || jsonb_build_array(jsonb_build_object('n', i, 'text', pat,
+      'name', CASE WHEN jsonb_typeof(p) = 'object' THEN p->>'name' END, 'm', to_jsonb(m), 'entity', ent));
+  END LOOP;
+
+  -- the table's keys of each entity: a root owns its collection, a child lives in its parent's
+  FOREACH n IN ARRAY names LOOP
+    par := ents->n->>'parent';
+    typ := coalesce(ents->n->'types'->>(ents->n->>'key'), 'string');
+    IF par IS NULL THEN
+      ents := jsonb_set(ents, ARRAY[n, 'pk'], to_jsonb((ents->n->>'tag') || '#' || singletable._design_field(ents->n->>'key', typ)));
+      ents := jsonb_set(ents, ARRAY[n, 'sk'], '"PROFILE"');
+      ents := jsonb_set(ents, ARRAY[n, 'reasons'], (ents->n->'reasons') || to_jsonb(format(
+        'A root entity: its item opens its own item collection %s, with the constant sort key PROFILE, so that its children can share the collection and one Query reads the %s with them.',
+        ents->n->>'pk', n)));
+    ELSE
+      ents := jsonb_set(ents, ARRAY[n, 'pk'], to_jsonb((ents->par->>'tag') || '#'
+        || singletable._design_field(ents->par->>'key', coalesce(ents->par->'types'->>(ents->par->>'key'), 'string'))));
+      child := coalesce(ents->n->>'sortattr', ents->n->>'key');
+      typ := coalesce(ents->n->'types'->>child, 'string');
+      ents := jsonb_set(ents, ARRAY[n, 'sk'], to_jsonb((ents->n->>'tag') || '#' || singletable._design_field(child, typ)));
+      ents := jsonb_set(ents, ARRAY[n, 'reasons'], (ents->n->'reasons') || to_jsonb(format(
+        'A child of %s: it shares the %s collection %s, its type tag %s# first in the sort key, so begins_with(sk, ''%s#'') reads the %s items of one %s and nothing else.',
+        par, par, ents->n->>'pk', ents->n->>'tag', ents->n->>'tag', n, par)));
+      IF ents->n ? 'sortattr' THEN
+        ents := jsonb_set(ents, ARRAY[n, 'reasons'], (ents->n->'reasons') || to_jsonb(format(
+          'Sorted by %s: it follows the type tag in the sort key as %s, so the collection is in that order and a range of it is a key condition.',
+          child, CASE WHEN typ ~ '^int' THEN 'a zero-padded number (int(N)), which sorts as text in numeric order'
+                      WHEN typ IN ('date', 'timestamp') THEN 'ISO-8601 text, which sorts as text in time order'
+                      ELSE 'text' END)));
+      END IF;
+    END IF;
+    IF typ = 'int' THEN
+      ents := jsonb_set(ents, ARRAY[n, 'reasons'], (ents->n->'reasons') || to_jsonb(format(
+        'The int field %s is not zero-padded: its keys sort as text (10 before 9); declare it int(N) to range over it.', child)));
+    END IF;
+  END LOOP;
+
+  -- each pattern's request
+  FOR p IN SELECT x FROM jsonb_array_elements(pats) x LOOP
+    m := ARRAY(SELECT jsonb_array_elements_text(p->'m'));
+    ent := p->>'entity';
+    verb := lower(m[1]); by1 := nullif(m[4], ''); by2 := nullif(m[5], ''); ordkind := lower(nullif(m[6], ''));
+    ordattr := nullif(m[7], ''); fattr := nullif(m[8], ''); fval := nullif(m[9], '');
+    par := ents->ent->>'parent';
+    idx := NULL; kc := NULL; vals := '{}'; req := NULL; reason := NULL;
+    IF verb = 'get' AND m[3] IS NOT NULL THEN
+      -- get E with its children: the collection E opens, in one Query
+      IF par IS NOT NULL OR (by1 IS DISTINCT FROM ents->ent->>'key') THEN
+        RAISE EXCEPTION 'access pattern % reads % with %: only a root entity read by its key shares its collection with its children',
+          p->>'n', ent, m[3] USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      FOR child IN SELECT trim(x) FROM regexp_split_to_table(m[3], ',') x LOOP
+        n := NULL;
+        FOR n IN SELECT k FROM jsonb_object_keys(ents) k
+                 WHERE lower(child) IN (k, k || 's', k || 'es', regexp_replace(k, 'y$', 'ies')) LOOP
+          EXIT;
+        END LOOP;
+        IF n IS NULL OR ents->n->>'parent' IS DISTINCT FROM ent THEN
+          RAISE EXCEPTION 'access pattern % reads % with "%", which is no child entity of %', p->>'n', ent, child, ent
+            USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+      END LOOP;
+      op := 'Query';
+      kc := 'pk = :pk';
+      vals := jsonb_build_object(':pk', (ents->ent->>'tag') || '#'
+              || singletable._design_example(coalesce(ents->ent->'types'->>by1, 'string')));
+      reason := format('Collection sharing: %s and its %s are one item collection, so one Query of pk reads them all, in sort key order; dispatch the items by their sort key prefix.', ent, m[3]);
+    ELSIF (par IS NULL AND by1 = ents->ent->>'key' AND by2 IS NULL AND ordattr IS NULL AND fattr IS NULL)
+       OR (par IS NOT NULL AND by1 IS NOT NULL AND by2 IS NOT NULL
+           AND ARRAY[by1, by2] @> ARRAY[ents->par->>'key', coalesce(ents->ent->>'sortattr', ents->ent->>'key')]
+           AND verb = 'get' AND ordattr IS NULL AND fattr IS NULL) THEN
+      -- the whole primary key: GetItem
+      op := 'GetItem';
+      req := jsonb_build_object('Key', jsonb_build_object(
+        'pk', jsonb_build_object('S', replace(ents->ent->>'pk', singletable._design_field(
+                 CASE WHEN par IS NULL THEN ents->ent->>'key' ELSE ents->par->>'key' END,
+                 coalesce(ents->ent->'types'->>(CASE WHEN par IS NULL THEN ents->ent->>'key' ELSE ents->par->>'key' END), 'string')),
+                 singletable._design_example(coalesce(ents->ent->'types'->>(CASE WHEN par IS NULL THEN ents->ent->>'key' ELSE ents->par->>'key' END), 'string')))),
+        'sk', jsonb_build_object('S', CASE WHEN par IS NULL THEN 'PROFILE' ELSE (ents->ent->>'tag') || '#'
+                 || singletable._design_example(coalesce(ents->ent->'types'->>coalesce(ents->ent->>'sortattr', ents->ent->>'key'), 'string')) END)));
+      reason := format('The whole primary key of %s is known: GetItem, one item.', ent);
+    ELSIF par IS NOT NULL AND by1 = ents->par->>'key' AND by2 IS NULL
+          AND (ordattr IS NULL OR ordattr = coalesce(ents->ent->>'sortattr', ents->ent->>'key')) THEN
+      -- the children of one parent: a Query of the collection by the type tag
+      op := 'Query';
+      typ := coalesce(ents->ent->'types'->>coalesce(ents->ent->>'sortattr', ents->ent->>'key'), 'string');
+      vals := jsonb_build_object(':pk', replace(ents->ent->>'pk', singletable._design_field(by1, coalesce(ents->ent->'types'->>by1, 'string')),
+                                                 singletable._design_example(coalesce(ents->ent->'types'->>by1, 'string'))));
+      IF ordkind = 'ranged' THEN
+        kc := 'pk = :pk AND sk BETWEEN :from AND :to';
+        vals := vals || jsonb_build_object(':from', (ents->ent->>'tag') || '#' || singletable._design_example(typ),
+                                           ':to', (ents->ent->>'tag') || '#' || singletable._design_example(typ) || '~');
+        reason := format('The %s items of one %s, a range of %s: a Query of the collection with the range as its key condition (an index range, never a filter).', ent, par, ordattr);
+      ELSE
+        kc := 'pk = :pk AND begins_with(sk, :tag)';
+        vals := vals || jsonb_build_object(':tag', (ents->ent->>'tag') || '#');
+        reason := format('The %s items of one %s: a Query of the collection with begins_with on the type tag %s#, an index range that reads no other entity.', ent, par, ents->ent->>'tag');
+      END IF;
+      IF fattr IS NOT NULL THEN
+        req := jsonb_build_object('FilterExpression', '#f = :f', 'ExpressionAttributeNames', jsonb_build_object('#f', fattr));
+        vals := vals || jsonb_build_object(':f', fval);
+        reason := reason || format(' Only where %s = %s: a filter, which still reads (and is charged for) every item of the range; if the pattern is frequent, give it a sparse index.', fattr, fval);
+      END IF;
+    ELSE
+      -- across collections: an overloaded GSI, sparse when only some items qualify
+      op := 'Query';
+      IF by1 IS NOT NULL AND by1 = ents->ent->>'key' THEN
+        gpk := (ents->ent->>'tag') || '#' || singletable._design_field(by1, coalesce(ents->ent->'types'->>by1, 'string'));
+      ELSIF by1 IS NOT NULL THEN
+        gpk := upper(by1) || '#' || singletable._design_field(by1, coalesce(ents->ent->'types'->>by1, 'string'));
+      ELSIF fattr IS NOT NULL THEN
+        gpk := upper(fattr) || '#' || singletable._design_field(fattr, coalesce(ents->ent->'types'->>fattr, 'string'));
+      ELSE
+        RAISE EXCEPTION 'access pattern % lists every % of the table: give it a key (by <attribute>) or a condition (only where <attribute> = <value>); a Scan is no access pattern',
+          p->>'n', ent USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      child := coalesce(ordattr, ents->ent->>'key');
+      gsk := singletable._design_field(child, coalesce(ents->ent->'types'->>child, 'string'));
+      -- the first GSI this entity does not use yet, or the one it uses with the same keys
+      slot := NULL;
+      FOR i IN 1..20 LOOP
+        IF ents->ent->'gsi' ? ('GSI' || i) THEN
+          IF ents->ent->'gsi'->('GSI' || i) = jsonb_build_object('pk', gpk, 'sk', gsk) THEN slot := i; EXIT; END IF;
+        ELSE
+          slot := i; EXIT;
+        END IF;
+      END LOOP;
+      IF slot IS NULL THEN
+        RAISE EXCEPTION 'entity "%" needs more than 20 global secondary indexes', ent USING ERRCODE = 'program_limit_exceeded';
+      END IF;
+      idx := 'GSI' || slot;
+      IF NOT ents->ent->'gsi' ? idx THEN
+        ents := jsonb_set(ents, ARRAY[ent, 'gsi', idx], jsonb_build_object('pk', gpk, 'sk', gsk));
+        gsis := jsonb_set(gsis, ARRAY[idx], coalesce(gsis->idx, '[]') || to_jsonb(ent));
+      END IF;
+      typ := coalesce(ents->ent->'types'->>child, 'string');
+      vals := jsonb_build_object(':pk', CASE
+        WHEN by1 IS NULL THEN upper(fattr) || '#' || fval
+        ELSE replace(gpk, singletable._design_field(by1, coalesce(ents->ent->'types'->>by1, 'string')),
+                     singletable._design_example(coalesce(ents->ent->'types'->>by1, 'string'))) END);
+      kc := format('gsi%spk = :pk', slot);
+      IF ordkind = 'ranged' THEN
+        kc := kc || format(' AND gsi%ssk BETWEEN :from AND :to', slot);
+        vals := vals || jsonb_build_object(':from', singletable._design_example(typ), ':to', singletable._design_example(typ) || '~');
+      END IF;
+      reason := format('%s items across collections: %s with gsi%spk = %s and gsi%ssk = %s on the %s items, so the pattern is one index range%s.',
+        initcap(ent), idx, slot, gpk, slot, gsk, ent,
+        CASE WHEN ordattr IS NOT NULL THEN format(', in %s order', ordattr) ELSE '' END);
+      IF fattr IS NOT NULL THEN
+        ents := jsonb_set(ents, ARRAY[ent, 'examples'], coalesce(ents->ent->'examples', '{}') || jsonb_build_object(fattr, fval));
+      END IF;
+      IF by1 IS NULL THEN
+        reason := reason || format(' Sparse: write gsi%spk and gsi%ssk only on items with %s = %s (remove them when it changes), so the index holds those items alone and costs nothing for the others.',
+          slot, slot, fattr, fval);
+      ELSIF by1 = ents->ent->>'key' THEN
+        reason := reason || format(' An inverted index: %s is found by its own key without its parent''s.', ent);
+      END IF;
+      IF fattr IS NOT NULL AND by1 IS NOT NULL THEN
+        req := jsonb_build_object('FilterExpression', '#f = :f', 'ExpressionAttributeNames', jsonb_build_object('#f', fattr));
+        vals := vals || jsonb_build_object(':f', fval);
+      END IF;
+    END IF;
+
+    -- the DynamoDB request and the SQL call
+    IF op = 'Query' THEN
+      req := coalesce(req, '{}') || jsonb_build_object('TableName', tbl, 'KeyConditionExpression', kc,
+        'ExpressionAttributeValues', (SELECT jsonb_object_agg(k, jsonb_build_object('S', v)) FROM jsonb_each_text(vals) x(k, v)));
+      IF idx IS NOT NULL THEN req := req || jsonb_build_object('IndexName', idx); END IF;
+      IF ordkind = 'sorted' THEN req := req || '{"ScanIndexForward": true}'; END IF;
+      sqlcall := format('SELECT item FROM singletable.query(%L, key_condition => %L, vals => %L%s%s%s)',
+        qtbl, kc, vals::text,
+        CASE WHEN idx IS NOT NULL THEN format(', index_name => %L', idx) ELSE '' END,
+        CASE WHEN req ? 'FilterExpression' THEN format(', filter => %L', req->>'FilterExpression') ELSE '' END,
+        CASE WHEN req ? 'ExpressionAttributeNames' THEN format(', names => %L', (req->'ExpressionAttributeNames')::text) ELSE '' END);
+    ELSE
+      req := req || jsonb_build_object('TableName', tbl);
+      sqlcall := format('SELECT singletable.get_item(%L, %L, %L)', qtbl, req->'Key'->'pk'->>'S', req->'Key'->'sk'->>'S');
+    END IF;
+    p := jsonb_build_object('pattern', p->>'text', 'entity', ent, 'operation', op)
+      || CASE WHEN p->>'name' IS NOT NULL THEN jsonb_build_object('name', p->>'name') ELSE '{}' END
+      || CASE WHEN idx IS NOT NULL THEN jsonb_build_object('index', idx) ELSE '{}' END
+      || CASE WHEN kc IS NOT NULL THEN jsonb_build_object('key_condition', kc) ELSE '{}' END
+      || jsonb_build_object('request', req, 'sql', sqlcall, 'reasoning', reason);
+    answers := answers || jsonb_build_array(p);
+  END LOOP;
+
+  -- an example item of each entity: its keys (and index keys) composed of example values
+  FOREACH n IN ARRAY names LOOP
+    t := jsonb_build_object('pk', ents->n->>'pk', 'sk', ents->n->>'sk');
+    FOR idx IN SELECT k FROM jsonb_object_keys(ents->n->'gsi') k LOOP
+      t := t || jsonb_build_object('gsi' || substring(idx FROM 4) || 'pk', ents->n->'gsi'->idx->>'pk',
+                                   'gsi' || substring(idx FROM 4) || 'sk', ents->n->'gsi'->idx->>'sk');
+    END LOOP;
+    pt := '{}';
+    FOR child, typ IN SELECT k, v FROM jsonb_each_text(ents->n->'types' || jsonb_build_object(ents->n->>'key',
+                        coalesce(ents->n->'types'->>(ents->n->>'key'), 'string'))) x(k, v) LOOP
+      pt := pt || jsonb_build_object(child, coalesce(ents->n->'examples'->>child, singletable._design_example(typ)));
+      t := (SELECT jsonb_object_agg(k, replace(v, singletable._design_field(child, typ), pt->>child))
+              FROM jsonb_each_text(t) x(k, v));
+    END LOOP;
+    ents := jsonb_set(ents, ARRAY[n, 'example'], pt || t);
+  END LOOP;
+
+  -- the script
+  script := format(E'SELECT singletable.create_table(%L, %L, %L, %L, %L);\n', qtbl, 'pk', 'sk', 'S', 'S');
+  FOR n IN SELECT k FROM jsonb_object_keys(gsis) k ORDER BY substring(k FROM 4)::int LOOP
+    script := script || format(E'SELECT singletable.create_gsi(%L, %L, %L, %L);\n', qtbl, n,
+                                'gsi' || substring(n FROM 4) || 'pk', 'gsi' || substring(n FROM 4) || 'sk');
+  END LOOP;
+  FOREACH n IN ARRAY names LOOP
+    script := script || format(E'SELECT singletable.define_entity(%L, %L, %L, %L%s);\n', qtbl, n,
+      ents->n->>'pk', ents->n->>'sk',
+      CASE WHEN ents->n->'gsi' <> '{}' THEN format(', indexes => %L', (ents->n->'gsi')::text) ELSE '' END);
+    IF ents->n->>'ttl' IS NOT NULL THEN
+      IF ttl IS NOT NULL AND ttl <> ents->n->>'ttl' THEN
+        RAISE EXCEPTION 'entities give two TTL attributes, "%" and "%": a table has one', ttl, ents->n->>'ttl'
+          USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      ttl := ents->n->>'ttl';
+    END IF;
+  END LOOP;
+  IF ttl IS NOT NULL THEN
+    script := script || format(E'SELECT singletable.enable_ttl(%L, %L);\n', qtbl, ttl);
+  END IF;
+
+  IF apply THEN
+    FOR stmt IN SELECT s FROM regexp_split_to_table(rtrim(script, E'\n'), E'\n') s LOOP
+      EXECUTE stmt;
+    END LOOP;
+  END IF;
+
+  RETURN jsonb_build_object(
+    'table', tbl,
+    'principles', jsonb_build_array(
+      'Access patterns first: every pattern is one GetItem or one Query of an index range; none is a Scan or a filter over a partition.',
+      'Neutral key attributes (pk, sk, gsiNpk, gsiNsk) whose values carry the entity: a type tag, the delimiter #, then the fields.',
+      'One delimiter, #, in every key: begins_with on a type tag then reads one entity only (mixed delimiters break it silently).',
+      'Fields that are ranged or sorted sort as text: numbers zero-padded (int(N)), dates and times ISO-8601.',
+      'Every template is registered with define_entity: prefixes that collide are refused, a typo in a prefix is caught (singletable.prefix_check).'),
+    'entities', (SELECT jsonb_agg(jsonb_build_object('name', k, 'pk', ents->k->'pk', 'sk', ents->k->'sk')
+                   || CASE WHEN ents->k->'gsi' <> '{}' THEN jsonb_build_object('indexes', ents->k->'gsi') ELSE '{}' END
+                   || jsonb_build_object('example_item', ents->k->'example', 'reasoning', ents->k->'reasons') ORDER BY o)
+                 FROM unnest(names) WITH ORDINALITY u(k, o)),
+    'indexes', coalesce((SELECT jsonb_agg(jsonb_build_object('name', k, 'partition_key', 'gsi' || substring(k FROM 4) || 'pk',
+                                   'sort_key', 'gsi' || substring(k FROM 4) || 'sk', 'entities', v,
+                                   'reasoning', CASE WHEN jsonb_array_length(v) > 1
+                                     THEN format('Overloaded: %s share it, each with its own key values (type tags keep them apart); an item is in it only when it carries its keys (sparse).', (SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(v) x))
+                                     ELSE 'Sparse: an item is in it only when it carries its keys.' END)
+                                   ORDER BY substring(k FROM 4)::int)
+                         FROM jsonb_each(gsis) g(k, v)), '[]'),
+    'access_patterns', answers,
+    'script', script,
+    'applied', apply);
+END
+$design$;
+COMMENT ON FUNCTION singletable.design(pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.bool) IS
+  'Proposes a single-table design from entities ({name, key, parent, attributes, ttl}) and access patterns ("get|list <entity> [with <entities>] [by <attr> [and <attr>]] [sorted|ranged by <attr>] [only where <attr> = <value>]"): key templates per entity, overloaded sparse GSIs, each pattern''s request and SQL call with the reasoning, and the script; apply => true runs the script';
