@@ -232,6 +232,9 @@ typedef struct Where
 	StPqlNode  *pk_eq;			/* the value the partition key equals */
 	StPqlNode  *sk_eq;
 	int			sk_term;		/* the term on the sort key (or -1) */
+	int			sk_term2;		/* a second range term on the sort key, the
+								 * other side of sk_term's (or -1) */
+	int			pk_in;			/* a term "pk IN [values]" (or -1) */
 } Where;
 
 static void
@@ -317,13 +320,75 @@ is_sk_cond(StPqlNode *t, const char *sk)
 	return false;
 }
 
+/*
+ * term is a one-sided range on the sort key (sk > v, sk >= v, v < sk, ...):
+ * +1 a lower bound, -1 an upper bound, with its value and whether the bound
+ * is in the range; else 0
+ */
+static int
+range_side(StPqlNode *t, const char *sk, StPqlNode **value, bool *inclusive)
+{
+	const char *a;
+	const char *op;
+	int			side;
+
+	if (sk == NULL || t->kind != PQ_CMP)
+		return 0;
+	op = t->op;
+	if (strcmp(op, "<") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">") != 0 && strcmp(op, ">=") != 0)
+		return 0;
+	side = op[0] == '>' ? 1 : -1;
+	a = st_pql_top_name(t->args[0]);
+	if (a && strcmp(a, sk) == 0 && t->args[0]->npath == 1 && t->args[1]->kind == PQ_VALUE)
+		*value = t->args[1];
+	else
+	{
+		a = st_pql_top_name(t->args[1]);
+		if (!(a && strcmp(a, sk) == 0 && t->args[1]->npath == 1 && t->args[0]->kind == PQ_VALUE))
+			return 0;
+		*value = t->args[0];
+		side = -side;
+	}
+	*inclusive = op[1] == '=';
+	return side;
+}
+
+/* term is "pk IN [values]" with only literal or parameter S, N or B values of one type */
+static bool
+is_pk_in(StPqlNode *t, const char *pk)
+{
+	const char *a;
+
+	if (t->kind != PQ_IN || t->nargs < 2)
+		return false;
+	a = st_pql_top_name(t->args[0]);
+	if (!(a && strcmp(a, pk) == 0 && t->args[0]->npath == 1))
+		return false;
+	for (int i = 1; i < t->nargs; i++)
+	{
+		StPqlNode  *v = t->args[i];
+
+		if (v->kind != PQ_VALUE || (v->type != 'S' && v->type != 'N' && v->type != 'B') ||
+			v->type != t->args[1]->type)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The WHERE's top-level AND terms and which give the key condition. With
+ * ranges (a SELECT), a second one-sided range on the sort key, of the other
+ * side than the first, is taken too (sk > 1 AND sk < 5: one key range).
+ */
 static void
-analyse(StPqlNode *where, const PqlKeys *k, Where *w)
+analyse(StPqlNode *where, const PqlKeys *k, Where *w, bool ranges)
 {
 	int			cap = 8;
 
 	memset(w, 0, sizeof(*w));
 	w->sk_term = -1;
+	w->sk_term2 = -1;
+	w->pk_in = -1;
 	w->terms = palloc(sizeof(StPqlNode *) * cap);
 	if (where)
 		flatten(where, w, &cap);
@@ -343,6 +408,24 @@ analyse(StPqlNode *where, const PqlKeys *k, Where *w)
 			w->sk_eq = eq_value(w->terms[i], k->sk);
 			w->used[i] = true;
 		}
+		else if (ranges && w->pk_in < 0 && is_pk_in(w->terms[i], k->pk))
+			w->pk_in = i;
+	}
+	if (ranges && w->sk_term >= 0)
+	{
+		StPqlNode  *v1;
+		StPqlNode  *v2;
+		bool		inc;
+		int			side = range_side(w->terms[w->sk_term], k->sk, &v1, &inc);
+
+		for (int i = 0; side != 0 && i < w->n; i++)
+			if (!w->used[i] && range_side(w->terms[i], k->sk, &v2, &inc) == -side &&
+				v1->type == v2->type && (v1->type == 'S' || v1->type == 'N' || v1->type == 'B'))
+			{
+				w->sk_term2 = i;
+				w->used[i] = true;
+				break;
+			}
 	}
 }
 
@@ -426,7 +509,15 @@ typedef struct PqlPlan
 	const char *op;				/* GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem, ConditionCheck */
 	StringInfoData req;			/* the request object's members (no braces) */
 	bool		single;			/* GetItem: one item */
+	int			n_in;			/* a Query a value of "pk IN [...]": how many values */
+	bool		pick;			/* the projection is picked from whole items (append_item) */
+	const char *sk_name;		/* the sort key of strict_lo, strict_hi */
+	char	   *strict_lo;		/* the wire value of a range's excluded bound: its */
+	char	   *strict_hi;		/* items are read (BETWEEN) and left out */
 } PqlPlan;
+
+/* DynamoDB's limit of partition key values of IN that a SELECT reads as Queries */
+#define MAX_IN_KEYS 50
 
 /* node reads a key attribute (a path starting with one of k's names) */
 static bool
@@ -467,9 +558,94 @@ key_path(const char *name)
 	return n;
 }
 
+/* a key value's type and text from its wire form {"S": "..."}; false: not S, N or B */
+static bool
+wire_key(const char *wire, char *type, char **text)
+{
+	Jsonb	   *j = jparse(wire);
+	static const char *const types[] = {"S", "N", "B"};
+
+	for (int i = 0; i < 3; i++)
+	{
+		char	   *t = jstr(jget(&j->root, types[i]));
+
+		if (t)
+		{
+			*type = types[i][0];
+			*text = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* compares key texts of type t: numbers by value, strings and binaries by bytes */
+static int
+key_text_cmp(char t, const char *a, const char *b)
+{
+	if (t == 'N')
+		return DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+												 DirectFunctionCall3(numeric_in, CStringGetDatum(a),
+																	 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)),
+												 DirectFunctionCall3(numeric_in, CStringGetDatum(b),
+																	 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+	if (t == 'B')
+	{
+		/* by the decoded bytes: two base64 spellings of one value are equal */
+		int			la = strlen(a),
+					lb = strlen(b);
+		char	   *da = palloc(pg_b64_dec_len(la) + 1);
+		char	   *db = palloc(pg_b64_dec_len(lb) + 1);
+		int			na = pg_b64_decode(a, la, da, pg_b64_dec_len(la));
+		int			nb = pg_b64_decode(b, lb, db, pg_b64_dec_len(lb));
+		int			c;
+
+		if (na < 0 || nb < 0)
+			return strcmp(a, b);
+		c = memcmp(da, db, Min(na, nb));
+		return c != 0 ? c : (na > nb) - (na < nb);
+	}
+	return strcmp(a, b);
+}
+
+/* the wire values a and b are key values of one type and compare as c (<0, 0, >0) */
+static bool
+wire_cmp(const char *a, const char *b, int *c)
+{
+	char		ta,
+				tb;
+	char	   *xa,
+			   *xb;
+
+	if (!wire_key(a, &ta, &xa) || !wire_key(b, &tb, &xb) || ta != tb)
+		return false;
+	*c = key_text_cmp(ta, xa, xb);
+	return true;
+}
+
+/* item's attribute name equals the key value wire (false when absent or of another type) */
+static bool
+item_key_equals(JsonbValue *item, const char *name, const char *wire)
+{
+	JsonbValue *av = item->type == jbvBinary ? jget(item->val.binary.data, name) : NULL;
+	char		t;
+	char	   *text;
+	char	   *v;
+
+	if (av == NULL || !wire_key(wire, &t, &text))
+		return false;
+	v = jstr(jget(jcont(av), t == 'S' ? "S" : t == 'N' ? "N" : "B"));
+	return v != NULL && key_text_cmp(t, v, text) == 0;
+}
+
+/*
+ * Plans a SELECT (or the EXISTS of a transaction) as the request of an
+ * operation. in_value: with "pk IN [...]" read as Queries (pl->n_in > 0),
+ * the value of the list this Query reads.
+ */
 static void
 plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
-			const char *single_only)
+			const char *single_only, int in_value)
 {
 	PqlKeys		tk;
 	PqlKeys		k;
@@ -480,7 +656,14 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	bool		nested;
 
 	table_keys(s->table, s->index, &tk, &k);
-	analyse(s->where, &k, &w);
+	analyse(s->where, &k, &w, !exists);
+	/* pk IN [v1, ...]: a Query each value (DynamoDB's docs: no full scan) */
+	if (!exists && w.pk_eq == NULL && w.pk_in >= 0 && w.terms[w.pk_in]->nargs - 1 <= MAX_IN_KEYS)
+	{
+		pl->n_in = w.terms[w.pk_in]->nargs - 1;
+		w.used[w.pk_in] = true;
+		w.pk_eq = w.terms[w.pk_in]->args[1 + Max(0, Min(in_value, pl->n_in - 1))];
+	}
 	st_pql_render_init(&r);
 	initStringInfo(&e);
 	appendStringInfoChar(b, '{');
@@ -526,11 +709,35 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	nested = false;
 	for (int i = 0; i < s->nproj; i++)
 		nested |= s->proj[i]->npath > 1;
+	/* two range terms on the sort key: one key range, its excluded bounds left out after */
+	if (w.sk_term2 >= 0 && w.pk_eq && !rest_refs_key(&w, &k))
+	{
+		StPqlNode  *v1,
+				   *v2;
+		bool		inc1,
+					inc2;
+
+		if (range_side(w.terms[w.sk_term], k.sk, &v1, &inc1) < 0)
+		{
+			(void) range_side(w.terms[w.sk_term2], k.sk, &v2, &inc2);
+			pl->strict_lo = inc2 ? NULL : v2->wire;
+			pl->strict_hi = inc1 ? NULL : v1->wire;
+		}
+		else
+		{
+			(void) range_side(w.terms[w.sk_term2], k.sk, &v2, &inc2);
+			pl->strict_lo = inc1 ? NULL : v1->wire;
+			pl->strict_hi = inc2 ? NULL : v2->wire;
+		}
+		pl->sk_name = k.sk;
+	}
 	/*
 	 * a nested path is answered by append_item from the whole item: a
-	 * ProjectionExpression would compact its lists (l[1] becomes l[0])
+	 * ProjectionExpression would compact its lists (l[1] becomes l[0]); so
+	 * are the items of a range with an excluded bound (its sort key is read)
 	 */
-	if (s->nproj > 0 && !nested)
+	pl->pick = s->nproj > 0 && (nested || pl->strict_lo || pl->strict_hi);
+	if (s->nproj > 0 && !pl->pick)
 	{
 		for (int i = 0; i < s->nproj; i++)
 		{
@@ -542,7 +749,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		resetStringInfo(&e);
 	}
 	if (w.pk_eq && (k.sk == NULL || w.sk_eq) && s->index == NULL && w.n == (k.sk ? 2 : 1) &&
-		!o->has_limit &&
+		pl->n_in == 0 && !o->has_limit &&
 		o->start_key == NULL)
 	{
 		pl->op = "GetItem";
@@ -559,7 +766,35 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		appendStringInfoString(&e, " = ");
 		st_pql_render(&r, &e, w.pk_eq);
 		appendStringInfoChar(&e, ')');
-		if (w.sk_term >= 0)
+		if (w.sk_term2 >= 0)
+		{
+			/* sk > lo AND sk < hi: BETWEEN lo AND hi, the bounds excluded after */
+			StPqlNode  *lo,
+					   *hi;
+			bool		inc;
+			int			c;
+
+			if (range_side(w.terms[w.sk_term], k.sk, &lo, &inc) < 0)
+			{
+				hi = lo;
+				(void) range_side(w.terms[w.sk_term2], k.sk, &lo, &inc);
+			}
+			else
+				(void) range_side(w.terms[w.sk_term2], k.sk, &hi, &inc);
+			/* an empty range: the one at lo, left out (as BETWEEN refuses lo > hi) */
+			if (wire_cmp(lo->wire, hi->wire, &c) && c > 0)
+			{
+				hi = lo;
+				pl->strict_lo = lo->wire;
+			}
+			appendStringInfoString(&e, " AND ");
+			st_pql_render(&r, &e, key_path(k.sk));
+			appendStringInfoString(&e, " BETWEEN ");
+			st_pql_render(&r, &e, lo);
+			appendStringInfoString(&e, " AND ");
+			st_pql_render(&r, &e, hi);
+		}
+		else if (w.sk_term >= 0)
 		{
 			appendStringInfoString(&e, " AND ");
 			st_pql_render(&r, &e, w.terms[w.sk_term]);
@@ -583,6 +818,8 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 							s->table),
 					 st_errdetail_dynamodb("ORDER BY with a second condition on a key attribute is not supported")));
 		pl->op = "Scan";
+		pl->n_in = 0;
+		pl->strict_lo = pl->strict_hi = NULL;
 		for (int i = 0; i < w.n; i++)
 			w.used[i] = false;
 		if (render_rest(&r, &e, &w))
@@ -638,7 +875,7 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 	}
 	else
 	{
-		analyse(s->where, &k, &w);
+		analyse(s->where, &k, &w, false);
 		add_key(b, &w, &k, NO_FULL_KEY);
 		/* a sort-key term other than equality is a condition */
 		if (w.sk_term >= 0 && w.sk_eq == NULL)
@@ -828,6 +1065,208 @@ append_item(StringInfo out, JsonbValue *item, StPqlStatement *s, bool nested)
 }
 
 /*
+ * The sum of two ConsumedCapacity objects of one shape (the Queries of one
+ * statement): the numbers added member by member, the rest of a's.
+ */
+static void
+capacity_add(StringInfo out, JsonbContainer *a, JsonbContainer *b)
+{
+	JsonbIterator *it = JsonbIteratorInit(a);
+	JsonbValue	key;
+	JsonbValue	val;
+	JsonbIteratorToken tok;
+	bool		first = true;
+
+	check_stack_depth();
+	appendStringInfoChar(out, '{');
+	while ((tok = JsonbIteratorNext(&it, &key, true)) != WJB_DONE)
+	{
+		char	   *name;
+		JsonbValue *other;
+
+		if (tok != WJB_KEY)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		(void) JsonbIteratorNext(&it, &val, true);
+		name = pnstrdup(key.val.string.val, key.val.string.len);
+		other = b ? jget(b, name) : NULL;
+		if (!first)
+			appendStringInfoString(out, ", ");
+		first = false;
+		escape_json(out, name);
+		appendStringInfoString(out, ": ");
+		if (val.type == jbvNumeric && other && other->type == jbvNumeric)
+			appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			DirectFunctionCall2(numeric_add,
+																								NumericGetDatum(val.val.numeric),
+																								NumericGetDatum(other->val.numeric)))));
+		else if (val.type == jbvBinary && JsonContainerIsObject(val.val.binary.data))
+			capacity_add(out, val.val.binary.data, jcont(other));
+		else
+			appendStringInfoString(out, jtext(&val));
+	}
+	appendStringInfoChar(out, '}');
+}
+
+/* value i of "pk IN [...]" repeats an earlier one (read once) */
+static bool
+in_repeats(StPqlStatement *s, const PqlKeys *k, int i)
+{
+	Where		w;
+
+	analyse(s->where, k, &w, true);
+	for (int j = 0; j < i; j++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (strcmp(w.terms[w.pk_in]->args[1 + j]->wire, w.terms[w.pk_in]->args[1 + i]->wire) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Runs a SELECT; returns the response of ExecuteStatement. With "pk IN
+ * [...]" the Queries of its values run in the list's order, their items
+ * concatenated, Limit (the items evaluated) across them, and NextToken is
+ * {"$in": the value's position, "key": the Query's LastEvaluatedKey or null}.
+ */
+static Jsonb *
+run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
+{
+	PqlOptions	so = *o;
+	StringInfoData out;
+	StringInfoData cc;
+	char	   *next = NULL;
+	int			vi = 0;
+	bool		first = true;
+	bool		in_token = false;
+	int64		left = o->limit;
+
+	initStringInfo(&out);
+	initStringInfo(&cc);
+	if (o->start_key)
+	{
+		Jsonb	   *t = jparse(o->start_key);
+		JsonbValue *pos = jget(&t->root, "$in");
+
+		if (pos)
+		{
+			JsonbValue *key = jget(&t->root, "key");
+
+			if (pos->type != jbvNumeric || key == NULL)
+				validation("The provided starting token is invalid");
+			vi = DatumGetInt32(DirectFunctionCall1(numeric_int4, NumericGetDatum(pos->val.numeric)));
+			so.start_key = key->type == jbvNull ? NULL : jtext(key);
+			in_token = true;
+		}
+	}
+	appendStringInfoString(&out, "{\"Items\": [");
+	for (;;)
+	{
+		PqlPlan		pl = {0};
+		Jsonb	   *res;
+		JsonbValue *v;
+		JsonbValue *lek;
+
+		CHECK_FOR_INTERRUPTS();
+		initStringInfo(&pl.req);
+		plan_select(s, &so, &pl, false, single_only, vi);
+		if ((o->start_key && in_token != (pl.n_in > 0)) || (pl.n_in > 0 && (vi < 0 || vi >= pl.n_in)))
+			validation("The provided starting token is invalid");
+		if (pl.n_in > 0 && vi > 0 && so.start_key == NULL)
+		{
+			PqlKeys		tk,
+						k;
+
+			table_keys(s->table, s->index, &tk, &k);
+			if (in_repeats(s, &k, vi))
+			{
+				if (++vi >= pl.n_in)
+					break;
+				continue;
+			}
+		}
+		res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
+		if (pl.single)
+		{
+			v = jget(&res->root, "Item");
+			if (v)
+			{
+				append_item(&out, v, s, pl.pick);
+				first = false;
+			}
+		}
+		else if ((v = jget(&res->root, "Items")) != NULL)
+		{
+			int			ni = JsonContainerSize(v->val.binary.data);
+
+			for (int i = 0; i < ni; i++)
+			{
+				JsonbValue *item = getIthJsonbValueFromContainer(v->val.binary.data, i);
+
+				CHECK_FOR_INTERRUPTS();
+				/* a range's excluded bound */
+				if ((pl.strict_lo && item_key_equals(item, pl.sk_name, pl.strict_lo)) ||
+					(pl.strict_hi && item_key_equals(item, pl.sk_name, pl.strict_hi)))
+					continue;
+				if (!first)
+					appendStringInfoString(&out, ", ");
+				first = false;
+				append_item(&out, item, s, pl.pick);
+			}
+		}
+		if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
+		{
+			if (cc.len == 0)
+				appendStringInfoString(&cc, jtext(v));
+			else
+			{
+				Jsonb	   *prev = jparse(cc.data);
+
+				resetStringInfo(&cc);
+				capacity_add(&cc, &prev->root, jcont(v));
+			}
+		}
+		lek = pl.single ? NULL : jget(&res->root, "LastEvaluatedKey");
+		if (pl.n_in == 0)
+		{
+			if (lek)
+				next = next_token_encode(jparse(jtext(lek)));
+			break;
+		}
+		if (o->has_limit && (v = jget(&res->root, "ScannedCount")) != NULL && v->type == jbvNumeric)
+			left -= DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
+		if (lek)
+		{
+			next = next_token_encode(jparse(psprintf("{\"$in\": %d, \"key\": %s}", vi, jtext(lek))));
+			break;
+		}
+		if (++vi >= pl.n_in)
+			break;
+		if (o->has_limit && left <= 0)
+		{
+			next = next_token_encode(jparse(psprintf("{\"$in\": %d, \"key\": null}", vi)));
+			break;
+		}
+		so.start_key = NULL;
+		so.limit = left;
+	}
+	appendStringInfoChar(&out, ']');
+	if (next)
+	{
+		jkey(&out, "NextToken");
+		escape_json(&out, next);
+	}
+	if (cc.len > 0)
+	{
+		jkey(&out, "ConsumedCapacity");
+		appendStringInfoString(&out, cc.data);
+	}
+	appendStringInfoChar(&out, '}');
+	return jparse(out.data);
+}
+
+/*
  * Runs a statement (not EXISTS) with options o; returns the response of
  * ExecuteStatement {"Items": [...], "NextToken", "ConsumedCapacity"}.
  */
@@ -843,9 +1282,8 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 	if (s->kind == PQL_EXISTS)
 		validation("EXISTS is only supported in ExecuteTransaction");
 	if (s->kind == PQL_SELECT)
-		plan_select(s, o, &pl, false, single_only);
-	else
-		plan_write(s, o, &pl);
+		return run_select(s, o, single_only);
+	plan_write(s, o, &pl);
 
 	if (s->kind == PQL_INSERT)
 	{
@@ -877,39 +1315,9 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 
 	initStringInfo(&out);
 	appendStringInfoString(&out, "{\"Items\": [");
-	if (s->kind == PQL_SELECT)
-	{
-		bool		nested = false;
-
-		for (int i = 0; i < s->nproj; i++)
-			nested |= s->proj[i]->npath > 1;
-		if (pl.single)
-		{
-			v = jget(&res->root, "Item");
-			if (v)
-				append_item(&out, v, s, nested);
-		}
-		else if ((v = jget(&res->root, "Items")) != NULL)
-		{
-			int			ni = JsonContainerSize(v->val.binary.data);
-
-			for (int i = 0; i < ni; i++)
-			{
-				CHECK_FOR_INTERRUPTS();
-				if (i > 0)
-					appendStringInfoString(&out, ", ");
-				append_item(&out, getIthJsonbValueFromContainer(v->val.binary.data, i), s, nested);
-			}
-		}
-	}
-	else if ((v = jget(&res->root, "Attributes")) != NULL)
+	if ((v = jget(&res->root, "Attributes")) != NULL)
 		appendStringInfoString(&out, jtext(v));
 	appendStringInfoChar(&out, ']');
-	if (!pl.single && (v = jget(&res->root, "LastEvaluatedKey")) != NULL)
-	{
-		jkey(&out, "NextToken");
-		escape_json(&out, next_token_encode(jparse(jtext(v))));
-	}
 	if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
 	{
 		jkey(&out, "ConsumedCapacity");
@@ -1332,10 +1740,10 @@ st_ddb_execute_transaction(StDdbCall *call)
 			if (stmts[i]->index)
 				validation(psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
 			plan_select(stmts[i], &o, &pl, false,
-						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
+						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i), -1);
 		}
 		else if (stmts[i]->kind == PQL_EXISTS)
-			plan_select(stmts[i], &o, &pl, true, NULL);
+			plan_select(stmts[i], &o, &pl, true, NULL, -1);
 		else
 			plan_write(stmts[i], &o, &pl);
 		if (strcmp(pl.op, "GetItem") == 0)
