@@ -114,6 +114,8 @@ typedef struct PqlKeys
 {
 	char	   *pk;
 	char	   *sk;				/* NULL: none */
+	char		pk_type;		/* 'S', 'N', 'B' (AttributeDefinitions), or 0 */
+	char		sk_type;
 } PqlKeys;
 
 static void
@@ -124,6 +126,7 @@ key_schema(JsonbContainer *ks, PqlKeys *k)
 	JsonbIteratorToken tok;
 
 	k->pk = k->sk = NULL;
+	k->pk_type = k->sk_type = 0;
 	if (ks == NULL)
 		return;
 	it = JsonbIteratorInit(ks);
@@ -176,6 +179,74 @@ describe(const char *table, const char *request)
 }
 
 /* The keys of table (with index: of that index; ValidationException when it has none such) */
+/* the types of k's attributes from the AttributeDefinitions of table t */
+static void
+key_types(JsonbContainer *t, PqlKeys *k)
+{
+	JsonbContainer *defs = jcont(jget(t, "AttributeDefinitions"));
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+
+	if (defs == NULL)
+		return;
+	it = JsonbIteratorInit(defs);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *type;
+
+		if (tok != WJB_ELEM || e.type != jbvBinary)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		name = jstr(jget(e.val.binary.data, "AttributeName"));
+		type = jstr(jget(e.val.binary.data, "AttributeType"));
+		if (name == NULL || type == NULL)
+			continue;
+		if (k->pk && strcmp(name, k->pk) == 0)
+			k->pk_type = type[0];
+		if (k->sk && strcmp(name, k->sk) == 0)
+			k->sk_type = type[0];
+	}
+}
+
+#define KEY_TYPE_MISMATCH "Key attribute's data type should match its data type in table's schema: Key %s"
+
+/* a key equality's value v (a literal or parameter) has key's type t, else DynamoDB's error */
+static void
+check_key_value(StPqlNode *v, const char *key, char t)
+{
+	if (v && t && v->kind == PQ_VALUE && v->type != t)
+		validation(psprintf(KEY_TYPE_MISMATCH, key));
+}
+
+/* an INSERT's item has the key attributes, of their types, else DynamoDB's errors */
+static void
+check_insert_keys(StPqlStatement *s, const PqlKeys *k)
+{
+	Jsonb	   *item = jparse(s->item_members);
+
+	for (int i = 0; i < 2; i++)
+	{
+		const char *key = i ? k->sk : k->pk;
+		char		t = i ? k->sk_type : k->pk_type;
+		JsonbValue *v;
+		char		vt = 0;
+
+		if (key == NULL)
+			continue;
+		v = jget(&item->root, key);
+		if (v == NULL)
+			validation(psprintf("Key attribute should be present in the item: Key %s", key));
+		if (v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data) &&
+			JsonContainerSize(v->val.binary.data) == 1)
+			vt = jget(v->val.binary.data, "S") ? 'S' : jget(v->val.binary.data, "N") ? 'N' :
+				jget(v->val.binary.data, "B") ? 'B' : 'o';
+		if (t && vt != t)
+			validation(psprintf(KEY_TYPE_MISMATCH, key));
+	}
+}
+
 static void
 table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 {
@@ -190,6 +261,7 @@ table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 	d = describe(table, b.data);
 	t = jcont(jget(&d->root, "Table"));
 	key_schema(jcont(jget(t, "KeySchema")), table_k);
+	key_types(t, table_k);
 	if (index == NULL)
 	{
 		*k = *table_k;
@@ -215,6 +287,7 @@ table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 			if (name && strcmp(name, index) == 0)
 			{
 				key_schema(jcont(jget(e.val.binary.data, "KeySchema")), k);
+				key_types(t, k);
 				return;
 			}
 		}
@@ -638,6 +711,79 @@ item_key_equals(JsonbValue *item, const char *name, const char *wire)
 	return v != NULL && key_text_cmp(t, v, text) == 0;
 }
 
+/* a path as DynamoDB's messages name it: [m, k], [l, [0]] */
+static char *
+path_label(const StPqlNode *p)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoChar(&b, '[');
+	for (int i = 0; i < p->npath; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&b, ", ");
+		if (p->path[i].is_index)
+			appendStringInfo(&b, "[%d]", p->path[i].index);
+		else
+			appendStringInfoString(&b, p->path[i].name);
+	}
+	appendStringInfoChar(&b, ']');
+	return b.data;
+}
+
+/* orders paths by their steps, a path before those it is the start of */
+static int
+path_cmp(const void *x, const void *y)
+{
+	const StPqlNode *a = *(const StPqlNode *const *) x;
+	const StPqlNode *b = *(const StPqlNode *const *) y;
+
+	for (int e = 0; e < a->npath && e < b->npath; e++)
+	{
+		int			c;
+
+		if (a->path[e].is_index != b->path[e].is_index)
+			return a->path[e].is_index ? 1 : -1;
+		c = a->path[e].is_index ? (a->path[e].index > b->path[e].index) - (a->path[e].index < b->path[e].index)
+			: strcmp(a->path[e].name, b->path[e].name);
+		if (c != 0)
+			return c;
+	}
+	return (a->npath > b->npath) - (a->npath < b->npath);
+}
+
+/*
+ * two selected paths of which one is (in) the other: DynamoDB's error;
+ * sorted, such a pair is next to each other
+ */
+static void
+check_overlap(StPqlStatement *s)
+{
+	const StPqlNode **sorted;
+
+	if (s->nproj < 2)
+		return;
+	sorted = palloc(sizeof(StPqlNode *) * s->nproj);
+	memcpy(sorted, s->proj, sizeof(StPqlNode *) * s->nproj);
+	qsort(sorted, s->nproj, sizeof(StPqlNode *), path_cmp);
+	for (int i = 0; i + 1 < s->nproj; i++)
+	{
+		const StPqlNode *a = sorted[i];
+		const StPqlNode *b = sorted[i + 1];
+		bool		same = true;
+
+		CHECK_FOR_INTERRUPTS();
+		for (int e = 0; e < a->npath && same; e++)
+			same = a->path[e].is_index == b->path[e].is_index &&
+				(a->path[e].is_index ? a->path[e].index == b->path[e].index
+				 : strcmp(a->path[e].name, b->path[e].name) == 0);
+		if (same)
+			validation(psprintf("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: %s, path two: %s",
+								path_label(a), path_label(b)));
+	}
+}
+
 /*
  * Plans a SELECT (or the EXISTS of a transaction) as the request of an
  * operation. in_value: with "pk IN [...]" read as Queries (pl->n_in > 0),
@@ -664,6 +810,10 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		w.used[w.pk_in] = true;
 		w.pk_eq = w.terms[w.pk_in]->args[1 + Max(0, Min(in_value, pl->n_in - 1))];
 	}
+	check_key_value(w.pk_eq, k.pk, k.pk_type);
+	check_key_value(w.sk_eq, k.sk, k.sk_type);
+	if (!exists)
+		check_overlap(s);
 	st_pql_render_init(&r);
 	initStringInfo(&e);
 	appendStringInfoChar(b, '{');
@@ -693,6 +843,16 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		appendStringInfoChar(&e, ')');
 		if (w.sk_term >= 0 && w.sk_eq == NULL)
 			w.used[w.sk_term] = false;
+		/* DynamoDB: "a full primary key and one other condition" */
+		if (single_only)
+		{
+			bool		cond = false;
+
+			for (int i = 0; i < w.n; i++)
+				cond |= !w.used[i];
+			if (!cond)
+				validation(single_only);
+		}
 		for (int i = 0; i < w.n; i++)
 			if (!w.used[i])
 			{
@@ -736,7 +896,12 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	 * ProjectionExpression would compact its lists (l[1] becomes l[0]); so
 	 * are the items of a range with an excluded bound (its sort key is read)
 	 */
-	pl->pick = s->nproj > 0 && (nested || pl->strict_lo || pl->strict_hi);
+	/*
+	 * (BatchExecuteStatement's and ExecuteTransaction's reads answer nested
+	 * paths in the item's structure, as DynamoDB Local does: their
+	 * GetItem's ProjectionExpression)
+	 */
+	pl->pick = s->nproj > 0 && ((nested && !single_only) || pl->strict_lo || pl->strict_hi);
 	if (s->nproj > 0 && !pl->pick)
 	{
 		for (int i = 0; i < s->nproj; i++)
@@ -865,6 +1030,7 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 	add_string(b, "TableName", s->table);
 	if (s->kind == PQL_INSERT)
 	{
+		check_insert_keys(s, &k);
 		pl->op = "PutItem";
 		jkey(b, "Item");
 		appendStringInfoString(b, s->item_members);
@@ -877,6 +1043,23 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 	{
 		analyse(s->where, &k, &w, false);
 		add_key(b, &w, &k, NO_FULL_KEY);
+		check_key_value(w.pk_eq, k.pk, k.pk_type);
+		check_key_value(w.sk_eq, k.sk, k.sk_type);
+		/* a second equality on a key attribute: DynamoDB's message, not a false condition */
+		for (int i = 0; i < w.n; i++)
+		{
+			const char *key = NULL;
+
+			if (w.used[i])
+				continue;
+			if (eq_value(w.terms[i], k.pk))
+				key = k.pk;
+			else if (w.sk_eq && eq_value(w.terms[i], k.sk))
+				key = k.sk;
+			if (key)
+				validation(psprintf("Multiple conditions on same key %s. Only single item Update/Insert/Delete are supported",
+									key));
+		}
 		/* a sort-key term other than equality is a condition */
 		if (w.sk_term >= 0 && w.sk_eq == NULL)
 			w.used[w.sk_term] = false;
@@ -901,14 +1084,31 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 		}
 		else
 		{
+			/*
+			 * the WHERE selects no absent item: deleting it is no error
+			 * (as DynamoDB Local), the condition is the item's
+			 */
+			bool		cond = false;
+
 			pl->op = "DeleteItem";
-			if (render_rest(&r, &e, &w))
+
+			for (int i = 0; i < w.n; i++)
+				cond |= !w.used[i];
+			if (cond)
+			{
+				appendStringInfoString(&e, "attribute_not_exists(");
+				st_pql_render(&r, &e, key_path(k.pk));
+				appendStringInfoString(&e, ") OR ");
+				(void) render_rest(&r, &e, &w);
 				add_string(b, "ConditionExpression", e.data);
+			}
 		}
 		if (s->returning && !o->transact)
 		{
 			if (s->kind == PQL_DELETE && strcmp(s->returning, "ALL_OLD") != 0)
-				validation("DELETE can only return ALL OLD *");
+				validation(psprintf("Invalid returning clause: RETURNING %s %s *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+									strncmp(s->returning, "ALL", 3) == 0 ? "ALL" : "MODIFIED",
+									strstr(s->returning, "OLD") ? "OLD" : "NEW"));
 			add_string(b, "ReturnValues", s->returning);
 		}
 	}
@@ -1280,7 +1480,7 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 
 	initStringInfo(&pl.req);
 	if (s->kind == PQL_EXISTS)
-		validation("EXISTS is only supported in ExecuteTransaction");
+		validation("EXISTS can only be used in ExecuteTransaction write requests.");
 	if (s->kind == PQL_SELECT)
 		return run_select(s, o, single_only);
 	plan_write(s, o, &pl);
@@ -1307,6 +1507,35 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 					 errmsg("PartiQL INSERT into table \"%s\": an item with this primary key exists",
 							s->table),
 					 st_errdetail_dynamodb("Duplicate primary key exists in table")));
+		}
+		PG_END_TRY();
+	}
+	else if (s->kind == PQL_UPDATE)
+	{
+		MemoryContext cxt = CurrentMemoryContext;
+
+		PG_TRY();
+		{
+			res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
+		}
+		PG_CATCH();
+		{
+			/*
+			 * the statement has no UpdateExpression: DynamoDB's message
+			 * leaves out UpdateItem's "Invalid UpdateExpression: "
+			 */
+			ErrorData  *edata;
+			const char *prefix = "\"message\": \"Invalid UpdateExpression: ";
+			char	   *at;
+
+			MemoryContextSwitchTo(cxt);
+			edata = CopyErrorData();
+			if (edata->detail == NULL || (at = strstr(edata->detail, prefix)) == NULL)
+				PG_RE_THROW();
+			FlushErrorState();
+			edata->detail = psprintf("%.*s\"message\": \"%s", (int) (at - edata->detail), edata->detail,
+									 at + strlen(prefix));
+			ReThrowError(edata);
 		}
 		PG_END_TRY();
 	}
@@ -1404,6 +1633,14 @@ error_message(ErrorData *edata)
 	return pstrdup(edata->message ? edata->message : "");
 }
 
+/* a ValidationError of an item: an update of a path it does not have, of a value of another type */
+static bool
+item_validation(const char *message)
+{
+	return strcmp(message, "The document path provided in the update expression is invalid for update") == 0 ||
+		strncmp(message, "An operand in the update expression has an incorrect data type", 63) == 0;
+}
+
 /* the statements of a batch or transaction: their count checked */
 static JsonbValue *
 statements_member(StDdbCall *call, const char *member, const char *path, int max)
@@ -1497,6 +1734,88 @@ try_run(StPqlStatement *s, PqlOptions *o, Jsonb **res)
 	return err;
 }
 
+/*
+ * The item a statement of a batch names, "table" + its key (canonical
+ * JSON), or NULL when it names none or fails (its error comes when it
+ * runs); planned in a subtransaction of its own, as it runs.
+ */
+static char *
+batch_key(StPqlStatement *s)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	char	   *volatile key = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		PqlOptions	o = {0};
+		PqlPlan		pl = {0};
+
+		o.consistent = -1;
+		initStringInfo(&pl.req);
+		if (s->kind == PQL_SELECT)
+			plan_select(s, &o, &pl, false, "", -1);
+		else
+			plan_write(s, &o, &pl);
+		if (pl.single || s->kind != PQL_SELECT)
+		{
+			Jsonb	   *req = jparse(pl.req.data);
+			JsonbValue *k = jget(&req->root, "Key");
+			StringInfoData b;
+
+			initStringInfo(&b);
+			escape_json(&b, s->table);
+			if (k)
+				appendStringInfo(&b, " %s", jtext(k));
+			else
+			{
+				/* an INSERT: its item's key attributes */
+				PqlKeys		tk,
+							kk;
+				JsonbValue *item = jget(&req->root, "Item");
+				JsonbValue *v;
+				StringInfoData kb;
+
+				table_keys(s->table, NULL, &tk, &kk);
+				initStringInfo(&kb);
+				appendStringInfoChar(&kb, '{');
+				if ((v = jget(jcont(item), kk.pk)) != NULL)
+				{
+					escape_json(&kb, kk.pk);
+					appendStringInfo(&kb, ": %s", jtext(v));
+				}
+				if (kk.sk && (v = jget(jcont(item), kk.sk)) != NULL)
+				{
+					if (kb.len > 1)
+						appendStringInfoString(&kb, ", ");
+					escape_json(&kb, kk.sk);
+					appendStringInfo(&kb, ": %s", jtext(v));
+				}
+				appendStringInfoChar(&kb, '}');
+				/* canonical, as the Key of an UPDATE or DELETE */
+				appendStringInfo(&b, " %s", JsonbToCString(NULL, &jparse(kb.data)->root, 0));
+			}
+			key = b.data;
+		}
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		key = NULL;
+	}
+	PG_END_TRY();
+	return key;
+}
+
 Jsonb *
 st_ddb_batch_execute_statement(StDdbCall *call)
 {
@@ -1529,6 +1848,26 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 	}
 	if (reads && writes)
 		validation("Read and write requests together in the same batch is not supported.");
+	/*
+	 * the statements are one BatchGetItem or BatchWriteItem in DynamoDB: two
+	 * of one item are refused as there
+	 */
+	{
+		char	  **keys = palloc0(sizeof(char *) * n);
+
+		for (int i = 0; i < n; i++)
+		{
+			if (errors[i] != NULL || stmts[i]->kind == PQL_EXISTS)
+				continue;
+			keys[i] = batch_key(stmts[i]);
+			for (int j = 0; keys[i] && j < i; j++)
+			{
+				CHECK_FOR_INTERRUPTS();
+				if (keys[j] && strcmp(keys[i], keys[j]) == 0)
+					validation("Provided list of item keys contains duplicates");
+			}
+		}
+	}
 
 	initStringInfo(&out);
 	appendStringInfoString(&out, "{\"Responses\": [");
@@ -1561,8 +1900,13 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 			appendStringInfoString(&out, ", \"Message\": ");
 			escape_json(&out, error_message(errors[i]));
 			appendStringInfoChar(&out, '}');
-			/* as DynamoDB Local: the table of an item's error, not of a request's */
-			if (stmts[i] && strcmp(bc, "ValidationError") != 0 && strcmp(bc, "ResourceNotFound") != 0)
+			/*
+			 * as DynamoDB Local: the table of an item's error, not of a
+			 * request's (a ValidationError is a request's, but for the
+			 * update of a path the item does not have)
+			 */
+			if (stmts[i] && strcmp(bc, "ResourceNotFound") != 0 &&
+				(strcmp(bc, "ValidationError") != 0 || item_validation(error_message(errors[i]))))
 			{
 				appendStringInfoString(&out, ", \"TableName\": ");
 				escape_json(&out, stmts[i]->table);
@@ -1743,9 +2087,14 @@ st_ddb_execute_transaction(StDdbCall *call)
 						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i), -1);
 		}
 		else if (stmts[i]->kind == PQL_EXISTS)
-			plan_select(stmts[i], &o, &pl, true, NULL, -1);
+			plan_select(stmts[i], &o, &pl, true,
+						psprintf("Validation failed in TransactStatements[%d]: EXISTS() must contain a single item read with additional condition", i), -1);
 		else
+		{
+			if (stmts[i]->returning)
+				validation(psprintf("Validation failed in TransactStatements[%d]: RETURNING clause is not supported in ExecuteTransaction.", i));
 			plan_write(stmts[i], &o, &pl);
+		}
 		if (strcmp(pl.op, "GetItem") == 0)
 			member = "Get";
 		else if (strcmp(pl.op, "PutItem") == 0)

@@ -847,7 +847,8 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 					a.value = set_value(&p);
 				}
 				add_action(s, &cap, a);
-				if (!accept_punct(&p, ","))
+				/* SET a = 1, b = 2; REMOVE takes one path (REMOVE a REMOVE b), as DynamoDB */
+				if (remove || !accept_punct(&p, ","))
 					break;
 			}
 		}

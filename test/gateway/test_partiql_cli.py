@@ -178,7 +178,7 @@ step("batch-execute-statement: reads, a non-key SELECT's Error", batch_reads,
 def transaction():
     ok("execute-transaction", "--transact-statements", json.dumps([
         {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
-        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101')"},
+        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101' AND status = 'draft')"},
         {"Statement": INSERT, "Parameters": [S("USER#u_1002"), S("POST#p_0102"), S("Two"), S("draft")]}]))
     r = ok("execute-transaction", "--transact-statements", json.dumps([
         {"Statement": f"SELECT likes FROM \"{TABLE}\" WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
@@ -192,7 +192,7 @@ step("execute-transaction: writes, then a read transaction", transaction, [{"lik
 def cancelled():
     rc, _, err = aws("execute-transaction", "--transact-statements", json.dumps([
         {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
-        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'nope')"}]))
+        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'nope' AND status = 'draft')"}]))
     likes = plain(ok(*es(f"SELECT likes FROM \"{TABLE}\" WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"))["Items"])
     return rc, "(TransactionCanceledException)" in err and "[None, ConditionalCheckFailed]" in err, likes
 
