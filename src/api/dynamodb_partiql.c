@@ -801,6 +801,9 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	StringInfo	b = &pl->req;
 	bool		nested;
 
+	/* a batch's read of an index: not of one item (before the index is looked up) */
+	if (single_only && s->index && !exists)
+		validation(single_only);
 	table_keys(s->table, s->index, &tk, &k);
 	analyse(s->where, &k, &w, !exists);
 	/* pk IN [v1, ...]: a Query each value (DynamoDB's docs: no full scan) */
@@ -1265,6 +1268,40 @@ append_item(StringInfo out, JsonbValue *item, StPqlStatement *s, bool nested)
 }
 
 /*
+ * Calls operation op with request text req; an error whose DynamoDB message
+ * starts with prefix loses it: a statement has no UpdateExpression or
+ * KeyConditionExpression, so DynamoDB's message does not name one.
+ */
+static Jsonb *
+call_unprefixed(const char *op, const char *req, const char *prefix)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Jsonb	   *volatile res = NULL;
+
+	PG_TRY();
+	{
+		res = st_ddb_call_internal(op, jparse(req));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		char	   *member = psprintf("\"message\": \"%s", prefix);
+		char	   *at;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->detail == NULL || (at = strstr(edata->detail, member)) == NULL)
+			PG_RE_THROW();
+		FlushErrorState();
+		edata->detail = psprintf("%.*s\"message\": \"%s", (int) (at - edata->detail), edata->detail,
+								 at + strlen(member));
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return res;
+}
+
+/*
  * The sum of two ConsumedCapacity objects of one shape (the Queries of one
  * statement): the numbers added member by member, the rest of a's.
  */
@@ -1386,7 +1423,7 @@ run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
 				continue;
 			}
 		}
-		res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
+		res = call_unprefixed(pl.op, pl.req.data, "Invalid KeyConditionExpression: ");
 		if (pl.single)
 		{
 			v = jget(&res->root, "Item");
@@ -1511,34 +1548,7 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 		PG_END_TRY();
 	}
 	else if (s->kind == PQL_UPDATE)
-	{
-		MemoryContext cxt = CurrentMemoryContext;
-
-		PG_TRY();
-		{
-			res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
-		}
-		PG_CATCH();
-		{
-			/*
-			 * the statement has no UpdateExpression: DynamoDB's message
-			 * leaves out UpdateItem's "Invalid UpdateExpression: "
-			 */
-			ErrorData  *edata;
-			const char *prefix = "\"message\": \"Invalid UpdateExpression: ";
-			char	   *at;
-
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			if (edata->detail == NULL || (at = strstr(edata->detail, prefix)) == NULL)
-				PG_RE_THROW();
-			FlushErrorState();
-			edata->detail = psprintf("%.*s\"message\": \"%s", (int) (at - edata->detail), edata->detail,
-									 at + strlen(prefix));
-			ReThrowError(edata);
-		}
-		PG_END_TRY();
-	}
+		res = call_unprefixed(pl.op, pl.req.data, "Invalid UpdateExpression: ");
 	else
 		res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
 
@@ -1638,6 +1648,7 @@ static bool
 item_validation(const char *message)
 {
 	return strcmp(message, "The document path provided in the update expression is invalid for update") == 0 ||
+		strcmp(message, "The provided expression refers to an attribute that does not exist in the item") == 0 ||
 		strncmp(message, "An operand in the update expression has an incorrect data type", 63) == 0;
 }
 

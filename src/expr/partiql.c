@@ -852,8 +852,9 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 					break;
 			}
 		}
-		expect_kw(&p, "WHERE");
-		s->where = cond(&p);
+		/* no WHERE: DynamoDB's "Where clause does not contain ..." when planned */
+		if (accept_kw(&p, "WHERE"))
+			s->where = cond(&p);
 		returning(&p, s);
 	}
 	else if (accept_kw(&p, "DELETE"))
@@ -861,8 +862,8 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 		s->kind = PQL_DELETE;
 		expect_kw(&p, "FROM");
 		target(&p, s, false);
-		expect_kw(&p, "WHERE");
-		s->where = cond(&p);
+		if (accept_kw(&p, "WHERE"))
+			s->where = cond(&p);
 		returning(&p, s);
 	}
 	else

@@ -270,6 +270,11 @@ SELECT singletable.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "SELECT m.in.deep, l[1] FROM \"pqt\" WHERE pk = 'a' AND sk = 1"}]}$$);
 SELECT singletable.dynamodb('BatchExecuteStatement', $${"Statements": [
   {"Statement": "UPDATE \"pqh\" SET nope.k = 1 WHERE id = 'q'"}]}$$);
+-- UPDATE or DELETE without WHERE: no key; a batch's read of an index: not one item
+SELECT pq($$UPDATE "pqh" SET x = 1$$);
+SELECT pq($$DELETE FROM "pqh"$$);
+SELECT singletable.dynamodb('BatchExecuteStatement', $${"Statements": [
+  {"Statement": "SELECT * FROM \"pqt\".\"nogsi\" WHERE g = 'G1'"}]}$$);
 -- a transaction: RETURNING is refused; EXISTS needs a condition besides the key
 SELECT singletable.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "UPDATE \"pqh\" SET a = 1 WHERE id = 'q' RETURNING ALL NEW *"}]}$$);
