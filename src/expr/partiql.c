@@ -811,11 +811,12 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 		expect_kw(&p, "INTO");
 		target(&p, s, false);
 		expect_kw(&p, "VALUE");
+		/* a list, a scalar, ...: DynamoDB's message (without its position) */
 		if (!is_punct(&p, "{") && !is_punct(&p, "?"))
-			pql_syntax(&p, "expected a map");
+			pql_invalid("Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.");
 		v = value(&p);
 		if (strncmp(v->wire, "{\"M\":", 5) != 0)
-			pql_invalid("The value of INSERT must be a map");
+			pql_invalid("Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.");
 		s->item = v->wire;
 		/* {"M": {...}} -> {...} */
 		s->item_members = pstrdup(v->wire + 5);

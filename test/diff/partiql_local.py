@@ -621,6 +621,11 @@ ARGUED = [
     ("a batch naming an item twice, one of the statements invalid: refused here, DynamoDB Local "
      "answers each", lambda k, t, g, l, prev: k == "batch" and g.get("message") == "Provided list of item keys contains duplicates"
      and "Responses" in l),
+    ("DynamoDB Local's pages of ORDER BY ... DESC with Limit are not in descending order",
+     lambda k, t, g, l, prev: "pages" in g and " DESC" in t and sorted(g["Items"]) == sorted(l["Items"])),
+    ("INSERT of a value that is not a map: DynamoDB Local's message with its position",
+     lambda k, t, g, l, prev: (l.get("message") or "").startswith("Unsupported format in item expression.")
+     and (g.get("message") or "") + " at" == l["message"][:len(g.get("message") or "") + 3]),
     ("an empty begins_with prefix on the sort key: Query's message",
      lambda k, t, g, l, prev: "begins_with(sk, '')" in t and g.get("error") == l.get("error")),
     ("a set of strings and numbers: the parser's message",
