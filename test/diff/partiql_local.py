@@ -21,14 +21,13 @@ compared by the name of __type and the message. The normalisations of NORMALISE 
 counted and printed. Exit 0 always: the differences are for reading, each argued in
 docs/partiql.md."""
 
-import json
-import sys
-import urllib.error
-import urllib.request
-
 import argparse
 import base64
+import json
 import random
+import re
+import urllib.error
+import urllib.request
 from collections import Counter
 
 ap = argparse.ArgumentParser()
@@ -398,7 +397,7 @@ def gen_write():
             written["w"].append((pk, sk))
         attrs = {f"a{i}": gen_value() for i in range(rng.randint(0, 4))}
         if rng.random() < 0.5:
-            members = ", ".join([f"'pk': ?", f"'sk': ?"] + [f"'{n}': ?" for n in attrs])
+            members = ", ".join(["'pk': ?", "'sk': ?"] + [f"'{n}': ?" for n in attrs])
             params = [{"S": pk}, {"N": str(sk)}] + list(attrs.values())
             if rng.random() < 0.3:
                 params.append({"B": base64.b64encode(b"\x00\x01").decode()})
@@ -472,7 +471,7 @@ def gen_transaction():
         if rng.random() < 0.15:
             sts.append({"Statement": f"SELECT * FROM \"{R}\" WHERE pk = 'p1'"})
         return ("ExecuteTransaction", {"TransactStatements": sts}), []
-    sts, sels, keys = [], [], set()
+    sts, sels = [], []
     for _ in range(rng.randint(1, 4)):
         req, sel = gen_write()
         sts.append(stmt_of(req))
@@ -564,7 +563,6 @@ def resync(stmt):
     """After a difference in what is stored (a follow-up SELECT of a key), DynamoDB Local's
     item is set to singletable's, so that one difference is counted once, not again in
     every later request on that item."""
-    import re
     m = re.search(r"FROM \"(\w+)\" WHERE (?:pk = '(\w+)' AND sk = (\d+)|id = '(\w+)')", stmt)
     if not m:
         return
@@ -576,8 +574,6 @@ def resync(stmt):
     elif st == 200:
         call(LOCAL, "DeleteItem", {"TableName": table, "Key": key})
 
-
-import re  # noqa: E402
 
 REVERSED = re.compile(r"(^|\s)-?\d+(\.\d+)? (<|<=|>|>=) (sk|r)\b")
 OVERLAP = "Two document paths overlap with each other"
