@@ -1365,7 +1365,7 @@ in_repeats(StPqlStatement *s, const PqlKeys *k, int i)
  * Runs a SELECT; returns the response of ExecuteStatement. With "pk IN
  * [...]" the Queries of its values run in the list's order, their items
  * concatenated, Limit (the items evaluated) across them, and NextToken is
- * {"$in": the value's position, "key": the Query's LastEvaluatedKey or null}.
+ * {"$in": the value's position[, "key": the Query's LastEvaluatedKey]}.
  */
 static Jsonb *
 run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
@@ -1390,10 +1390,19 @@ run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
 		{
 			JsonbValue *key = jget(&t->root, "key");
 
-			if (pos->type != jbvNumeric || key == NULL)
+			char	   *text;
+			char	   *end;
+			long		n;
+
+			if (pos->type != jbvNumeric)
 				validation("The provided starting token is invalid");
-			vi = DatumGetInt32(DirectFunctionCall1(numeric_int4, NumericGetDatum(pos->val.numeric)));
-			so.start_key = key->type == jbvNull ? NULL : jtext(key);
+			text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(pos->val.numeric)));
+			errno = 0;
+			n = strtol(text, &end, 10);
+			if (errno != 0 || *end != '\0' || n < 0 || n >= MAX_IN_KEYS)
+				validation("The provided starting token is invalid");
+			vi = (int) n;
+			so.start_key = key ? jtext(key) : NULL;
 			in_token = true;
 		}
 	}
@@ -1482,7 +1491,7 @@ run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
 			break;
 		if (o->has_limit && left <= 0)
 		{
-			next = next_token_encode(jparse(psprintf("{\"$in\": %d, \"key\": null}", vi)));
+			next = next_token_encode(jparse(psprintf("{\"$in\": %d}", vi)));
 			break;
 		}
 		so.start_key = NULL;

@@ -106,6 +106,16 @@ SELECT pq($$SELECT pk FROM "pqt" WHERE pk = 'a'$$, jsonb_build_object('NextToken
   pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ['a', 'b']$$, '{"Limit": 1}') ->> 'NextToken'));
 SELECT pq($$SELECT pk FROM "pqt" WHERE pk IN ['a', 'b']$$, jsonb_build_object('NextToken',
   pq($$SELECT pk, sk FROM "pqt" WHERE pk = 'a'$$, '{"Limit": 1}') ->> 'NextToken'));
+-- tokens made by hand: a position outside the list, not an integer; the second value from its start
+CREATE FUNCTION pq_token(t text) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT pq($q$SELECT pk FROM "pqt" WHERE pk IN ['a', 'b']$q$, jsonb_build_object('NextToken', encode(convert_to(t, 'UTF8'), 'base64'))) $$;
+SELECT pq_token('{"$in": 2}');
+SELECT pq_token('{"$in": 1e30}');
+SELECT pq_token('{"$in": -1}');
+SELECT pq_token('{"$in": 0.5}');
+SELECT pq_token('{"$in": "1"}');
+SELECT pq_token('{"$in": 1}');
+DROP FUNCTION pq_token(text);
 SELECT pq(format($$SELECT pk FROM "pqt" WHERE pk IN [%s] AND sk = 1$$,
                  (SELECT string_agg(format('''v%s''', i), ', ') FROM generate_series(1, 50) i) || ', ''b'''),
           '{"ReturnConsumedCapacity": "TOTAL"}');
