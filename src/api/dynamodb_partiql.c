@@ -1345,20 +1345,48 @@ capacity_add(StringInfo out, JsonbContainer *a, JsonbContainer *b)
 	appendStringInfoChar(out, '}');
 }
 
-/* value i of "pk IN [...]" repeats an earlier one (read once) */
-static bool
-in_repeats(StPqlStatement *s, const PqlKeys *k, int i)
+/*
+ * The order in which the n values of "pk IN [...]" are read: the list's, or
+ * with ORDER BY the partition key the values' (DESC: reversed), as DynamoDB
+ * Local answers; into perm. A repeated value is -1 after its first (read once).
+ */
+static void
+in_order(StPqlStatement *s, int n, int *perm)
 {
+	PqlKeys		tk,
+				k;
 	Where		w;
+	StPqlNode **v;
+	const char *ob = s->order_by ? st_pql_top_name(s->order_by) : NULL;
 
-	analyse(s->where, k, &w, true);
-	for (int j = 0; j < i; j++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		if (strcmp(w.terms[w.pk_in]->args[1 + j]->wire, w.terms[w.pk_in]->args[1 + i]->wire) == 0)
-			return true;
-	}
-	return false;
+	table_keys(s->table, s->index, &tk, &k);
+	analyse(s->where, &k, &w, true);
+	v = w.terms[w.pk_in]->args + 1;
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	/* insertion sort: n is at most MAX_IN_KEYS */
+	for (int i = 1; ob && strcmp(ob, k.pk) == 0 && i < n; i++)
+		for (int j = i; j > 0; j--)
+		{
+			int			c;
+
+			CHECK_FOR_INTERRUPTS();
+			if (!wire_cmp(v[perm[j - 1]]->wire, v[perm[j]]->wire, &c) || (s->order_desc ? c >= 0 : c <= 0))
+				break;
+			c = perm[j];
+			perm[j] = perm[j - 1];
+			perm[j - 1] = c;
+		}
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (perm[j] >= 0 && strcmp(v[perm[j]]->wire, v[perm[i]]->wire) == 0)
+			{
+				perm[i] = -1;
+				break;
+			}
+		}
 }
 
 /*
@@ -1375,6 +1403,7 @@ run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
 	StringInfoData cc;
 	char	   *next = NULL;
 	int			vi = 0;
+	int		   *perm = NULL;
 	bool		first = true;
 	bool		in_token = false;
 	int64		left = o->limit;
@@ -1416,21 +1445,22 @@ run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
 
 		CHECK_FOR_INTERRUPTS();
 		initStringInfo(&pl.req);
-		plan_select(s, &so, &pl, false, single_only, vi);
+		plan_select(s, &so, &pl, false, single_only, perm ? perm[vi] : vi);
 		if ((o->start_key && in_token != (pl.n_in > 0)) || (pl.n_in > 0 && (vi < 0 || vi >= pl.n_in)))
 			validation("The provided starting token is invalid");
-		if (pl.n_in > 0 && vi > 0 && so.start_key == NULL)
+		if (pl.n_in > 0 && perm == NULL)
 		{
-			PqlKeys		tk,
-						k;
-
-			table_keys(s->table, s->index, &tk, &k);
-			if (in_repeats(s, &k, vi))
-			{
-				if (++vi >= pl.n_in)
-					break;
-				continue;
-			}
+			/* now that the values are known: their order, then this one's plan again */
+			perm = palloc(sizeof(int) * pl.n_in);
+			in_order(s, pl.n_in, perm);
+			continue;
+		}
+		if (pl.n_in > 0 && perm[vi] < 0)
+		{
+			/* a repeated value */
+			if (++vi >= pl.n_in)
+				break;
+			continue;
 		}
 		res = call_unprefixed(pl.op, pl.req.data, "Invalid KeyConditionExpression: ");
 		if (pl.single)

@@ -319,7 +319,11 @@ def gen_select():
         if rng.random() < 0.2:
             vals.append(vals[0])
         sk = f" AND {sk_range()}" if rng.random() < 0.4 else ""
-        return es_(f"SELECT {p} FROM \"{R}\" WHERE pk IN [{', '.join(sv(v) for v in vals)}]{sk}", **extra), False
+        # across partitions DynamoDB defines no order (DynamoDB Local's is its scan order),
+        # but ORDER BY pk orders them
+        order = rng.choice(["", "", " ORDER BY pk", " ORDER BY pk DESC"])
+        return es_(f"SELECT pk, sk FROM \"{R}\" WHERE pk IN [{', '.join(sv(v) for v in vals)}]{sk}{order}",
+                   **extra), bool(order)
     if k == 6:
         return es_(f"SELECT {p} FROM \"{R}\" WHERE pk = ? AND {where_filter()}", [{"S": pk}], **extra), True
     if k in (7, 8):
@@ -622,6 +626,10 @@ ARGUED = [
     ("INSERT of a value that is not a map: DynamoDB Local's message with its position",
      lambda k, t, g, l, prev: (l.get("message") or "").startswith("Unsupported format in item expression.")
      and (g.get("message") or "") + " at" == l["message"][:len(g.get("message") or "") + 3]),
+    ("a transaction's update of a path the item does not have: TransactWriteItems' cancellation "
+     "reason ValidationError; DynamoDB Local's ValidationException",
+     lambda k, t, g, l, prev: g.get("error") == "TransactionCanceledException" and l.get("error") == "ValidationException"
+     and any(r.get("Code") == "ValidationError" and r.get("Message") == l.get("message") for r in g["reasons"])),
     ("an empty begins_with prefix on the sort key: Query's message",
      lambda k, t, g, l, prev: "begins_with(sk, '')" in t and g.get("error") == l.get("error")),
     ("a set of strings and numbers: the parser's message",

@@ -93,6 +93,9 @@ SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ['b', 'a', 'none', 'b']$$, '{"R
 SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ('a', 'b') AND sk >= 2 AND sk < 3$$);
 SELECT pq($$SELECT sk FROM "pqt" WHERE pk IN [?, ?] AND sk = 1 AND x = 10$$, '{"Parameters": [{"S": "a"}, {"S": "b"}]}');
 SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ['a', 'b'] ORDER BY sk DESC$$);
+-- ORDER BY the partition key: the values in its order (as DynamoDB Local), a repeated one once
+SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ['b', 'a', 'b'] AND sk = 1 ORDER BY pk$$);
+SELECT pq($$SELECT pk, sk FROM "pqt" WHERE pk IN ['a', 'b', 'a'] AND sk = 1 ORDER BY pk DESC$$);
 SELECT pq($$SELECT pk FROM "pqt"."gsi1" WHERE g IN ['G1', 'G2']$$, '{"ReturnConsumedCapacity": "INDEXES"}');
 -- Limit across the Queries and NextToken ({"$in": position, "key": ...}) through every page
 WITH RECURSIVE pages(n, res) AS (
