@@ -114,6 +114,8 @@ typedef struct PqlKeys
 {
 	char	   *pk;
 	char	   *sk;				/* NULL: none */
+	char		pk_type;		/* 'S', 'N', 'B' (AttributeDefinitions), or 0 */
+	char		sk_type;
 } PqlKeys;
 
 static void
@@ -124,6 +126,7 @@ key_schema(JsonbContainer *ks, PqlKeys *k)
 	JsonbIteratorToken tok;
 
 	k->pk = k->sk = NULL;
+	k->pk_type = k->sk_type = 0;
 	if (ks == NULL)
 		return;
 	it = JsonbIteratorInit(ks);
@@ -176,6 +179,74 @@ describe(const char *table, const char *request)
 }
 
 /* The keys of table (with index: of that index; ValidationException when it has none such) */
+/* the types of k's attributes from the AttributeDefinitions of table t */
+static void
+key_types(JsonbContainer *t, PqlKeys *k)
+{
+	JsonbContainer *defs = jcont(jget(t, "AttributeDefinitions"));
+	JsonbIterator *it;
+	JsonbValue	e;
+	JsonbIteratorToken tok;
+
+	if (defs == NULL)
+		return;
+	it = JsonbIteratorInit(defs);
+	while ((tok = JsonbIteratorNext(&it, &e, true)) != WJB_DONE)
+	{
+		char	   *name;
+		char	   *type;
+
+		if (tok != WJB_ELEM || e.type != jbvBinary)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		name = jstr(jget(e.val.binary.data, "AttributeName"));
+		type = jstr(jget(e.val.binary.data, "AttributeType"));
+		if (name == NULL || type == NULL)
+			continue;
+		if (k->pk && strcmp(name, k->pk) == 0)
+			k->pk_type = type[0];
+		if (k->sk && strcmp(name, k->sk) == 0)
+			k->sk_type = type[0];
+	}
+}
+
+#define KEY_TYPE_MISMATCH "Key attribute's data type should match its data type in table's schema: Key %s"
+
+/* a key equality's value v (a literal or parameter) has key's type t, else DynamoDB's error */
+static void
+check_key_value(StPqlNode *v, const char *key, char t)
+{
+	if (v && t && v->kind == PQ_VALUE && v->type != t)
+		validation(psprintf(KEY_TYPE_MISMATCH, key));
+}
+
+/* an INSERT's item has the key attributes, of their types, else DynamoDB's errors */
+static void
+check_insert_keys(StPqlStatement *s, const PqlKeys *k)
+{
+	Jsonb	   *item = jparse(s->item_members);
+
+	for (int i = 0; i < 2; i++)
+	{
+		const char *key = i ? k->sk : k->pk;
+		char		t = i ? k->sk_type : k->pk_type;
+		JsonbValue *v;
+		char		vt = 0;
+
+		if (key == NULL)
+			continue;
+		v = jget(&item->root, key);
+		if (v == NULL)
+			validation(psprintf("Key attribute should be present in the item: Key %s", key));
+		if (v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data) &&
+			JsonContainerSize(v->val.binary.data) == 1)
+			vt = jget(v->val.binary.data, "S") ? 'S' : jget(v->val.binary.data, "N") ? 'N' :
+				jget(v->val.binary.data, "B") ? 'B' : 'o';
+		if (t && vt != t)
+			validation(psprintf(KEY_TYPE_MISMATCH, key));
+	}
+}
+
 static void
 table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 {
@@ -190,6 +261,7 @@ table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 	d = describe(table, b.data);
 	t = jcont(jget(&d->root, "Table"));
 	key_schema(jcont(jget(t, "KeySchema")), table_k);
+	key_types(t, table_k);
 	if (index == NULL)
 	{
 		*k = *table_k;
@@ -215,6 +287,7 @@ table_keys(const char *table, const char *index, PqlKeys *table_k, PqlKeys *k)
 			if (name && strcmp(name, index) == 0)
 			{
 				key_schema(jcont(jget(e.val.binary.data, "KeySchema")), k);
+				key_types(t, k);
 				return;
 			}
 		}
@@ -232,6 +305,9 @@ typedef struct Where
 	StPqlNode  *pk_eq;			/* the value the partition key equals */
 	StPqlNode  *sk_eq;
 	int			sk_term;		/* the term on the sort key (or -1) */
+	int			sk_term2;		/* a second range term on the sort key, the
+								 * other side of sk_term's (or -1) */
+	int			pk_in;			/* a term "pk IN [values]" (or -1) */
 } Where;
 
 static void
@@ -317,13 +393,75 @@ is_sk_cond(StPqlNode *t, const char *sk)
 	return false;
 }
 
+/*
+ * term is a one-sided range on the sort key (sk > v, sk >= v, v < sk, ...):
+ * +1 a lower bound, -1 an upper bound, with its value and whether the bound
+ * is in the range; else 0
+ */
+static int
+range_side(StPqlNode *t, const char *sk, StPqlNode **value, bool *inclusive)
+{
+	const char *a;
+	const char *op;
+	int			side;
+
+	if (sk == NULL || t->kind != PQ_CMP)
+		return 0;
+	op = t->op;
+	if (strcmp(op, "<") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">") != 0 && strcmp(op, ">=") != 0)
+		return 0;
+	side = op[0] == '>' ? 1 : -1;
+	a = st_pql_top_name(t->args[0]);
+	if (a && strcmp(a, sk) == 0 && t->args[0]->npath == 1 && t->args[1]->kind == PQ_VALUE)
+		*value = t->args[1];
+	else
+	{
+		a = st_pql_top_name(t->args[1]);
+		if (!(a && strcmp(a, sk) == 0 && t->args[1]->npath == 1 && t->args[0]->kind == PQ_VALUE))
+			return 0;
+		*value = t->args[0];
+		side = -side;
+	}
+	*inclusive = op[1] == '=';
+	return side;
+}
+
+/* term is "pk IN [values]" with only literal or parameter S, N or B values of one type */
+static bool
+is_pk_in(StPqlNode *t, const char *pk)
+{
+	const char *a;
+
+	if (t->kind != PQ_IN || t->nargs < 2)
+		return false;
+	a = st_pql_top_name(t->args[0]);
+	if (!(a && strcmp(a, pk) == 0 && t->args[0]->npath == 1))
+		return false;
+	for (int i = 1; i < t->nargs; i++)
+	{
+		StPqlNode  *v = t->args[i];
+
+		if (v->kind != PQ_VALUE || (v->type != 'S' && v->type != 'N' && v->type != 'B') ||
+			v->type != t->args[1]->type)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The WHERE's top-level AND terms and which give the key condition. With
+ * ranges (a SELECT), a second one-sided range on the sort key, of the other
+ * side than the first, is taken too (sk > 1 AND sk < 5: one key range).
+ */
 static void
-analyse(StPqlNode *where, const PqlKeys *k, Where *w)
+analyse(StPqlNode *where, const PqlKeys *k, Where *w, bool ranges)
 {
 	int			cap = 8;
 
 	memset(w, 0, sizeof(*w));
 	w->sk_term = -1;
+	w->sk_term2 = -1;
+	w->pk_in = -1;
 	w->terms = palloc(sizeof(StPqlNode *) * cap);
 	if (where)
 		flatten(where, w, &cap);
@@ -343,6 +481,24 @@ analyse(StPqlNode *where, const PqlKeys *k, Where *w)
 			w->sk_eq = eq_value(w->terms[i], k->sk);
 			w->used[i] = true;
 		}
+		else if (ranges && w->pk_in < 0 && is_pk_in(w->terms[i], k->pk))
+			w->pk_in = i;
+	}
+	if (ranges && w->sk_term >= 0)
+	{
+		StPqlNode  *v1;
+		StPqlNode  *v2;
+		bool		inc;
+		int			side = range_side(w->terms[w->sk_term], k->sk, &v1, &inc);
+
+		for (int i = 0; side != 0 && i < w->n; i++)
+			if (!w->used[i] && range_side(w->terms[i], k->sk, &v2, &inc) == -side &&
+				v1->type == v2->type && (v1->type == 'S' || v1->type == 'N' || v1->type == 'B'))
+			{
+				w->sk_term2 = i;
+				w->used[i] = true;
+				break;
+			}
 	}
 }
 
@@ -426,7 +582,15 @@ typedef struct PqlPlan
 	const char *op;				/* GetItem, Query, Scan, PutItem, UpdateItem, DeleteItem, ConditionCheck */
 	StringInfoData req;			/* the request object's members (no braces) */
 	bool		single;			/* GetItem: one item */
+	int			n_in;			/* a Query a value of "pk IN [...]": how many values */
+	bool		pick;			/* the projection is picked from whole items (append_item) */
+	const char *sk_name;		/* the sort key of strict_lo, strict_hi */
+	char	   *strict_lo;		/* the wire value of a range's excluded bound: its */
+	char	   *strict_hi;		/* items are read (BETWEEN) and left out */
 } PqlPlan;
+
+/* DynamoDB's limit of partition key values of IN that a SELECT reads as Queries */
+#define MAX_IN_KEYS 50
 
 /* node reads a key attribute (a path starting with one of k's names) */
 static bool
@@ -467,9 +631,167 @@ key_path(const char *name)
 	return n;
 }
 
+/* a key value's type and text from its wire form {"S": "..."}; false: not S, N or B */
+static bool
+wire_key(const char *wire, char *type, char **text)
+{
+	Jsonb	   *j = jparse(wire);
+	static const char *const types[] = {"S", "N", "B"};
+
+	for (int i = 0; i < 3; i++)
+	{
+		char	   *t = jstr(jget(&j->root, types[i]));
+
+		if (t)
+		{
+			*type = types[i][0];
+			*text = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* compares key texts of type t: numbers by value, strings and binaries by bytes */
+static int
+key_text_cmp(char t, const char *a, const char *b)
+{
+	if (t == 'N')
+		return DatumGetInt32(DirectFunctionCall2(numeric_cmp,
+												 DirectFunctionCall3(numeric_in, CStringGetDatum(a),
+																	 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)),
+												 DirectFunctionCall3(numeric_in, CStringGetDatum(b),
+																	 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1))));
+	if (t == 'B')
+	{
+		/* by the decoded bytes: two base64 spellings of one value are equal */
+		int			la = strlen(a),
+					lb = strlen(b);
+		char	   *da = palloc(pg_b64_dec_len(la) + 1);
+		char	   *db = palloc(pg_b64_dec_len(lb) + 1);
+		int			na = pg_b64_decode(a, la, da, pg_b64_dec_len(la));
+		int			nb = pg_b64_decode(b, lb, db, pg_b64_dec_len(lb));
+		int			c;
+
+		if (na < 0 || nb < 0)
+			return strcmp(a, b);
+		c = memcmp(da, db, Min(na, nb));
+		return c != 0 ? c : (na > nb) - (na < nb);
+	}
+	return strcmp(a, b);
+}
+
+/* the wire values a and b are key values of one type and compare as c (<0, 0, >0) */
+static bool
+wire_cmp(const char *a, const char *b, int *c)
+{
+	char		ta,
+				tb;
+	char	   *xa,
+			   *xb;
+
+	if (!wire_key(a, &ta, &xa) || !wire_key(b, &tb, &xb) || ta != tb)
+		return false;
+	*c = key_text_cmp(ta, xa, xb);
+	return true;
+}
+
+/* item's attribute name equals the key value wire (false when absent or of another type) */
+static bool
+item_key_equals(JsonbValue *item, const char *name, const char *wire)
+{
+	JsonbValue *av = item->type == jbvBinary ? jget(item->val.binary.data, name) : NULL;
+	char		t;
+	char	   *text;
+	char	   *v;
+
+	if (av == NULL || !wire_key(wire, &t, &text))
+		return false;
+	v = jstr(jget(jcont(av), t == 'S' ? "S" : t == 'N' ? "N" : "B"));
+	return v != NULL && key_text_cmp(t, v, text) == 0;
+}
+
+/* a path as DynamoDB's messages name it: [m, k], [l, [0]] */
+static char *
+path_label(const StPqlNode *p)
+{
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfoChar(&b, '[');
+	for (int i = 0; i < p->npath; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&b, ", ");
+		if (p->path[i].is_index)
+			appendStringInfo(&b, "[%d]", p->path[i].index);
+		else
+			appendStringInfoString(&b, p->path[i].name);
+	}
+	appendStringInfoChar(&b, ']');
+	return b.data;
+}
+
+/* orders paths by their steps, a path before those it is the start of */
+static int
+path_cmp(const void *x, const void *y)
+{
+	const StPqlNode *a = *(const StPqlNode *const *) x;
+	const StPqlNode *b = *(const StPqlNode *const *) y;
+
+	for (int e = 0; e < a->npath && e < b->npath; e++)
+	{
+		int			c;
+
+		if (a->path[e].is_index != b->path[e].is_index)
+			return a->path[e].is_index ? 1 : -1;
+		c = a->path[e].is_index ? (a->path[e].index > b->path[e].index) - (a->path[e].index < b->path[e].index)
+			: strcmp(a->path[e].name, b->path[e].name);
+		if (c != 0)
+			return c;
+	}
+	return (a->npath > b->npath) - (a->npath < b->npath);
+}
+
+/*
+ * two selected paths of which one is (in) the other: DynamoDB's error;
+ * sorted, such a pair is next to each other
+ */
+static void
+check_overlap(StPqlStatement *s)
+{
+	const StPqlNode **sorted;
+
+	if (s->nproj < 2)
+		return;
+	sorted = palloc(sizeof(StPqlNode *) * s->nproj);
+	memcpy(sorted, s->proj, sizeof(StPqlNode *) * s->nproj);
+	qsort(sorted, s->nproj, sizeof(StPqlNode *), path_cmp);
+	for (int i = 0; i + 1 < s->nproj; i++)
+	{
+		const StPqlNode *a = sorted[i];
+		const StPqlNode *b = sorted[i + 1];
+		bool		same = true;
+
+		CHECK_FOR_INTERRUPTS();
+		for (int e = 0; e < a->npath && same; e++)
+			same = a->path[e].is_index == b->path[e].is_index &&
+				(a->path[e].is_index ? a->path[e].index == b->path[e].index
+				 : strcmp(a->path[e].name, b->path[e].name) == 0);
+		if (same)
+			validation(psprintf("Two document paths overlap with each other; must remove or rewrite one of these paths; path one: %s, path two: %s",
+								path_label(a), path_label(b)));
+	}
+}
+
+/*
+ * Plans a SELECT (or the EXISTS of a transaction) as the request of an
+ * operation. in_value: with "pk IN [...]" read as Queries (pl->n_in > 0),
+ * the value of the list this Query reads.
+ */
 static void
 plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
-			const char *single_only)
+			const char *single_only, int in_value)
 {
 	PqlKeys		tk;
 	PqlKeys		k;
@@ -479,8 +801,22 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	StringInfo	b = &pl->req;
 	bool		nested;
 
+	/* a batch's read of an index: not of one item (before the index is looked up) */
+	if (single_only && s->index && !exists)
+		validation(single_only);
 	table_keys(s->table, s->index, &tk, &k);
-	analyse(s->where, &k, &w);
+	analyse(s->where, &k, &w, !exists);
+	/* pk IN [v1, ...]: a Query each value (DynamoDB's docs: no full scan) */
+	if (!exists && w.pk_eq == NULL && w.pk_in >= 0 && w.terms[w.pk_in]->nargs - 1 <= MAX_IN_KEYS)
+	{
+		pl->n_in = w.terms[w.pk_in]->nargs - 1;
+		w.used[w.pk_in] = true;
+		w.pk_eq = w.terms[w.pk_in]->args[1 + Max(0, Min(in_value, pl->n_in - 1))];
+	}
+	check_key_value(w.pk_eq, k.pk, k.pk_type);
+	check_key_value(w.sk_eq, k.sk, k.sk_type);
+	if (!exists)
+		check_overlap(s);
 	st_pql_render_init(&r);
 	initStringInfo(&e);
 	appendStringInfoChar(b, '{');
@@ -510,6 +846,16 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		appendStringInfoChar(&e, ')');
 		if (w.sk_term >= 0 && w.sk_eq == NULL)
 			w.used[w.sk_term] = false;
+		/* DynamoDB: "a full primary key and one other condition" */
+		if (single_only)
+		{
+			bool		cond = false;
+
+			for (int i = 0; i < w.n; i++)
+				cond |= !w.used[i];
+			if (!cond)
+				validation(single_only);
+		}
 		for (int i = 0; i < w.n; i++)
 			if (!w.used[i])
 			{
@@ -526,11 +872,40 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 	nested = false;
 	for (int i = 0; i < s->nproj; i++)
 		nested |= s->proj[i]->npath > 1;
+	/* two range terms on the sort key: one key range, its excluded bounds left out after */
+	if (w.sk_term2 >= 0 && w.pk_eq && !rest_refs_key(&w, &k))
+	{
+		StPqlNode  *v1,
+				   *v2;
+		bool		inc1,
+					inc2;
+
+		if (range_side(w.terms[w.sk_term], k.sk, &v1, &inc1) < 0)
+		{
+			(void) range_side(w.terms[w.sk_term2], k.sk, &v2, &inc2);
+			pl->strict_lo = inc2 ? NULL : v2->wire;
+			pl->strict_hi = inc1 ? NULL : v1->wire;
+		}
+		else
+		{
+			(void) range_side(w.terms[w.sk_term2], k.sk, &v2, &inc2);
+			pl->strict_lo = inc1 ? NULL : v1->wire;
+			pl->strict_hi = inc2 ? NULL : v2->wire;
+		}
+		pl->sk_name = k.sk;
+	}
 	/*
 	 * a nested path is answered by append_item from the whole item: a
-	 * ProjectionExpression would compact its lists (l[1] becomes l[0])
+	 * ProjectionExpression would compact its lists (l[1] becomes l[0]); so
+	 * are the items of a range with an excluded bound (its sort key is read)
 	 */
-	if (s->nproj > 0 && !nested)
+	/*
+	 * (BatchExecuteStatement's and ExecuteTransaction's reads answer nested
+	 * paths in the item's structure, as DynamoDB Local does: their
+	 * GetItem's ProjectionExpression)
+	 */
+	pl->pick = s->nproj > 0 && ((nested && !single_only) || pl->strict_lo || pl->strict_hi);
+	if (s->nproj > 0 && !pl->pick)
 	{
 		for (int i = 0; i < s->nproj; i++)
 		{
@@ -542,7 +917,7 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		resetStringInfo(&e);
 	}
 	if (w.pk_eq && (k.sk == NULL || w.sk_eq) && s->index == NULL && w.n == (k.sk ? 2 : 1) &&
-		!o->has_limit &&
+		pl->n_in == 0 && !o->has_limit &&
 		o->start_key == NULL)
 	{
 		pl->op = "GetItem";
@@ -559,7 +934,35 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 		appendStringInfoString(&e, " = ");
 		st_pql_render(&r, &e, w.pk_eq);
 		appendStringInfoChar(&e, ')');
-		if (w.sk_term >= 0)
+		if (w.sk_term2 >= 0)
+		{
+			/* sk > lo AND sk < hi: BETWEEN lo AND hi, the bounds excluded after */
+			StPqlNode  *lo,
+					   *hi;
+			bool		inc;
+			int			c;
+
+			if (range_side(w.terms[w.sk_term], k.sk, &lo, &inc) < 0)
+			{
+				hi = lo;
+				(void) range_side(w.terms[w.sk_term2], k.sk, &lo, &inc);
+			}
+			else
+				(void) range_side(w.terms[w.sk_term2], k.sk, &hi, &inc);
+			/* an empty range: the one at lo, left out (as BETWEEN refuses lo > hi) */
+			if (wire_cmp(lo->wire, hi->wire, &c) && c > 0)
+			{
+				hi = lo;
+				pl->strict_lo = lo->wire;
+			}
+			appendStringInfoString(&e, " AND ");
+			st_pql_render(&r, &e, key_path(k.sk));
+			appendStringInfoString(&e, " BETWEEN ");
+			st_pql_render(&r, &e, lo);
+			appendStringInfoString(&e, " AND ");
+			st_pql_render(&r, &e, hi);
+		}
+		else if (w.sk_term >= 0)
 		{
 			appendStringInfoString(&e, " AND ");
 			st_pql_render(&r, &e, w.terms[w.sk_term]);
@@ -583,6 +986,8 @@ plan_select(StPqlStatement *s, PqlOptions *o, PqlPlan *pl, bool exists,
 							s->table),
 					 st_errdetail_dynamodb("ORDER BY with a second condition on a key attribute is not supported")));
 		pl->op = "Scan";
+		pl->n_in = 0;
+		pl->strict_lo = pl->strict_hi = NULL;
 		for (int i = 0; i < w.n; i++)
 			w.used[i] = false;
 		if (render_rest(&r, &e, &w))
@@ -628,6 +1033,7 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 	add_string(b, "TableName", s->table);
 	if (s->kind == PQL_INSERT)
 	{
+		check_insert_keys(s, &k);
 		pl->op = "PutItem";
 		jkey(b, "Item");
 		appendStringInfoString(b, s->item_members);
@@ -638,8 +1044,25 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 	}
 	else
 	{
-		analyse(s->where, &k, &w);
+		analyse(s->where, &k, &w, false);
 		add_key(b, &w, &k, NO_FULL_KEY);
+		check_key_value(w.pk_eq, k.pk, k.pk_type);
+		check_key_value(w.sk_eq, k.sk, k.sk_type);
+		/* a second equality on a key attribute: DynamoDB's message, not a false condition */
+		for (int i = 0; i < w.n; i++)
+		{
+			const char *key = NULL;
+
+			if (w.used[i])
+				continue;
+			if (eq_value(w.terms[i], k.pk))
+				key = k.pk;
+			else if (w.sk_eq && eq_value(w.terms[i], k.sk))
+				key = k.sk;
+			if (key)
+				validation(psprintf("Multiple conditions on same key %s. Only single item Update/Insert/Delete are supported",
+									key));
+		}
 		/* a sort-key term other than equality is a condition */
 		if (w.sk_term >= 0 && w.sk_eq == NULL)
 			w.used[w.sk_term] = false;
@@ -664,14 +1087,31 @@ plan_write(StPqlStatement *s, PqlOptions *o, PqlPlan *pl)
 		}
 		else
 		{
+			/*
+			 * the WHERE selects no absent item: deleting it is no error
+			 * (as DynamoDB Local), the condition is the item's
+			 */
+			bool		cond = false;
+
 			pl->op = "DeleteItem";
-			if (render_rest(&r, &e, &w))
+
+			for (int i = 0; i < w.n; i++)
+				cond |= !w.used[i];
+			if (cond)
+			{
+				appendStringInfoString(&e, "attribute_not_exists(");
+				st_pql_render(&r, &e, key_path(k.pk));
+				appendStringInfoString(&e, ") OR ");
+				(void) render_rest(&r, &e, &w);
 				add_string(b, "ConditionExpression", e.data);
+			}
 		}
 		if (s->returning && !o->transact)
 		{
 			if (s->kind == PQL_DELETE && strcmp(s->returning, "ALL_OLD") != 0)
-				validation("DELETE can only return ALL OLD *");
+				validation(psprintf("Invalid returning clause: RETURNING %s %s *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+									strncmp(s->returning, "ALL", 3) == 0 ? "ALL" : "MODIFIED",
+									strstr(s->returning, "OLD") ? "OLD" : "NEW"));
 			add_string(b, "ReturnValues", s->returning);
 		}
 	}
@@ -828,6 +1268,281 @@ append_item(StringInfo out, JsonbValue *item, StPqlStatement *s, bool nested)
 }
 
 /*
+ * Calls operation op with request text req; an error whose DynamoDB message
+ * starts with prefix loses it: a statement has no UpdateExpression or
+ * KeyConditionExpression, so DynamoDB's message does not name one.
+ */
+static Jsonb *
+call_unprefixed(const char *op, const char *req, const char *prefix)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Jsonb	   *volatile res = NULL;
+
+	PG_TRY();
+	{
+		res = st_ddb_call_internal(op, jparse(req));
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		char	   *member = psprintf("\"message\": \"%s", prefix);
+		char	   *at;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->detail == NULL || (at = strstr(edata->detail, member)) == NULL)
+			PG_RE_THROW();
+		FlushErrorState();
+		edata->detail = psprintf("%.*s\"message\": \"%s", (int) (at - edata->detail), edata->detail,
+								 at + strlen(member));
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+	return res;
+}
+
+/*
+ * The sum of two ConsumedCapacity objects of one shape (the Queries of one
+ * statement): the numbers added member by member, the rest of a's.
+ */
+static void
+capacity_add(StringInfo out, JsonbContainer *a, JsonbContainer *b)
+{
+	JsonbIterator *it = JsonbIteratorInit(a);
+	JsonbValue	key;
+	JsonbValue	val;
+	JsonbIteratorToken tok;
+	bool		first = true;
+
+	check_stack_depth();
+	appendStringInfoChar(out, '{');
+	while ((tok = JsonbIteratorNext(&it, &key, true)) != WJB_DONE)
+	{
+		char	   *name;
+		JsonbValue *other;
+
+		if (tok != WJB_KEY)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		(void) JsonbIteratorNext(&it, &val, true);
+		name = pnstrdup(key.val.string.val, key.val.string.len);
+		other = b ? jget(b, name) : NULL;
+		if (!first)
+			appendStringInfoString(out, ", ");
+		first = false;
+		escape_json(out, name);
+		appendStringInfoString(out, ": ");
+		if (val.type == jbvNumeric && other && other->type == jbvNumeric)
+			appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			DirectFunctionCall2(numeric_add,
+																								NumericGetDatum(val.val.numeric),
+																								NumericGetDatum(other->val.numeric)))));
+		else if (val.type == jbvBinary && JsonContainerIsObject(val.val.binary.data))
+			capacity_add(out, val.val.binary.data, jcont(other));
+		else
+			appendStringInfoString(out, jtext(&val));
+	}
+	appendStringInfoChar(out, '}');
+}
+
+/*
+ * The order in which the n values of "pk IN [...]" are read: the list's, or
+ * with ORDER BY the partition key the values' (DESC: reversed), as DynamoDB
+ * Local answers; into perm. A repeated value is -1 after its first (read once).
+ */
+static void
+in_order(StPqlStatement *s, int n, int *perm)
+{
+	PqlKeys		tk,
+				k;
+	Where		w;
+	StPqlNode **v;
+	const char *ob = s->order_by ? st_pql_top_name(s->order_by) : NULL;
+
+	table_keys(s->table, s->index, &tk, &k);
+	analyse(s->where, &k, &w, true);
+	v = w.terms[w.pk_in]->args + 1;
+	for (int i = 0; i < n; i++)
+		perm[i] = i;
+	/* insertion sort: n is at most MAX_IN_KEYS */
+	for (int i = 1; ob && strcmp(ob, k.pk) == 0 && i < n; i++)
+		for (int j = i; j > 0; j--)
+		{
+			int			c;
+
+			CHECK_FOR_INTERRUPTS();
+			if (!wire_cmp(v[perm[j - 1]]->wire, v[perm[j]]->wire, &c) || (s->order_desc ? c >= 0 : c <= 0))
+				break;
+			c = perm[j];
+			perm[j] = perm[j - 1];
+			perm[j - 1] = c;
+		}
+	for (int i = 1; i < n; i++)
+		for (int j = 0; j < i; j++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (perm[j] >= 0 && strcmp(v[perm[j]]->wire, v[perm[i]]->wire) == 0)
+			{
+				perm[i] = -1;
+				break;
+			}
+		}
+}
+
+/*
+ * Runs a SELECT; returns the response of ExecuteStatement. With "pk IN
+ * [...]" the Queries of its values run in the list's order, their items
+ * concatenated, Limit (the items evaluated) across them, and NextToken is
+ * {"$in": the value's position[, "key": the Query's LastEvaluatedKey]}.
+ */
+static Jsonb *
+run_select(StPqlStatement *s, PqlOptions *o, const char *single_only)
+{
+	PqlOptions	so = *o;
+	StringInfoData out;
+	StringInfoData cc;
+	char	   *next = NULL;
+	int			vi = 0;
+	int		   *perm = NULL;
+	bool		first = true;
+	bool		in_token = false;
+	int64		left = o->limit;
+
+	initStringInfo(&out);
+	initStringInfo(&cc);
+	if (o->start_key)
+	{
+		Jsonb	   *t = jparse(o->start_key);
+		JsonbValue *pos = jget(&t->root, "$in");
+
+		if (pos)
+		{
+			JsonbValue *key = jget(&t->root, "key");
+
+			char	   *text;
+			char	   *end;
+			long		n;
+
+			if (pos->type != jbvNumeric)
+				validation("The provided starting token is invalid");
+			text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(pos->val.numeric)));
+			errno = 0;
+			n = strtol(text, &end, 10);
+			if (errno != 0 || *end != '\0' || n < 0 || n >= MAX_IN_KEYS)
+				validation("The provided starting token is invalid");
+			vi = (int) n;
+			so.start_key = key ? jtext(key) : NULL;
+			in_token = true;
+		}
+	}
+	appendStringInfoString(&out, "{\"Items\": [");
+	for (;;)
+	{
+		PqlPlan		pl = {0};
+		Jsonb	   *res;
+		JsonbValue *v;
+		JsonbValue *lek;
+
+		CHECK_FOR_INTERRUPTS();
+		initStringInfo(&pl.req);
+		plan_select(s, &so, &pl, false, single_only, perm ? perm[vi] : vi);
+		if ((o->start_key && in_token != (pl.n_in > 0)) || (pl.n_in > 0 && (vi < 0 || vi >= pl.n_in)))
+			validation("The provided starting token is invalid");
+		if (pl.n_in > 0 && perm == NULL)
+		{
+			/* now that the values are known: their order, then this one's plan again */
+			perm = palloc(sizeof(int) * pl.n_in);
+			in_order(s, pl.n_in, perm);
+			continue;
+		}
+		if (pl.n_in > 0 && perm[vi] < 0)
+		{
+			/* a repeated value */
+			if (++vi >= pl.n_in)
+				break;
+			continue;
+		}
+		res = call_unprefixed(pl.op, pl.req.data, "Invalid KeyConditionExpression: ");
+		if (pl.single)
+		{
+			v = jget(&res->root, "Item");
+			if (v)
+			{
+				append_item(&out, v, s, pl.pick);
+				first = false;
+			}
+		}
+		else if ((v = jget(&res->root, "Items")) != NULL)
+		{
+			int			ni = JsonContainerSize(v->val.binary.data);
+
+			for (int i = 0; i < ni; i++)
+			{
+				JsonbValue *item = getIthJsonbValueFromContainer(v->val.binary.data, i);
+
+				CHECK_FOR_INTERRUPTS();
+				/* a range's excluded bound */
+				if ((pl.strict_lo && item_key_equals(item, pl.sk_name, pl.strict_lo)) ||
+					(pl.strict_hi && item_key_equals(item, pl.sk_name, pl.strict_hi)))
+					continue;
+				if (!first)
+					appendStringInfoString(&out, ", ");
+				first = false;
+				append_item(&out, item, s, pl.pick);
+			}
+		}
+		if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
+		{
+			if (cc.len == 0)
+				appendStringInfoString(&cc, jtext(v));
+			else
+			{
+				Jsonb	   *prev = jparse(cc.data);
+
+				resetStringInfo(&cc);
+				capacity_add(&cc, &prev->root, jcont(v));
+			}
+		}
+		lek = pl.single ? NULL : jget(&res->root, "LastEvaluatedKey");
+		if (pl.n_in == 0)
+		{
+			if (lek)
+				next = next_token_encode(jparse(jtext(lek)));
+			break;
+		}
+		if (o->has_limit && (v = jget(&res->root, "ScannedCount")) != NULL && v->type == jbvNumeric)
+			left -= DatumGetInt64(DirectFunctionCall1(numeric_int8, NumericGetDatum(v->val.numeric)));
+		if (lek)
+		{
+			next = next_token_encode(jparse(psprintf("{\"$in\": %d, \"key\": %s}", vi, jtext(lek))));
+			break;
+		}
+		if (++vi >= pl.n_in)
+			break;
+		if (o->has_limit && left <= 0)
+		{
+			next = next_token_encode(jparse(psprintf("{\"$in\": %d}", vi)));
+			break;
+		}
+		so.start_key = NULL;
+		so.limit = left;
+	}
+	appendStringInfoChar(&out, ']');
+	if (next)
+	{
+		jkey(&out, "NextToken");
+		escape_json(&out, next);
+	}
+	if (cc.len > 0)
+	{
+		jkey(&out, "ConsumedCapacity");
+		appendStringInfoString(&out, cc.data);
+	}
+	appendStringInfoChar(&out, '}');
+	return jparse(out.data);
+}
+
+/*
  * Runs a statement (not EXISTS) with options o; returns the response of
  * ExecuteStatement {"Items": [...], "NextToken", "ConsumedCapacity"}.
  */
@@ -841,11 +1556,10 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 
 	initStringInfo(&pl.req);
 	if (s->kind == PQL_EXISTS)
-		validation("EXISTS is only supported in ExecuteTransaction");
+		validation("EXISTS can only be used in ExecuteTransaction write requests.");
 	if (s->kind == PQL_SELECT)
-		plan_select(s, o, &pl, false, single_only);
-	else
-		plan_write(s, o, &pl);
+		return run_select(s, o, single_only);
+	plan_write(s, o, &pl);
 
 	if (s->kind == PQL_INSERT)
 	{
@@ -872,44 +1586,16 @@ run_statement(StPqlStatement *s, PqlOptions *o, const char *single_only)
 		}
 		PG_END_TRY();
 	}
+	else if (s->kind == PQL_UPDATE)
+		res = call_unprefixed(pl.op, pl.req.data, "Invalid UpdateExpression: ");
 	else
 		res = st_ddb_call_internal(pl.op, jparse(pl.req.data));
 
 	initStringInfo(&out);
 	appendStringInfoString(&out, "{\"Items\": [");
-	if (s->kind == PQL_SELECT)
-	{
-		bool		nested = false;
-
-		for (int i = 0; i < s->nproj; i++)
-			nested |= s->proj[i]->npath > 1;
-		if (pl.single)
-		{
-			v = jget(&res->root, "Item");
-			if (v)
-				append_item(&out, v, s, nested);
-		}
-		else if ((v = jget(&res->root, "Items")) != NULL)
-		{
-			int			ni = JsonContainerSize(v->val.binary.data);
-
-			for (int i = 0; i < ni; i++)
-			{
-				CHECK_FOR_INTERRUPTS();
-				if (i > 0)
-					appendStringInfoString(&out, ", ");
-				append_item(&out, getIthJsonbValueFromContainer(v->val.binary.data, i), s, nested);
-			}
-		}
-	}
-	else if ((v = jget(&res->root, "Attributes")) != NULL)
+	if ((v = jget(&res->root, "Attributes")) != NULL)
 		appendStringInfoString(&out, jtext(v));
 	appendStringInfoChar(&out, ']');
-	if (!pl.single && (v = jget(&res->root, "LastEvaluatedKey")) != NULL)
-	{
-		jkey(&out, "NextToken");
-		escape_json(&out, next_token_encode(jparse(jtext(v))));
-	}
 	if ((v = jget(&res->root, "ConsumedCapacity")) != NULL)
 	{
 		jkey(&out, "ConsumedCapacity");
@@ -994,6 +1680,15 @@ error_message(ErrorData *edata)
 			return m;
 	}
 	return pstrdup(edata->message ? edata->message : "");
+}
+
+/* a ValidationError of an item: an update of a path it does not have, of a value of another type */
+static bool
+item_validation(const char *message)
+{
+	return strcmp(message, "The document path provided in the update expression is invalid for update") == 0 ||
+		strcmp(message, "The provided expression refers to an attribute that does not exist in the item") == 0 ||
+		strncmp(message, "An operand in the update expression has an incorrect data type", 63) == 0;
 }
 
 /* the statements of a batch or transaction: their count checked */
@@ -1089,6 +1784,88 @@ try_run(StPqlStatement *s, PqlOptions *o, Jsonb **res)
 	return err;
 }
 
+/*
+ * The item a statement of a batch names, "table" + its key (canonical
+ * JSON), or NULL when it names none or fails (its error comes when it
+ * runs); planned in a subtransaction of its own, as it runs.
+ */
+static char *
+batch_key(StPqlStatement *s)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	char	   *volatile key = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		PqlOptions	o = {0};
+		PqlPlan		pl = {0};
+
+		o.consistent = -1;
+		initStringInfo(&pl.req);
+		if (s->kind == PQL_SELECT)
+			plan_select(s, &o, &pl, false, "", -1);
+		else
+			plan_write(s, &o, &pl);
+		if (pl.single || s->kind != PQL_SELECT)
+		{
+			Jsonb	   *req = jparse(pl.req.data);
+			JsonbValue *k = jget(&req->root, "Key");
+			StringInfoData b;
+
+			initStringInfo(&b);
+			escape_json(&b, s->table);
+			if (k)
+				appendStringInfo(&b, " %s", jtext(k));
+			else
+			{
+				/* an INSERT: its item's key attributes */
+				PqlKeys		tk,
+							kk;
+				JsonbValue *item = jget(&req->root, "Item");
+				JsonbValue *v;
+				StringInfoData kb;
+
+				table_keys(s->table, NULL, &tk, &kk);
+				initStringInfo(&kb);
+				appendStringInfoChar(&kb, '{');
+				if ((v = jget(jcont(item), kk.pk)) != NULL)
+				{
+					escape_json(&kb, kk.pk);
+					appendStringInfo(&kb, ": %s", jtext(v));
+				}
+				if (kk.sk && (v = jget(jcont(item), kk.sk)) != NULL)
+				{
+					if (kb.len > 1)
+						appendStringInfoString(&kb, ", ");
+					escape_json(&kb, kk.sk);
+					appendStringInfo(&kb, ": %s", jtext(v));
+				}
+				appendStringInfoChar(&kb, '}');
+				/* canonical, as the Key of an UPDATE or DELETE */
+				appendStringInfo(&b, " %s", JsonbToCString(NULL, &jparse(kb.data)->root, 0));
+			}
+			key = b.data;
+		}
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		key = NULL;
+	}
+	PG_END_TRY();
+	return key;
+}
+
 Jsonb *
 st_ddb_batch_execute_statement(StDdbCall *call)
 {
@@ -1121,6 +1898,26 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 	}
 	if (reads && writes)
 		validation("Read and write requests together in the same batch is not supported.");
+	/*
+	 * the statements are one BatchGetItem or BatchWriteItem in DynamoDB: two
+	 * of one item are refused as there
+	 */
+	{
+		char	  **keys = palloc0(sizeof(char *) * n);
+
+		for (int i = 0; i < n; i++)
+		{
+			if (errors[i] != NULL || stmts[i]->kind == PQL_EXISTS)
+				continue;
+			keys[i] = batch_key(stmts[i]);
+			for (int j = 0; keys[i] && j < i; j++)
+			{
+				CHECK_FOR_INTERRUPTS();
+				if (keys[j] && strcmp(keys[i], keys[j]) == 0)
+					validation("Provided list of item keys contains duplicates");
+			}
+		}
+	}
 
 	initStringInfo(&out);
 	appendStringInfoString(&out, "{\"Responses\": [");
@@ -1153,8 +1950,13 @@ st_ddb_batch_execute_statement(StDdbCall *call)
 			appendStringInfoString(&out, ", \"Message\": ");
 			escape_json(&out, error_message(errors[i]));
 			appendStringInfoChar(&out, '}');
-			/* as DynamoDB Local: the table of an item's error, not of a request's */
-			if (stmts[i] && strcmp(bc, "ValidationError") != 0 && strcmp(bc, "ResourceNotFound") != 0)
+			/*
+			 * as DynamoDB Local: the table of an item's error, not of a
+			 * request's (a ValidationError is a request's, but for the
+			 * update of a path the item does not have)
+			 */
+			if (stmts[i] && strcmp(bc, "ResourceNotFound") != 0 &&
+				(strcmp(bc, "ValidationError") != 0 || item_validation(error_message(errors[i]))))
 			{
 				appendStringInfoString(&out, ", \"TableName\": ");
 				escape_json(&out, stmts[i]->table);
@@ -1332,12 +2134,17 @@ st_ddb_execute_transaction(StDdbCall *call)
 			if (stmts[i]->index)
 				validation(psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
 			plan_select(stmts[i], &o, &pl, false,
-						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i));
+						psprintf("Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.", i), -1);
 		}
 		else if (stmts[i]->kind == PQL_EXISTS)
-			plan_select(stmts[i], &o, &pl, true, NULL);
+			plan_select(stmts[i], &o, &pl, true,
+						psprintf("Validation failed in TransactStatements[%d]: EXISTS() must contain a single item read with additional condition", i), -1);
 		else
+		{
+			if (stmts[i]->returning)
+				validation(psprintf("Validation failed in TransactStatements[%d]: RETURNING clause is not supported in ExecuteTransaction.", i));
 			plan_write(stmts[i], &o, &pl);
+		}
 		if (strcmp(pl.op, "GetItem") == 0)
 			member = "Get";
 		else if (strcmp(pl.op, "PutItem") == 0)

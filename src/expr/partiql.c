@@ -811,11 +811,12 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 		expect_kw(&p, "INTO");
 		target(&p, s, false);
 		expect_kw(&p, "VALUE");
+		/* a list, a scalar, ...: DynamoDB's message (without its position) */
 		if (!is_punct(&p, "{") && !is_punct(&p, "?"))
-			pql_syntax(&p, "expected a map");
+			pql_invalid("Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.");
 		v = value(&p);
 		if (strncmp(v->wire, "{\"M\":", 5) != 0)
-			pql_invalid("The value of INSERT must be a map");
+			pql_invalid("Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.");
 		s->item = v->wire;
 		/* {"M": {...}} -> {...} */
 		s->item_members = pstrdup(v->wire + 5);
@@ -847,12 +848,14 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 					a.value = set_value(&p);
 				}
 				add_action(s, &cap, a);
-				if (!accept_punct(&p, ","))
+				/* SET a = 1, b = 2; REMOVE takes one path (REMOVE a REMOVE b), as DynamoDB */
+				if (remove || !accept_punct(&p, ","))
 					break;
 			}
 		}
-		expect_kw(&p, "WHERE");
-		s->where = cond(&p);
+		/* no WHERE: DynamoDB's "Where clause does not contain ..." when planned */
+		if (accept_kw(&p, "WHERE"))
+			s->where = cond(&p);
 		returning(&p, s);
 	}
 	else if (accept_kw(&p, "DELETE"))
@@ -860,8 +863,8 @@ st_pql_parse(const char *statement, int len, char **params, char *param_types, i
 		s->kind = PQL_DELETE;
 		expect_kw(&p, "FROM");
 		target(&p, s, false);
-		expect_kw(&p, "WHERE");
-		s->where = cond(&p);
+		if (accept_kw(&p, "WHERE"))
+			s->where = cond(&p);
 		returning(&p, s);
 	}
 	else

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# test/diff/partiql_local.sh: by hand, not in CI. The PartiQL requests of
-# test/diff/partiql_local.py — ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
+# test/diff/partiql_local.sh [--seed S] [--count N] [--quiet]: by hand, not in CI. The
+# PartiQL requests of test/diff/partiql_local.py (44 written by hand, N generated from seed
+# S, default 600 from seed 1) — ExecuteStatement, BatchExecuteStatement, ExecuteTransaction
 # and their errors — sent to singletable-gateway and to AWS's DynamoDB Local, the
-# normalised answers compared, the differences printed (argued in docs/partiql.md,
-# "Differences from DynamoDB").
+# normalised answers compared, the differences printed, each matched to its argument in
+# docs/partiql.md ("Differences from DynamoDB") or printed as NOT ARGUED.
 #
 # Needs: root (DynamoDB Local listens on every address, so both servers run in a network
 # namespace of their own with only the loopback interface), java 17, the installed extension
@@ -44,7 +45,7 @@ unshare --net bash -c '
         (exec 3<>/dev/tcp/127.0.0.1/8000) 2>/dev/null && (exec 3<>/dev/tcp/127.0.0.1/8001) 2>/dev/null && break
         sleep 0.2
     done
-    /usr/bin/python3 -I "$3" 8001 8000
+    /usr/bin/python3 -I "$3" 8001 8000 "${@:4}"
     kill "$gw_pid" "$local_pid"
     wait
-' bash "$DDB_LOCAL_DIR" "$GATEWAY" "$HERE/partiql_local.py"
+' bash "$DDB_LOCAL_DIR" "$GATEWAY" "$HERE/partiql_local.py" "$@"

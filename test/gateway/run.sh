@@ -6,8 +6,9 @@
 # overrides) and test/gateway/test_loop.py (the event loop: slow clients, the request
 # deadline, the per-address limit, pipelined calls, start-up checks); then, when the
 # installed extension has singletable.dynamodb_as, test/gateway/test_sdk.py (boto3 end to
-# end), test/gateway/test_partiql.py (PartiQL), test/gateway/test_export.py (the programs
-# of singletable.export_code, after npm ci), test/gateway/test_resource.py (the posting
+# end), test/gateway/test_partiql.py (PartiQL), test/gateway/test_partiql_cli.py (PartiQL
+# through Debian's AWS CLI, /usr/bin/aws), test/gateway/test_export.py (the programs of
+# singletable.export_code, after npm ci), test/gateway/test_resource.py (the posting
 # app through boto3's resource API) and test/gateway/js/posting_app.test.js (the posting
 # app through the JavaScript DocumentClient; `npm ci` installs its pinned SDK first when
 # node_modules is missing or older than package-lock.json), then, on the server restarted
@@ -55,6 +56,8 @@ SQL
         "${PYTHON[@]}" "$TOP/test/gateway/test_multikey.py" || rc=1
         "${PYTHON[@]}" "$TOP/test/gateway/test_resource.py" || rc=1
         "${PYTHON[@]}" "$TOP/test/gateway/test_partiql.py" || rc=1
+        # the same patterns through Debian's AWS CLI (/usr/bin/aws; missing: "not ok")
+        "${PYTHON[@]}" "$TOP/test/gateway/test_partiql_cli.py" || rc=1
         js=$TOP/test/gateway/js
         if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
             # Counted as a failure: CI installs nodejs and npm (test/lib.sh).

@@ -156,7 +156,7 @@ TOKEN = str(uuid.uuid4())
 def write_transaction(token):
     ddb.execute_transaction(ClientRequestToken=token, TransactStatements=[
         {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
-        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101')"},
+        {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'POST#p_0101' AND status = 'draft')"},
         {"Statement": INSERT, "Parameters": [S("USER#u_1002"), S("POST#p_0102"), S("Two"), S("draft")]}])
 
 
@@ -167,7 +167,7 @@ def cancelled():
     try:
         ddb.execute_transaction(TransactStatements=[
             {"Statement": f"UPDATE \"{TABLE}\" SET likes = likes + 1 WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'"},
-            {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'nope')"}])
+            {"Statement": f"EXISTS(SELECT * FROM \"{TABLE}\" WHERE pk = 'USER#u_1002' AND sk = 'nope' AND status = 'draft')"}])
     except botocore.exceptions.ClientError as e:
         return (e.response["Error"]["Code"], [r["Code"] for r in e.response["CancellationReasons"]],
                 plain(ex(f"SELECT likes FROM \"{TABLE}\" WHERE pk = 'USER#u_1001' AND sk = 'PROFILE'")["Items"]))
