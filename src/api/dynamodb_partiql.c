@@ -124,6 +124,8 @@ key_schema(JsonbContainer *ks, PqlKeys *k)
 	JsonbIterator *it;
 	JsonbValue	e;
 	JsonbIteratorToken tok;
+	int			n_hash = 0;
+	int			n_range = 0;
 
 	k->pk = k->sk = NULL;
 	k->pk_type = k->sk_type = 0;
@@ -140,9 +142,21 @@ key_schema(JsonbContainer *ks, PqlKeys *k)
 		name = jstr(jget(e.val.binary.data, "AttributeName"));
 		type = jstr(jget(e.val.binary.data, "KeyType"));
 		if (name && type && strcmp(type, "HASH") == 0)
-			k->pk = name;
+			k->pk = name, n_hash++;
 		else if (name && type)
-			k->sk = name;
+			k->sk = name, n_range++;
+	}
+
+	/*
+	 * An index of multi-attribute keys: no term is its key condition (an
+	 * attribute name is never empty), so a SELECT of it is a Scan of the
+	 * index with the whole WHERE as its filter — the items DynamoDB answers,
+	 * read from the whole index.
+	 */
+	if (n_hash > 1 || n_range > 1)
+	{
+		k->pk = "";
+		k->sk = NULL;
 	}
 }
 

@@ -294,6 +294,21 @@ SELECT singletable.dynamodb('ExecuteTransaction', $${"TransactStatements": [
 SELECT singletable.dynamodb('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "UPDATE \"pqh\" SET a = 1 WHERE id = 'q'"}, {"Statement": "EXISTS(SELECT * FROM \"pqt\" WHERE pk = 'b' AND sk = 1)"}]}$$);
 
+-- an index of multi-attribute keys: its SELECT is a Scan of the index, the WHERE its filter
+SELECT singletable.dynamodb('CreateTable', '{"TableName": "pq_multi", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "st", "AttributeType": "S"},
+                           {"AttributeName": "d", "AttributeType": "S"}, {"AttributeName": "t", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "sched", "Projection": {"ProjectionType": "ALL"},
+     "KeySchema": [{"AttributeName": "st", "KeyType": "HASH"}, {"AttributeName": "d", "KeyType": "RANGE"},
+                   {"AttributeName": "t", "KeyType": "RANGE"}]}]}') IS NOT NULL AS created;
+SELECT count(*) FROM singletable.partiql($$INSERT INTO "pq_multi" VALUE {'pk': 'a', 'st': 'approved', 'd': '2026-06-24', 't': '09:00'}$$)
+  UNION ALL SELECT count(*) FROM singletable.partiql($$INSERT INTO "pq_multi" VALUE {'pk': 'b', 'st': 'approved', 'd': '2026-06-24', 't': '11:00'}$$)
+  UNION ALL SELECT count(*) FROM singletable.partiql($$INSERT INTO "pq_multi" VALUE {'pk': 'c', 'st': 'draft', 'd': '2026-06-24'}$$);
+SELECT * FROM singletable.partiql($$SELECT pk, t FROM "pq_multi"."sched" WHERE st = 'approved' AND d = '2026-06-24' AND t > '10:00'$$);
+SELECT * FROM singletable.partiql($$SELECT pk FROM "pq_multi"."sched" WHERE st = 'approved'$$);
+SELECT singletable.dynamodb('DeleteTable', '{"TableName": "pq_multi"}') IS NOT NULL AS dropped;
+
 -- the token stays 10 minutes: removed, as the suites share the database
 DELETE FROM singletable.client_request_tokens WHERE token = 'tok-1';
 SELECT singletable.dynamodb('DeleteTable', '{"TableName": "pqt"}') IS NOT NULL AS dropped;
