@@ -348,6 +348,33 @@ attr_type(TableDef *t, const char *name)
 
 static void parse_throughput(StDdbErrors *e, JsonbValue *pt, const char *path, int64 *rcu, int64 *wcu);
 
+/* NonKeyAttributes: each name 1 to 255 characters, as DynamoDB's model says */
+static void
+check_nonkey_names(StDdbErrors *e, JsonbValue *arr, const char *path)
+{
+	int			n = array_size(arr);
+	bool		bad = false;
+	StringInfoData list;
+
+	initStringInfo(&list);
+	appendStringInfoString(&list, "'[");
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *v = getIthJsonbValueFromContainer(arr->val.binary.data, i);
+		char	   *name = v && v->type == jbvString ? pnstrdup(v->val.string.val, v->val.string.len) : NULL;
+
+		CHECK_FOR_INTERRUPTS();
+		if (name == NULL)
+			continue;
+		bad = bad || name[0] == '\0' || strlen(name) > 255;
+		appendStringInfo(&list, "%s%s", i ? ", " : "", name);
+	}
+	appendStringInfoString(&list, "]'");
+	if (bad)
+		st_ddb_error(e, list.data, path,
+					 "Member must satisfy constraint: [Member must have length less than or equal to 255, Member must have length greater than or equal to 1]");
+}
+
 /* The indexes of GlobalSecondaryIndexes or LocalSecondaryIndexes (path: for messages) */
 static IndexDef *
 parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool single, bool gsi)
@@ -375,6 +402,7 @@ parse_indexes(StDdbErrors *e, JsonbValue *arr, const char *path, int *n, bool si
 		{
 			r[i].projection = obj_string(proj->val.binary.data, "ProjectionType");
 			r[i].nonkey = obj_array(proj->val.binary.data, "NonKeyAttributes");
+			check_nonkey_names(e, r[i].nonkey, psprintf("%s.projection.nonKeyAttributes", p));
 			st_ddb_check_enum(e, r[i].projection, psprintf("%s.projection.projectionType", p),
 							  proj_types, "[ALL, INCLUDE, KEYS_ONLY]");
 		}

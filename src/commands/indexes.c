@@ -393,12 +393,17 @@ st_create_lsi(const StCreateLsiRequest *req)
 				 errmsg("table \"%s\" has no sort key, so it cannot have a local secondary index",
 						tab->relname),
 				 st_errdetail_dynamodb("One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex")));
-	if (strcmp(sk_name, tab->pk_name) == 0 || strcmp(sk_name, tab->sk_name) == 0)
+	/*
+	 * The table's sort key attribute is accepted, as DynamoDB accepts it: the
+	 * index orders each collection as the table does (every item is in it);
+	 * the partition key attribute cannot be a sort key of the same index.
+	 */
+	if (strcmp(sk_name, tab->pk_name) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sort key \"%s\" of local secondary index \"%s\" is a key attribute of table \"%s\"",
+				 errmsg("sort key \"%s\" of local secondary index \"%s\" is the partition key of table \"%s\"",
 						sk_name, idx.name, tab->relname),
-				 errhint("A local secondary index orders a collection by another attribute than the table's sort key.")));
+				 st_errdetail_dynamodb("Both the Hash Key and the Range Key element in the KeySchema have the same name")));
 	idx.n_pk = 1;
 	idx.pk[0].name = tab->pk_name;
 	idx.pk[0].type = tab->pk_type;

@@ -494,8 +494,9 @@ append_table(StringInfo buf, LastTable *t)
 	appendStringInfoString(buf, "{\"TableName\": ");
 	escape_json(buf, t->table_name);
 	append_units(buf, NULL, total, t, true);
-	if (t->table_used)
-		append_units(buf, "Table", t->table_units, t, true);
+	/* DynamoDB names the table also when a read of an index charged it nothing */
+	if (t->table_used || (t->is_read && t->n_indexes > 0))
+		append_units(buf, "Table", t->table_used ? t->table_units : 0, t, true);
 	append_index_map(buf, t, false);
 	append_index_map(buf, t, true);
 	appendStringInfoChar(buf, '}');

@@ -194,6 +194,32 @@ SELECT cases_err('GetItem', '{"TableName": "cases", "Key": {"pk": {"S": "a"}, "s
 SELECT cases_err('Query', '{"TableName": "cases", "KeyConditionExpression": "pk = :p AND ()", "ExpressionAttributeValues": {":p": {"S": "a"}}}');
 SELECT cases_err('Scan', '{"TableName": "cases", "FilterExpression": "tenantAgent:abc123-x"}');
 
+-- 13. an LSI whose sort key is the table's own is accepted; NonKeyAttributes names are
+-- 1 to 255 characters; an index read names the table in ConsumedCapacity (0 units) too
+SELECT cases_ddb('CreateTable', '{"TableName": "cases_lsi", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "sk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+  "LocalSecondaryIndexes": [{"IndexName": "own_sk", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                             "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+  "GlobalSecondaryIndexes": [{"IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}]}')
+  #> '{TableDescription,LocalSecondaryIndexes,0,KeySchema}';
+SELECT cases_ddb('PutItem', '{"TableName": "cases_lsi", "Item": {"pk": {"S": "a"}, "sk": {"S": "b"}, "g": {"S": "G"}, "x": {"N": "1"}}}');
+SELECT cases_ddb('Query', '{"TableName": "cases_lsi", "IndexName": "own_sk", "KeyConditionExpression": "pk = :p AND sk > :s",
+  "ExpressionAttributeValues": {":p": {"S": "a"}, ":s": {"S": "a"}}, "Select": "ALL_ATTRIBUTES", "ReturnConsumedCapacity": "INDEXES"}');
+SELECT cases_ddb('Query', '{"TableName": "cases_lsi", "IndexName": "byg", "KeyConditionExpression": "g = :g",
+  "ExpressionAttributeValues": {":g": {"S": "G"}}, "ReturnConsumedCapacity": "INDEXES"}') -> 'ConsumedCapacity';
+SELECT cases_err('UpdateTable', jsonb_build_object('TableName', 'cases_lsi',
+  'AttributeDefinitions', '[{"AttributeName": "h", "AttributeType": "S"}]'::jsonb,
+  'GlobalSecondaryIndexUpdates', jsonb_build_array(jsonb_build_object('Create', jsonb_build_object('IndexName', 'byh',
+    'KeySchema', '[{"AttributeName": "h", "KeyType": "HASH"}]'::jsonb,
+    'Projection', jsonb_build_object('ProjectionType', 'INCLUDE', 'NonKeyAttributes', jsonb_build_array('ok', repeat('n', 256))))))));
+SELECT cases_err('CreateTable', '{"TableName": "cases_nk", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "byg", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                              "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": [""]}}]}');
+SELECT cases_ddb('DeleteTable', '{"TableName": "cases_lsi"}') IS NOT NULL AS deleted;
+
 -- cleanup (the regress tests share one database)
 SELECT cases_ddb('DeleteTable', '{"TableName": "cases"}') IS NOT NULL AS deleted;
 DROP FUNCTION cases_ddb(text, jsonb);

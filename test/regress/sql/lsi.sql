@@ -67,7 +67,11 @@ SELECT singletable.put_item('lsi_orders', '{"pk": "CUSTOMER#9", "sk": "ORDER#001
 SELECT singletable.create_lsi('lsi_orders', 'by-rank', 'rank', 'N');
 -- bad arguments
 SELECT singletable.create_lsi('lsi_orders', 'by-total', 'weight', 'N');
+-- the table's sort key as the LSI's is accepted, as DynamoDB accepts it: each collection
+-- in the table's own order, every item in the index; the partition key is refused
 SELECT singletable.create_lsi('lsi_orders', 'by-sk', 'sk');
+SELECT sk FROM singletable.query('lsi_orders', 'CUSTOMER#1', '>', 'ORDER#001', index_name => 'by-sk');
+SELECT singletable.drop_lsi('lsi_orders', 'by-sk');
 SELECT singletable.create_lsi('lsi_orders', 'by-pk', 'pk');
 SELECT singletable.create_lsi('lsi_orders', 'x', 'weight');
 SELECT singletable.create_lsi('lsi_orders', 'by-weight', NULL);
