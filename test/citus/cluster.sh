@@ -18,6 +18,10 @@
 # socket file is named after the port, and Citus tells nodes apart by name and port).
 # cl_start exports PGHOST/PGPORT/PGUSER/PGDATABASE for the coordinator, CL_DIR,
 # CL_HOST[NODE] and CL_PORT[NODE]. ST_KEEP=1 leaves the cluster running at exit.
+# Where it runs, without editing this file: CL_PORT_BASE (default 54340) is the first port
+# tried, the nodes taking the next free ones within 200; CL_PARENT_DIR (default $TMPDIR or
+# /tmp) holds CL_DIR, a new singletable_citus.XXXXXX directory (its sockets' paths must stay
+# under the 107 bytes of a Unix socket name).
 # The extensions must be installed in $PG_CONFIG's PostgreSQL (test/citus/build.sh installs
 # Citus; singletable by `make install`).
 
@@ -27,6 +31,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 CL_NODES=(coord worker1 worker2)
 declare -gA CL_HOST=() CL_PORT=()
 CL_DIR=
+CL_PARENT=${CL_PARENT_DIR:-${TMPDIR:-/tmp}}
 
 # cl_as_owner CMD...: CMD as the servers' OS user (st_as_owner runs in $ST_DIR).
 cl_as_owner() {
@@ -36,13 +41,13 @@ cl_as_owner() {
 # Prints a free port from $1 on, skipping ports already given to a node of this cluster.
 cl_free_port() {
     local port=$1 p used socket
-    for ((; port < $1 + 200; port++)); do
+    for ((; port < $1 + 200 && port <= 65535; port++)); do
         used=0
         for p in "${CL_PORT[@]}"; do
             ((p == port)) && used=1
         done
         for socket in /tmp/.s.PGSQL."$port" /tmp/singletable*/.s.PGSQL."$port" \
-                      /tmp/singletable_citus.*/*/.s.PGSQL."$port" /var/run/postgresql/.s.PGSQL."$port"; do
+                      "$CL_PARENT"/singletable_citus.*/*/.s.PGSQL."$port" /var/run/postgresql/.s.PGSQL."$port"; do
             [[ -S $socket ]] && used=1
         done
         if ((used == 0)) && ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -70,7 +75,22 @@ cl_sql() {
 }
 
 cl_start() {
-    local node line port=54340
+    local node line port=${CL_PORT_BASE:-54340}
+    CL_PARENT=${CL_PARENT_DIR:-${TMPDIR:-/tmp}}
+    if [[ ! $port =~ ^[0-9]+$ ]] || ((port < 1024 || port > 65535)); then
+        echo "CL_PORT_BASE must be a port from 1024 to 65535, not \"$port\"" >&2
+        return 1
+    fi
+    if [[ ! -d $CL_PARENT ]]; then
+        echo "CL_PARENT_DIR \"$CL_PARENT\" is not a directory" >&2
+        return 1
+    fi
+    # CL_DIR/worker2/.s.PGSQL.NNNNN within a Unix socket name's 107 bytes
+    local socket_tail=/singletable_citus.XXXXXX/worker2/.s.PGSQL.65535
+    if ((${#CL_PARENT} + ${#socket_tail} > 107)); then
+        echo "CL_PARENT_DIR \"$CL_PARENT\" is too long for the nodes' Unix socket paths (107 bytes)" >&2
+        return 1
+    fi
     if ((EUID == 0)) && ! id postgres >/dev/null 2>&1; then
         echo "OS user 'postgres' does not exist (it comes with postgresql-common)" >&2
         return 1
@@ -80,7 +100,7 @@ cl_start() {
         echo "Citus is not installed in $PG_CONFIG's PostgreSQL (run test/citus/build.sh)" >&2
         return 1
     fi
-    CL_DIR=$(mktemp -d /tmp/singletable_citus.XXXXXX) || return 1
+    CL_DIR=$(mktemp -d "$CL_PARENT/singletable_citus.XXXXXX") || return 1
     export CL_DIR
     trap cl_stop EXIT
     trap 'exit 130' INT

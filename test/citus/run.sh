@@ -68,12 +68,28 @@ fi
 
 # shellcheck source=test/citus/cluster.sh
 source "$HERE/cluster.sh"
+# the cluster where this run says, not where cluster.sh would put it by default: a
+# directory of our own and ports from 55440 (CITUS_PORT_BASE, CITUS_PARENT_DIR override)
+CL_PARENT_DIR=${CITUS_PARENT_DIR:-$(mktemp -d /tmp/st-citus-run.XXXXXX)}
+CL_PORT_BASE=${CITUS_PORT_BASE:-55440}
+chmod 755 "$CL_PARENT_DIR"
 t0=$(date +%s)
 if cl_start; then
     ok "a coordinator and two workers started, citus and singletable created on each ($(($(date +%s) - t0)) s)"
 else
     not_ok "a coordinator and two workers started, citus and singletable created on each"
     bail "no cluster"
+fi
+# cl_stop removes CL_DIR at exit; then the directory made here, when it is empty
+trap 'cl_stop; [[ -n ${CITUS_PARENT_DIR:-} ]] || rmdir "$CL_PARENT_DIR" 2>/dev/null' EXIT
+if [[ $CL_DIR == "$CL_PARENT_DIR"/singletable_citus.* ]] && ((CL_PORT[coord] >= CL_PORT_BASE &&
+    CL_PORT[worker1] >= CL_PORT_BASE && CL_PORT[worker2] >= CL_PORT_BASE)) &&
+    [[ $(cl_sql coord "SELECT string_agg(nodename || ':' || nodeport, ' ' ORDER BY nodeport) FROM pg_dist_node") == \
+       "${CL_HOST[coord]}:${CL_PORT[coord]} ${CL_HOST[worker1]}:${CL_PORT[worker1]} ${CL_HOST[worker2]}:${CL_PORT[worker2]}" ]]; then
+    ok "the cluster runs in CL_PARENT_DIR ($CL_PARENT_DIR) on ports from CL_PORT_BASE ($CL_PORT_BASE), as Citus's metadata says"
+else
+    not_ok "the cluster runs in CL_PARENT_DIR on ports from CL_PORT_BASE"
+    diag "CL_DIR=$CL_DIR ports ${CL_PORT[*]}" "$(cl_sql coord "SELECT nodename, nodeport FROM pg_dist_node" 2>&1)"
 fi
 WORK=$CL_DIR/work
 mkdir -p "$WORK"
