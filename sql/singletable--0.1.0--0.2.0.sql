@@ -1151,13 +1151,14 @@ CREATE TABLE singletable.peel_offs (
     copied_at           pg_catalog.timestamptz,
     updated_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
     finished_at         pg_catalog.timestamptz,
+    cutover_seconds     pg_catalog.float8,
     UNIQUE (table_name, entity)
 );
 -- one move of a table at a time
 CREATE UNIQUE INDEX peel_offs_running ON singletable.peel_offs (table_name)
     WHERE phase OPERATOR(pg_catalog.<>) 'done';
 COMMENT ON TABLE singletable.peel_offs IS
-  'Registry of peel_off moves: the table, the entity, the new table, the phase (copy, catch_up, done), progress of the copy (last key copied, items), keys replayed from the log, items deleted at the cutover';
+  'Registry of peel_off moves: the table, the entity, the new table, the phase (copy, catch_up, done), progress of the copy (last key copied, items), keys replayed from the log, items deleted at the cutover and how long the cutover held its lock';
 SELECT pg_catalog.pg_extension_config_dump('singletable.peel_offs', '');
 GRANT SELECT, INSERT, UPDATE, DELETE ON singletable.peel_offs TO PUBLIC;
 ALTER TABLE singletable.peel_offs ENABLE ROW LEVEL SECURITY;
@@ -1573,6 +1574,7 @@ AS $$
 DECLARE
     p record;
     n pg_catalog.int8;
+    t0 pg_catalog.timestamptz := pg_catalog.clock_timestamp();
 BEGIN
     p := singletable.peel_off_plan(peel);
     IF p.phase OPERATOR(pg_catalog.=) 'done' THEN
@@ -1606,7 +1608,8 @@ BEGIN
     DELETE FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) peel;
     UPDATE singletable.peel_offs r
        SET phase = 'done', items_deleted = n, updated_at = pg_catalog.clock_timestamp(),
-           finished_at = pg_catalog.clock_timestamp()
+           finished_at = pg_catalog.clock_timestamp(),
+           cutover_seconds = pg_catalog.date_part('epoch', pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) t0)
      WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
     RETURN n;
 END;
@@ -1675,7 +1678,7 @@ SELECT p.peel_id, p.table_name, p.entity, p.new_table, p.phase,
        p.keys_replayed, p.items_deleted,
        pg_catalog.round((p.items_copied::pg_catalog.float8 OPERATOR(pg_catalog./) GREATEST(pg_catalog.date_part('epoch',
            COALESCE(p.copied_at, p.updated_at) OPERATOR(pg_catalog.-) p.started_at), 0.001))::pg_catalog.numeric, 1) AS copy_items_per_second,
-       p.started_at, p.updated_at, p.finished_at
+       p.cutover_seconds, p.started_at, p.updated_at, p.finished_at
   FROM singletable.peel_offs p;
 COMMENT ON VIEW singletable.peel_off_progress IS
   'Progress of each peel_off, in the style of pg_stat_progress_*: phase, items copied of the estimate, log entries waiting for the catch-up, the copy''s rate, times';

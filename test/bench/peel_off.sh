@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# test/bench/peel_off.sh: singletable.peel_off on a 1,000,000-item table while a get_item
+# workload runs (issue 29, item 4).
+#
+#   test/bench/peel_off.sh [ITEMS]      (default 1000000)
+#
+# Loads ITEMS items of the posting app's shapes: 90 % posts (USER#<n> / POST#<nnnn>, 10 a
+# user) and 10 % metrics (POST#<n> / METRICS#<timestamp>, 10 a post), both registered as
+# entities, and VACUUM ANALYZEs. Then, in the same run: pgbench get_item of random posts
+# (-M prepared, BENCH_CLIENTS clients) for BENCH_SECONDS seconds before the move; then
+# CALL singletable.peel_off('app', 'Metrics', 'app_metrics', batch_size, pause) in the
+# background while the same pgbench runs in BENCH_SECONDS-second cells until the move
+# ends (a cell counts when the move ran all through it); then pgbench again after it.
+# Reports tps before, during (each cell and their mean) and after, the ratio during /
+# before, the move's copy rate (items per second), its whole time and how long its
+# cutover took (deleting the entity's items from the old table under the lock); writes
+# its section of test/bench/REPORT.md. Not part of CI. Starts its own server with
+# test/lib.sh (PG_CONFIG honoured).
+# Environment: BENCH_SECONDS (10), BENCH_CLIENTS (2), BENCH_BATCH (1000),
+# BENCH_PAUSE (0.05 s between batches), BENCH_BUILD (1).
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=test/lib.sh
+source "$HERE/../lib.sh"
+ITEMS=${1:-1000000}
+((ITEMS >= 1000 && ITEMS % 100 == 0)) || { echo "ITEMS must be a multiple of 100, at least 1000" >&2; exit 1; }
+SECTION="## peel_off: moving 10 % of a 1,000,000-item table under a get_item workload (issue 29, item 4)"
+SECONDS_PER=${BENCH_SECONDS:-10}
+CLIENTS=${BENCH_CLIENTS:-2}
+BATCH=${BENCH_BATCH:-1000}
+PAUSE=${BENCH_PAUSE:-0.05}
+OUT=$HERE/out/peel_off
+mkdir -p "$OUT"
+
+if [[ ${BENCH_BUILD:-1} == 1 ]]; then
+    st_log "building"
+    st_build_install >"$OUT/build.log" 2>&1 || { tail -n 30 "$OUT/build.log" >&2; exit 1; }
+fi
+st_start_server "shared_buffers = '256MB'" "synchronous_commit = off" >/dev/null || { echo "server failed" >&2; exit 1; }
+trap st_stop_server EXIT
+export PATH="$PGBIN:$PATH"
+psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+POSTS=$((ITEMS * 9 / 10))
+METRICS=$((ITEMS - POSTS))
+st_log "loading $POSTS posts and $METRICS metrics"
+psql <<SQL || exit 1
+CREATE EXTENSION singletable;
+SET client_min_messages = warning;
+SELECT singletable.create_table('app');
+SELECT singletable.define_entity('app', 'Post', pk => 'USER#{userId:int(7)}', sk => 'POST#{postId:int(4)}');
+SELECT singletable.define_entity('app', 'Metrics', pk => 'POST#{postId:int(7)}', sk => 'METRICS#{capturedAt:timestamp}');
+INSERT INTO app (pk, sk, item)
+SELECT 'USER#' || lpad(u::text, 7, '0'), 'POST#' || lpad(p::text, 4, '0'),
+       jsonb_build_object('pk', 'USER#' || lpad(u::text, 7, '0'), 'sk', 'POST#' || lpad(p::text, 4, '0'),
+                          'title', 'a post of the posting app', 'status', 'draft', 'body', repeat('x', 100))
+  FROM generate_series(1, $POSTS / 10) u, generate_series(1, 10) p;
+INSERT INTO app (pk, sk, item)
+SELECT 'POST#' || lpad(p::text, 7, '0'), 'METRICS#2026-06-23T' || lpad(h::text, 2, '0') || ':12Z',
+       jsonb_build_object('pk', 'POST#' || lpad(p::text, 7, '0'), 'sk', 'METRICS#2026-06-23T' || lpad(h::text, 2, '0') || ':12Z',
+                          'views', p * h, 'likes', h)
+  FROM generate_series(1, $METRICS / 10) p, generate_series(0, 9) h;
+VACUUM ANALYZE app;
+SQL
+printf '%s\n' "\\set u random(1, $((POSTS / 10)))" "\\set p random(1, 10)" \
+    "SELECT singletable.get_item('app', 'USER#' || lpad(:u::text, 7, '0'), 'POST#' || lpad(:p::text, 4, '0'));" \
+    >"$OUT/get.sql"
+tps() {  # pgbench's tps, without the connection start-up
+    pgbench -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$SECONDS_PER" -f "$OUT/get.sql" 2>&1 |
+        sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' | awk '{printf "%.0f\n", $1}'
+}
+
+st_log "warm-up"
+tps >/dev/null
+before=$(tps)
+st_log "before: $before tps; the move starts"
+start=$(date +%s.%N)
+psql -c "CALL singletable.peel_off('app', 'Metrics', 'app_metrics', batch_size => $BATCH, pause => $PAUSE)" \
+    >"$OUT/move.log" 2>&1 &
+move=$!
+during=()
+while kill -0 "$move" 2>/dev/null; do
+    t=$(tps)
+    if kill -0 "$move" 2>/dev/null; then
+        during+=("$t")
+        st_log "during: $t tps"
+    fi
+done
+wait "$move" || { cat "$OUT/move.log" >&2; exit 1; }
+elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+after=$(tps)
+st_log "after: $after tps"
+((${#during[@]} > 0)) || { echo "the move ended before a whole pgbench cell: raise ITEMS or lower BENCH_SECONDS" >&2; exit 1; }
+IFS='|' read -r copied rate cutover left moved < <(psql -At -c "
+    SELECT p.items_copied, p.copy_items_per_second, round(p.cutover_seconds::numeric, 2),
+           (SELECT count(*) FROM app WHERE sk LIKE 'METRICS#%'), (SELECT count(*) FROM app_metrics)
+      FROM singletable.peel_off_progress p")
+mean=$(printf '%s\n' "${during[@]}" | awk '{s += $1} END {printf "%.0f", s / NR}')
+ratio=$(awk -v d="$mean" -v b="$before" 'BEGIN {printf "%.2f", d / b}')
+
+REPORT=$TOP/test/bench/REPORT.md
+{
+    echo "$SECTION"
+    echo
+    echo "Generated by \`test/bench/peel_off.sh\` on $(date -u '+%Y-%m-%d %H:%M') UTC, built from"
+    echo "$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo 'the work tree')$(git -C "$TOP" diff --quiet HEAD -- src sql 2>/dev/null || echo ' with uncommitted changes'). Rerun: \`test/bench/peel_off.sh\` (as root)."
+    echo "$(nproc) cores shared by pgbench, PostgreSQL (synchronous_commit = off) and the move."
+    echo
+    echo "$ITEMS items: $POSTS posts (\`USER#…/POST#…\`) and $METRICS metrics (\`POST#…/METRICS#…\`, the"
+    echo "entity moved). Foreground: get_item of random posts, $CLIENTS pgbench clients (-M prepared),"
+    echo "$SECONDS_PER s cells. The move: \`CALL singletable.peel_off('app', 'Metrics', 'app_metrics',"
+    echo "batch_size => $BATCH, pause => $PAUSE)\`."
+    echo
+    echo "| | get_item tps |"
+    echo "|---|---|"
+    echo "| before the move | $before |"
+    echo "| during the move (cells: $(printf '%s, ' "${during[@]}" | sed 's/, $//')) | $mean (mean) |"
+    echo "| after the move | $after |"
+    echo
+    echo "During / before: **${ratio}×** (target ≥ 0.8×). The move: $copied items copied at"
+    echo "$rate items/s (the copy phase), $elapsed s in all; its cutover (replaying the rest of the"
+    echo "log, deleting the $copied items from the old table under SHARE ROW EXCLUSIVE, the triggers"
+    echo "swapped) took $cutover s, writes of the old table waiting meanwhile (reads do not)."
+    echo "Afterwards: $moved items in the new table, $left of the entity in the old."
+} >"$OUT/section.md"
+# replace this section of the report, or append it
+awk -v sec="$SECTION" -v file="$OUT/section.md" '
+    $0 == sec { while ((getline l < file) > 0) print l; skip = 1; done = 1; next }
+    skip && /^## / { skip = 0; print ""; }
+    !skip { print }
+    END { if (!done) { print ""; while ((getline l < file) > 0) print l } }' "$REPORT" >"$OUT/report.md" &&
+    cp "$OUT/report.md" "$REPORT"
+cat "$OUT/section.md"
