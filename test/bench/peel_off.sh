@@ -10,14 +10,16 @@
 # (-M prepared, BENCH_CLIENTS clients) for BENCH_SECONDS seconds before the move; then
 # CALL singletable.peel_off('app', 'Metrics', 'app_metrics', batch_size, pause) in the
 # background while the same pgbench runs in BENCH_SECONDS-second cells until the move
-# ends (a cell counts when the move ran all through it); then pgbench again after it.
+# ends (a cell counts when the move ran all through it; the cell it ended in, which holds
+# the cutover, is shown apart); then pgbench again after it; the move reversed by hand,
+# the same for the next pause.
 # Reports tps before, during (each cell and their mean) and after, the ratio during /
 # before, the move's copy rate (items per second), its whole time and how long its
 # cutover took (deleting the entity's items from the old table under the lock); writes
 # its section of test/bench/REPORT.md. Not part of CI. Starts its own server with
 # test/lib.sh (PG_CONFIG honoured).
-# Environment: BENCH_SECONDS (10), BENCH_CLIENTS (2), BENCH_BATCH (1000),
-# BENCH_PAUSE (0.05 s between batches), BENCH_BUILD (1).
+# Environment: BENCH_SECONDS (5), BENCH_CLIENTS (2), BENCH_BATCH (1000),
+# BENCH_PAUSES ("0.2 0.05 0": a move for each pause between batches, in seconds), BENCH_BUILD (1).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=test/lib.sh
@@ -25,10 +27,10 @@ source "$HERE/../lib.sh"
 ITEMS=${1:-1000000}
 ((ITEMS >= 1000 && ITEMS % 100 == 0)) || { echo "ITEMS must be a multiple of 100, at least 1000" >&2; exit 1; }
 SECTION="## peel_off: moving 10 % of a 1,000,000-item table under a get_item workload (issue 29, item 4)"
-SECONDS_PER=${BENCH_SECONDS:-10}
+SECONDS_PER=${BENCH_SECONDS:-5}
 CLIENTS=${BENCH_CLIENTS:-2}
 BATCH=${BENCH_BATCH:-1000}
-PAUSE=${BENCH_PAUSE:-0.05}
+PAUSES=${BENCH_PAUSES:-0.2 0.05 0}
 OUT=$HERE/out/peel_off
 mkdir -p "$OUT"
 
@@ -72,31 +74,57 @@ tps() {  # pgbench's tps, without the connection start-up
 
 st_log "warm-up"
 tps >/dev/null
-before=$(tps)
-st_log "before: $before tps; the move starts"
-start=$(date +%s.%N)
-psql -c "CALL singletable.peel_off('app', 'Metrics', 'app_metrics', batch_size => $BATCH, pause => $PAUSE)" \
-    >"$OUT/move.log" 2>&1 &
-move=$!
-during=()
-while kill -0 "$move" 2>/dev/null; do
-    t=$(tps)
-    if kill -0 "$move" 2>/dev/null; then
-        during+=("$t")
-        st_log "during: $t tps"
+: >"$OUT/rows.md"
+n=0
+for PAUSE in $PAUSES; do
+    n=$((n + 1))
+    before=$(tps)
+    st_log "pause $PAUSE: before: $before tps; the move starts"
+    start=$(date +%s.%N)
+    psql -c "CALL singletable.peel_off('app', 'Metrics', 'app_metrics', batch_size => $BATCH, pause => $PAUSE)" \
+        >"$OUT/move.log" 2>&1 &
+    move=$!
+    during=()
+    last='—'
+    while kill -0 "$move" 2>/dev/null; do
+        t=$(tps)
+        if kill -0 "$move" 2>/dev/null; then
+            during+=("$t")
+            st_log "during: $t tps"
+        else
+            last=$t
+            st_log "(a cell the move ended in: $t tps)"
+        fi
+    done
+    wait "$move" || { cat "$OUT/move.log" >&2; exit 1; }
+    elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+    after=$(tps)
+    st_log "after: $after tps"
+    IFS='|' read -r copied rate cutover left moved < <(psql -At -c "
+        SELECT p.items_copied, p.copy_items_per_second, round(p.cutover_seconds::numeric, 2),
+               (SELECT count(*) FROM app WHERE sk LIKE 'METRICS#%'), (SELECT count(*) FROM app_metrics)
+          FROM singletable.peel_off_progress p")
+    if ((${#during[@]} > 0)); then
+        mean=$(printf '%s\n' "${during[@]}" | awk '{s += $1} END {printf "%.0f", s / NR}')
+        ratio=$(awk -v d="$mean" -v b="$before" 'BEGIN {printf "%.2f×", d / b}')
+        cells=$(printf '%s, ' "${during[@]}" | sed 's/, $//')
+    else
+        mean='—' ratio='— (the move was shorter than a cell)' cells='none'
     fi
+    echo "| $BATCH, $PAUSE s | $before | $mean ($cells) | $last | $after | **$ratio** | $rate | $elapsed s | $cutover s | $moved / $left |" >>"$OUT/rows.md"
+    # the reverse by hand of docs/entities.md, for the next configuration
+    psql <<SQL || exit 1
+SET client_min_messages = warning;
+BEGIN;
+LOCK TABLE app_metrics IN SHARE ROW EXCLUSIVE MODE;
+SELECT format('DROP TRIGGER %I ON app', tgname) FROM pg_trigger WHERE tgrelid = 'app'::regclass AND tgname LIKE 'peel_off_%_refuse' \gexec
+INSERT INTO app (pk, sk, item) SELECT pk, sk, item FROM app_metrics;
+DELETE FROM singletable.peel_offs WHERE table_name = 'app'::regclass;
+COMMIT;
+SELECT singletable.drop_table('app_metrics');
+VACUUM ANALYZE app;
+SQL
 done
-wait "$move" || { cat "$OUT/move.log" >&2; exit 1; }
-elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
-after=$(tps)
-st_log "after: $after tps"
-((${#during[@]} > 0)) || { echo "the move ended before a whole pgbench cell: raise ITEMS or lower BENCH_SECONDS" >&2; exit 1; }
-IFS='|' read -r copied rate cutover left moved < <(psql -At -c "
-    SELECT p.items_copied, p.copy_items_per_second, round(p.cutover_seconds::numeric, 2),
-           (SELECT count(*) FROM app WHERE sk LIKE 'METRICS#%'), (SELECT count(*) FROM app_metrics)
-      FROM singletable.peel_off_progress p")
-mean=$(printf '%s\n' "${during[@]}" | awk '{s += $1} END {printf "%.0f", s / NR}')
-ratio=$(awk -v d="$mean" -v b="$before" 'BEGIN {printf "%.2f", d / b}')
 
 REPORT=$TOP/test/bench/REPORT.md
 {
@@ -109,19 +137,16 @@ REPORT=$TOP/test/bench/REPORT.md
     echo "$ITEMS items: $POSTS posts (\`USER#…/POST#…\`) and $METRICS metrics (\`POST#…/METRICS#…\`, the"
     echo "entity moved). Foreground: get_item of random posts, $CLIENTS pgbench clients (-M prepared),"
     echo "$SECONDS_PER s cells. The move: \`CALL singletable.peel_off('app', 'Metrics', 'app_metrics',"
-    echo "batch_size => $BATCH, pause => $PAUSE)\`."
+    echo "batch_size => …, pause => …)\`, once per configuration, in this order."
     echo
-    echo "| | get_item tps |"
-    echo "|---|---|"
-    echo "| before the move | $before |"
-    echo "| during the move (cells: $(printf '%s, ' "${during[@]}" | sed 's/, $//')) | $mean (mean) |"
-    echo "| after the move | $after |"
+    echo "| batch, pause | before (tps) | during (tps: mean, cells) | the cell the move ended in (its cutover) | after (tps) | during / before | copy rate (items/s, pauses included) | move in all | cutover | items new / old |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    cat "$OUT/rows.md"
     echo
-    echo "During / before: **${ratio}×** (target ≥ 0.8×). The move: $copied items copied at"
-    echo "$rate items/s (the copy phase), $elapsed s in all; its cutover (replaying the rest of the"
-    echo "log, deleting the $copied items from the old table under SHARE ROW EXCLUSIVE, the triggers"
-    echo "swapped) took $cutover s, writes of the old table waiting meanwhile (reads do not)."
-    echo "Afterwards: $moved items in the new table, $left of the entity in the old."
+    echo "Target: during / before ≥ 0.8×. The cutover replays the rest of the log, deletes the"
+    echo "$METRICS items from the old table and swaps the triggers under SHARE ROW EXCLUSIVE: writes"
+    echo "of the old table (every entity's) wait that long, reads do not. Between configurations the"
+    echo "move is reversed by hand as docs/entities.md shows, and the table vacuumed."
 } >"$OUT/section.md"
 # replace this section of the report, or append it
 awk -v sec="$SECTION" -v file="$OUT/section.md" '
