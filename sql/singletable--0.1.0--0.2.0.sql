@@ -1620,7 +1620,7 @@ COMMENT ON FUNCTION singletable.peel_off_cutover(pg_catalog.int8) IS
 -- The whole move: every phase, a COMMIT after each batch; called again, it resumes
 CREATE PROCEDURE singletable.peel_off(table_name pg_catalog.text, entity pg_catalog.text, new_table pg_catalog.text,
                                       batch_size pg_catalog.int4 DEFAULT 1000,
-                                      pause pg_catalog.float8 DEFAULT 0,
+                                      pause pg_catalog.float8 DEFAULT 0.2,
                                       catch_up_threshold pg_catalog.int8 DEFAULT 1000)
 LANGUAGE plpgsql
 AS $$

@@ -149,6 +149,40 @@ SELECT (SELECT count(*) FROM kv) AS kv_items, (SELECT count(*) FROM kv_sessions)
        (SELECT min(id) FROM kv_sessions) AS first_session;
 SELECT singletable.put_item('kv', '{"id": "SESSION#1"}');
 
+-- A CALL cancelled in the middle of its copy (statement_timeout during a pause): the
+-- batches it committed stay; the next CALL resumes after the last key copied. The
+-- table's owner is not a superuser: the registry's row security lets it write its rows.
+CREATE ROLE regress_peel_owner;
+GRANT CREATE ON SCHEMA public TO regress_peel_owner;
+SET ROLE regress_peel_owner;
+SELECT singletable.create_table('ev', 'pk', NULL);
+SELECT singletable.define_entity('ev', 'Event', pk => 'EV#{id:int(3)}');
+SELECT count(singletable.put_item('ev', jsonb_build_object('pk', 'EV#' || lpad(i::text, 3, '0')))) FROM generate_series(1, 100) i;
+SET statement_timeout = '1s';
+CALL singletable.peel_off('ev', 'Event', 'ev_events', batch_size => 10, pause => 0.3);
+RESET statement_timeout;
+SELECT phase, items_copied > 0 AND items_copied < 100 AS part_copied,
+       (SELECT count(*) FROM ev_events) = items_copied AS new_table_has_them
+  FROM singletable.peel_off_progress WHERE table_name = 'ev'::regclass;
+-- a write meanwhile is logged; another role neither changes the registry row nor reads the log
+SELECT singletable.put_item('ev', '{"pk": "EV#101"}');
+SELECT count(*) AS log_rows_owner FROM singletable.peel_off_log;
+RESET ROLE;
+SET ROLE regress_peel_other;
+WITH u AS (UPDATE singletable.peel_offs SET phase = 'done' WHERE table_name = 'ev'::regclass RETURNING 1)
+SELECT count(*) AS rows_changed FROM u;
+SELECT count(*) AS log_rows_other FROM singletable.peel_off_log;
+RESET ROLE;
+SET ROLE regress_peel_owner;
+CALL singletable.peel_off('ev', 'Event', 'ev_events', batch_size => 10);
+SELECT phase, items_copied, (SELECT count(*) FROM ev_events) AS moved, (SELECT count(*) FROM ev) AS left_in_old
+  FROM singletable.peel_off_progress WHERE table_name = 'ev'::regclass;
+SELECT singletable.drop_table('ev_events');
+SELECT singletable.drop_table('ev');
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM regress_peel_owner;
+DROP ROLE regress_peel_owner;
+
 -- A running move whose new table is dropped loses its log triggers and registry row
 SELECT singletable.peel_off_begin('kv', 'Cart', 'kv_carts') AS cartpeel \gset
 SELECT count(*) AS log_triggers FROM pg_trigger WHERE tgrelid = 'kv'::regclass AND tgname LIKE '%\_log\_%';
