@@ -138,7 +138,7 @@ SELECT singletable.define_entity('w', 'Metrics', pk => 'POST#{postId:int(7)}', s
 SELECT singletable.peel_off_begin('w', 'Metrics', 'w_metrics');
 SQL
 printf '%s\n' "\\set n random(1, 100000)" \
-    "SELECT singletable.put_item('w', jsonb_build_object('pk', 'POST#' || lpad((:client_id * 100000 + :n)::text, 7, '0'), 'sk', 'METRICS#2026-06-23T09:12Z', 'views', :n, 'likes', 1));" \
+    "SELECT singletable.put_item('w', jsonb_build_object('pk', 'POST#' || lpad((:client_id::int * 100000 + :n::int)::text, 7, '0'), 'sk', 'METRICS#2026-06-23T09:12Z', 'views', :n::int, 'likes', 1));" \
     >"$OUT/put.sql"
 puts() {
     pgbench -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$SECONDS_PER" -f "$OUT/put.sql" 2>&1 |
