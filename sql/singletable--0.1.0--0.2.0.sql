@@ -1160,6 +1160,7 @@ CREATE UNIQUE INDEX peel_offs_running ON singletable.peel_offs (table_name)
 COMMENT ON TABLE singletable.peel_offs IS
   'Registry of peel_off moves: the table, the entity, the new table, the phase (copy, catch_up, done), progress of the copy (last key copied, items), keys replayed from the log, items deleted at the cutover and how long the cutover held its lock';
 SELECT pg_catalog.pg_extension_config_dump('singletable.peel_offs', '');
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_offs_peel_id_seq', '');
 GRANT SELECT, INSERT, UPDATE, DELETE ON singletable.peel_offs TO PUBLIC;
 ALTER TABLE singletable.peel_offs ENABLE ROW LEVEL SECURITY;
 -- everyone reads the registry; only the old table's owner (or a member of its role) writes its rows
@@ -1184,6 +1185,9 @@ CREATE TABLE singletable.peel_off_log (
 );
 COMMENT ON TABLE singletable.peel_off_log IS
   'Keys of the writes of a peeled entity''s items to the old table while its peel_off runs, in commit-visible order; replayed and deleted by peel_off_catch_up and peel_off_cutover';
+-- dumped with the registry: a move dumped in the middle resumes after a restore
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_off_log', '');
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_off_log_seq_seq', '');
 GRANT SELECT, DELETE ON singletable.peel_off_log TO PUBLIC;
 ALTER TABLE singletable.peel_off_log ENABLE ROW LEVEL SECURITY;
 CREATE POLICY peel_off_log_owner ON singletable.peel_off_log
