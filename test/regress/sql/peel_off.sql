@@ -122,6 +122,14 @@ SELECT singletable.update_item('posting', 'POST#p2', 'METRICS#2026-06-23T03:12Z'
 SELECT singletable.dynamodb('PutItem', '{"TableName": "posting", "Item": {"pk": {"S": "POST#p1"}, "sk": {"S": "METRICS#2026-06-23T00:12Z"}}}');
 INSERT INTO posting VALUES ('POST#p1', 'METRICS#2026-06-23T00:15Z', '{"pk": "POST#p1", "sk": "METRICS#2026-06-23T00:15Z"}');
 \set VERBOSITY terse
+-- a batch and a transaction holding such a write are refused whole
+SELECT singletable.dynamodb('BatchWriteItem', '{"RequestItems": {"posting": [
+    {"PutRequest": {"Item": {"pk": {"S": "POST#p1"}, "sk": {"S": "SOURCE#b1"}}}},
+    {"PutRequest": {"Item": {"pk": {"S": "POST#p1"}, "sk": {"S": "METRICS#2026-06-23T00:16Z"}}}}]}}');
+SELECT singletable.dynamodb('TransactWriteItems', '{"TransactItems": [
+    {"Put": {"TableName": "posting", "Item": {"pk": {"S": "POST#p1"}, "sk": {"S": "SOURCE#t1"}}}},
+    {"Put": {"TableName": "posting", "Item": {"pk": {"S": "POST#p1"}, "sk": {"S": "METRICS#2026-06-23T00:17Z"}}}}]}');
+SELECT count(*) AS not_written FROM posting WHERE sk IN ('SOURCE#b1', 'SOURCE#t1');
 -- other entities of the old table are written as before; the new table takes the entity
 SELECT singletable.put_item('posting', '{"pk": "POST#p1", "sk": "SOURCE#f9"}');
 SELECT singletable.put_item('posting_metrics', '{"pk": "POST#p1", "sk": "METRICS#2026-06-23T00:15Z", "views": 1}');
