@@ -1786,3 +1786,600 @@ END
 $design$;
 COMMENT ON FUNCTION singletable.design(pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.bool) IS
   'Proposes a single-table design from entities ({name, key, parent, attributes, ttl}) and access patterns ("get|list <entity> [with <entities>] [by <attr> [and <attr>]] [sorted|ranged by <attr>] [only where <attr> = <value>]"): key templates per entity, overloaded sparse GSIs, each pattern''s request and SQL call with the reasoning, and the script; apply => true runs the script';
+
+-- peel_off: one entity of a single table moved, online, into its own new table
+-- (issue 29, item 4; docs/entities.md "Peeling an entity off"). The pg_repack
+-- pattern in SQL: a registry row per move, a key log filled by row triggers on the
+-- old table, copy batches in key order, a replay of the log, a short cutover.
+------------------------------------------------------------------------------
+CREATE TABLE singletable.peel_offs (
+    peel_id             pg_catalog.int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    table_name          pg_catalog.regclass NOT NULL,
+    entity              pg_catalog.text NOT NULL,
+    new_table           pg_catalog.regclass NOT NULL,
+    phase               pg_catalog.text NOT NULL DEFAULT 'copy'
+        CHECK (phase OPERATOR(pg_catalog.=) ANY (ARRAY['copy','catch_up','done']::pg_catalog.text[])),
+    batch_size          pg_catalog.int4 NOT NULL
+        CHECK (batch_size OPERATOR(pg_catalog.>=) 1 AND batch_size OPERATOR(pg_catalog.<=) 1000000),
+    items_to_copy       pg_catalog.int8 NOT NULL DEFAULT 0,
+    items_copied        pg_catalog.int8 NOT NULL DEFAULT 0,
+    batches             pg_catalog.int8 NOT NULL DEFAULT 0,
+    keys_replayed       pg_catalog.int8 NOT NULL DEFAULT 0,
+    items_deleted       pg_catalog.int8,
+    last_pk             pg_catalog.text,
+    last_sk             pg_catalog.text,
+    started_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    copied_at           pg_catalog.timestamptz,
+    updated_at          pg_catalog.timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+    finished_at         pg_catalog.timestamptz,
+    cutover_seconds     pg_catalog.float8,
+    UNIQUE (table_name, entity)
+);
+-- one move of a table at a time
+CREATE UNIQUE INDEX peel_offs_running ON singletable.peel_offs (table_name)
+    WHERE phase OPERATOR(pg_catalog.<>) 'done';
+COMMENT ON TABLE singletable.peel_offs IS
+  'Registry of peel_off moves: the table, the entity, the new table, the phase (copy, catch_up, done), progress of the copy (last key copied, items), keys replayed from the log, items deleted at the cutover and how long the cutover held its lock';
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_offs', '');
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_offs_peel_id_seq', '');
+GRANT SELECT, INSERT, UPDATE, DELETE ON singletable.peel_offs TO PUBLIC;
+ALTER TABLE singletable.peel_offs ENABLE ROW LEVEL SECURITY;
+-- everyone reads the registry; only the old table's owner (or a member of its role) writes its rows
+CREATE POLICY peel_offs_read ON singletable.peel_offs FOR SELECT USING (true);
+CREATE POLICY peel_offs_owner_insert ON singletable.peel_offs FOR INSERT
+    WITH CHECK (pg_catalog.pg_has_role(CURRENT_USER,
+        (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) table_name::pg_catalog.oid), 'USAGE'));
+CREATE POLICY peel_offs_owner_update ON singletable.peel_offs FOR UPDATE
+    USING (pg_catalog.pg_has_role(CURRENT_USER,
+        (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) table_name::pg_catalog.oid), 'USAGE'));
+CREATE POLICY peel_offs_owner_delete ON singletable.peel_offs FOR DELETE
+    USING (pg_catalog.pg_has_role(CURRENT_USER,
+        (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) table_name::pg_catalog.oid), 'USAGE'));
+
+-- The keys written to the old table while a move runs (keys only, never items)
+CREATE TABLE singletable.peel_off_log (
+    peel_id             pg_catalog.int8 NOT NULL,
+    seq                 pg_catalog.int8 GENERATED ALWAYS AS IDENTITY,
+    pk                  pg_catalog.text NOT NULL,
+    sk                  pg_catalog.text,
+    PRIMARY KEY (peel_id, seq)
+);
+COMMENT ON TABLE singletable.peel_off_log IS
+  'Keys of the writes of a peeled entity''s items to the old table while its peel_off runs, in commit-visible order; replayed and deleted by peel_off_catch_up and peel_off_cutover';
+-- dumped with the registry: a move dumped in the middle resumes after a restore
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_off_log', '');
+SELECT pg_catalog.pg_extension_config_dump('singletable.peel_off_log_seq_seq', '');
+GRANT SELECT, DELETE ON singletable.peel_off_log TO PUBLIC;
+ALTER TABLE singletable.peel_off_log ENABLE ROW LEVEL SECURITY;
+CREATE POLICY peel_off_log_owner ON singletable.peel_off_log
+    USING (EXISTS (SELECT 1 FROM singletable.peel_offs p, pg_catalog.pg_class c
+                    WHERE p.peel_id OPERATOR(pg_catalog.=) peel_off_log.peel_id
+                      AND c.oid OPERATOR(pg_catalog.=) p.table_name::pg_catalog.oid
+                      AND pg_catalog.pg_has_role(CURRENT_USER, c.relowner, 'USAGE')));
+
+-- AFTER row trigger on the old table (its WHEN clause matches the entity's key templates):
+-- logs the key written. SECURITY DEFINER: any writer of the table writes the log, which
+-- only the table's owner reads. Arguments: peel id, partition key column, sort key column.
+CREATE FUNCTION singletable.peel_off_log_write()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n pg_catalog.jsonb;
+    o pg_catalog.jsonb;
+BEGIN
+    IF TG_OP OPERATOR(pg_catalog.<>) 'DELETE' THEN
+        n := pg_catalog.to_jsonb(NEW);
+        INSERT INTO singletable.peel_off_log (peel_id, pk, sk)
+        VALUES (TG_ARGV[0]::pg_catalog.int8, n OPERATOR(pg_catalog.->>) TG_ARGV[1],
+                n OPERATOR(pg_catalog.->>) NULLIF(TG_ARGV[2], ''));
+    END IF;
+    IF TG_OP OPERATOR(pg_catalog.<>) 'INSERT' THEN
+        o := pg_catalog.to_jsonb(OLD);
+        IF TG_OP OPERATOR(pg_catalog.=) 'DELETE'
+           OR (o OPERATOR(pg_catalog.->>) TG_ARGV[1]) IS DISTINCT FROM (n OPERATOR(pg_catalog.->>) TG_ARGV[1])
+           OR (o OPERATOR(pg_catalog.->>) NULLIF(TG_ARGV[2], '')) IS DISTINCT FROM (n OPERATOR(pg_catalog.->>) NULLIF(TG_ARGV[2], '')) THEN
+            INSERT INTO singletable.peel_off_log (peel_id, pk, sk)
+            VALUES (TG_ARGV[0]::pg_catalog.int8, o OPERATOR(pg_catalog.->>) TG_ARGV[1],
+                    o OPERATOR(pg_catalog.->>) NULLIF(TG_ARGV[2], ''));
+        END IF;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_log_write() IS
+  'Trigger of a running peel_off on the old table: logs the key of each write of an item of the peeled entity in singletable.peel_off_log';
+
+-- BEFORE row trigger on the old table after the cutover: refuses a write of the entity's keys
+CREATE FUNCTION singletable.peel_off_refuse()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p record;
+BEGIN
+    SELECT r.entity, r.new_table::pg_catalog.text AS new_table INTO p
+      FROM singletable.peel_offs r WHERE r.peel_id OPERATOR(pg_catalog.=) TG_ARGV[0]::pg_catalog.int8;
+    RAISE EXCEPTION 'items of entity "%" of table "%" were moved to table "%" by singletable.peel_off',
+        COALESCE(p.entity, TG_ARGV[1]), TG_TABLE_NAME, COALESCE(p.new_table, '(dropped)')
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              HINT = pg_catalog.format('Write them to table "%s".', COALESCE(p.new_table, '(dropped)'));
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_refuse() IS
+  'Trigger on a table an entity was peeled off: refuses writes of the entity''s keys, naming the new table (55000, ValidationException)';
+
+-- What a move reads and writes, from its registry row: column names, the entity's
+-- match predicate over a relation alias, its key-prefix range. Internal.
+CREATE FUNCTION singletable.peel_off_plan(peel pg_catalog.int8,
+    OUT old_table pg_catalog.regclass, OUT new_table pg_catalog.regclass,
+    OUT pk_col pg_catalog.text, OUT sk_col pg_catalog.text,
+    OUT pk_template pg_catalog.text, OUT sk_template pg_catalog.text,
+    OUT phase pg_catalog.text, OUT batch_size pg_catalog.int4,
+    OUT last_pk pg_catalog.text, OUT last_sk pg_catalog.text, OUT entity pg_catalog.text)
+RETURNS record
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT p.table_name, p.new_table, t.partition_key, t.sort_key, e.pk_template, e.sk_template,
+           p.phase, p.batch_size, p.last_pk, p.last_sk, p.entity
+      INTO old_table, new_table, pk_col, sk_col, pk_template, sk_template,
+           phase, batch_size, last_pk, last_sk, entity
+      FROM singletable.peel_offs p
+      JOIN singletable.tables t ON t.table_name OPERATOR(pg_catalog.=) p.table_name
+      JOIN singletable.entities e ON e.table_name OPERATOR(pg_catalog.=) p.table_name
+                                 AND e.entity OPERATOR(pg_catalog.=) p.entity
+     WHERE p.peel_id OPERATOR(pg_catalog.=) peel
+       FOR UPDATE OF p NOWAIT;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'peel-off % does not exist', peel USING ERRCODE = 'undefined_object';
+    END IF;
+    IF NOT pg_catalog.pg_has_role(CURRENT_USER,
+            (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) old_table::pg_catalog.oid), 'USAGE') THEN
+        RAISE EXCEPTION 'must be owner of table %', old_table USING ERRCODE = 'insufficient_privilege';
+    END IF;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_plan(pg_catalog.int8) IS
+  'Internal: the registry row of a peel-off, locked (NOWAIT: one session runs a move), with the key columns and templates it works with';
+
+CREATE FUNCTION singletable.peel_off_match(alias pg_catalog.text, pk_col pg_catalog.text, sk_col pg_catalog.text,
+                                          pk_template pg_catalog.text, sk_template pg_catalog.text)
+RETURNS pg_catalog.text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+  SELECT CASE WHEN pg_catalog.regexp_replace(pk_template, '[{}].*$', '') OPERATOR(pg_catalog.<>) ''
+              THEN pg_catalog.format('singletable.begins_with(%s.%I, %L) AND ', alias, pk_col,
+                                     pg_catalog.regexp_replace(pk_template, '[{}].*$', ''))
+              ELSE '' END
+      OPERATOR(pg_catalog.||) pg_catalog.format('singletable.key_matches(%s.%I, %L)', alias, pk_col, pk_template)
+      OPERATOR(pg_catalog.||) CASE WHEN sk_col IS NOT NULL
+              THEN pg_catalog.format(' AND singletable.key_matches(%s.%I, %L)', alias, sk_col, sk_template)
+              ELSE '' END
+$$;
+COMMENT ON FUNCTION singletable.peel_off_match(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text) IS
+  'Internal: the SQL condition selecting an entity''s items (its partition key''s type tag as an index range, then its key templates)';
+
+-- Step 1: the new table, its indexes, TTL and entity; the registry row; the log triggers.
+CREATE FUNCTION singletable.peel_off_begin(table_name pg_catalog.text, entity pg_catalog.text,
+                                          new_table pg_catalog.text, batch_size pg_catalog.int4 DEFAULT 1000)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql
+-- no SET search_path: table_name and new_table are names in the caller's search_path
+-- (create_table creates new_table where the caller's would); every name below is qualified
+AS $$
+DECLARE
+    old pg_catalog.regclass;
+    nt pg_catalog.regclass;
+    t record;
+    e record;
+    p record;
+    ix record;
+    ttl_attr pg_catalog.text;
+    peel pg_catalog.int8;
+    est pg_catalog.int8;
+    reltuples pg_catalog.float4;
+    m_new pg_catalog.text;
+    m_old pg_catalog.text;
+BEGIN
+    IF table_name IS NULL OR entity IS NULL OR new_table IS NULL OR batch_size IS NULL THEN
+        RAISE EXCEPTION 'peel_off: table_name, entity, new_table and batch_size must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    IF batch_size OPERATOR(pg_catalog.<) 1 OR batch_size OPERATOR(pg_catalog.>) 1000000 THEN
+        RAISE EXCEPTION 'peel_off: batch_size must be between 1 and 1000000, not %', batch_size
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    old := pg_catalog.to_regclass(table_name);
+    IF old IS NULL THEN
+        RAISE EXCEPTION 'table "%" does not exist', table_name USING ERRCODE = 'undefined_table';
+    END IF;
+    SELECT * INTO t FROM singletable.tables r WHERE r.table_name OPERATOR(pg_catalog.=) old;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'table "%" is not a singletable table', table_name USING ERRCODE = 'wrong_object_type';
+    END IF;
+    IF NOT pg_catalog.pg_has_role(CURRENT_USER,
+            (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) old::pg_catalog.oid), 'USAGE') THEN
+        RAISE EXCEPTION 'must be owner of table %', old USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- a move of this table: the same one resumes, another is refused
+    SELECT r.* INTO p FROM singletable.peel_offs r
+     WHERE r.table_name OPERATOR(pg_catalog.=) old
+       AND (r.phase OPERATOR(pg_catalog.<>) 'done' OR r.entity OPERATOR(pg_catalog.=) peel_off_begin.entity);
+    IF FOUND THEN
+        IF p.entity OPERATOR(pg_catalog.=) peel_off_begin.entity AND p.phase OPERATOR(pg_catalog.<>) 'done'
+           AND p.new_table OPERATOR(pg_catalog.=) pg_catalog.to_regclass(new_table) THEN
+            RETURN p.peel_id;
+        ELSIF p.phase OPERATOR(pg_catalog.=) 'done' THEN
+            RAISE EXCEPTION 'entity "%" of table "%" was already peeled off to table "%"', p.entity, old, p.new_table
+                USING ERRCODE = 'object_in_use';
+        ELSE
+            RAISE EXCEPTION 'a peel-off of table "%" is running: entity "%" to table "%"', old, p.entity, p.new_table
+                USING ERRCODE = 'object_in_use',
+                      HINT = 'Finish it with CALL singletable.peel_off() with its arguments; one entity of a table moves at a time.';
+        END IF;
+    END IF;
+    SELECT r.* INTO e FROM singletable.entities r
+     WHERE r.table_name OPERATOR(pg_catalog.=) old AND r.entity OPERATOR(pg_catalog.=) peel_off_begin.entity;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'table "%" has no entity "%"', old, entity USING ERRCODE = 'undefined_object';
+    END IF;
+    IF pg_catalog.to_regclass(new_table) IS NOT NULL THEN
+        RAISE EXCEPTION 'relation "%" already exists', new_table USING ERRCODE = 'duplicate_table';
+    END IF;
+
+    -- the new table: same key names and types
+    nt := singletable.create_table(new_table, t.partition_key, t.sort_key, t.partition_key_type, t.sort_key_type);
+    -- the secondary indexes the entity has templates for, as the old table has them
+    FOR ix IN SELECT i.* FROM singletable.indexes i
+               WHERE i.table_name OPERATOR(pg_catalog.=) old
+                 AND e.index_templates OPERATOR(pg_catalog.?) i.index_name
+               ORDER BY i.index_name
+    LOOP
+        IF ix.index_type OPERATOR(pg_catalog.=) 'LSI' THEN
+            PERFORM singletable.create_lsi(nt::pg_catalog.text, ix.index_name, ix.sort_key[1], ix.sort_key_type[1],
+                                           ix.projection, ix.non_key_attributes);
+        ELSE
+            PERFORM singletable.create_gsi(nt::pg_catalog.text, ix.index_name,
+                (SELECT pg_catalog.string_agg('"' OPERATOR(pg_catalog.||) pg_catalog.replace(a, '"', '""') OPERATOR(pg_catalog.||) '"', ',')
+                   FROM pg_catalog.unnest(ix.partition_key) a),
+                (SELECT pg_catalog.string_agg('"' OPERATOR(pg_catalog.||) pg_catalog.replace(a, '"', '""') OPERATOR(pg_catalog.||) '"', ',')
+                   FROM pg_catalog.unnest(ix.sort_key) a),
+                pg_catalog.array_to_string(ix.partition_key_type, ','),
+                COALESCE(pg_catalog.array_to_string(ix.sort_key_type, ','), 'S'),
+                ix.projection, ix.non_key_attributes);
+        END IF;
+    END LOOP;
+    SELECT r.attribute_name INTO ttl_attr FROM singletable.ttl r WHERE r.table_name OPERATOR(pg_catalog.=) old;
+    IF ttl_attr IS NOT NULL THEN
+        PERFORM singletable.enable_ttl(nt::pg_catalog.text, ttl_attr);
+    END IF;
+    PERFORM singletable.define_entity(nt::pg_catalog.text, e.entity, pk => e.pk_template, sk => e.sk_template,
+        indexes => (SELECT pg_catalog.jsonb_object_agg(k, v) FROM pg_catalog.jsonb_each(e.index_templates) x(k, v)
+                     WHERE EXISTS (SELECT 1 FROM singletable.indexes i WHERE i.table_name OPERATOR(pg_catalog.=) nt
+                                      AND i.index_name OPERATOR(pg_catalog.=) x.k)),
+        attributes => e.attributes);
+
+    -- the estimate of the items to copy, before any lock on the table: counted on a
+    -- small table, on a 10 % page sample of a large one
+    m_old := singletable.peel_off_match('o', t.partition_key, t.sort_key, e.pk_template, e.sk_template);
+    SELECT c.reltuples INTO reltuples FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) old::pg_catalog.oid;
+    IF reltuples OPERATOR(pg_catalog.<) 200000 THEN
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) FROM %s o WHERE %s', old, m_old) INTO est;
+    ELSE
+        EXECUTE pg_catalog.format('SELECT pg_catalog.count(*) OPERATOR(pg_catalog.*) 10 FROM %s o TABLESAMPLE SYSTEM (10) WHERE %s', old, m_old) INTO est;
+    END IF;
+
+    INSERT INTO singletable.peel_offs (table_name, entity, new_table, batch_size, items_to_copy)
+    VALUES (old, e.entity, nt, batch_size, est)
+    RETURNING peel_id INTO peel;
+
+    -- the log triggers (CREATE TRIGGER waits for the writes in progress; every write
+    -- committed after this transaction is logged)
+    m_new := singletable.peel_off_match('NEW', t.partition_key, t.sort_key, e.pk_template, e.sk_template);
+    m_old := singletable.peel_off_match('OLD', t.partition_key, t.sort_key, e.pk_template, e.sk_template);
+    EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER INSERT ON %s FOR EACH ROW WHEN (%s) EXECUTE FUNCTION singletable.peel_off_log_write(%L, %L, %L)',
+                              'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_insert', old, m_new,
+                              peel, t.partition_key, COALESCE(t.sort_key, ''));
+    EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER UPDATE ON %s FOR EACH ROW WHEN ((%s) OR (%s)) EXECUTE FUNCTION singletable.peel_off_log_write(%L, %L, %L)',
+                              'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_update', old, m_old, m_new,
+                              peel, t.partition_key, COALESCE(t.sort_key, ''));
+    EXECUTE pg_catalog.format('CREATE TRIGGER %I AFTER DELETE ON %s FOR EACH ROW WHEN (%s) EXECUTE FUNCTION singletable.peel_off_log_write(%L, %L, %L)',
+                              'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_delete', old, m_old,
+                              peel, t.partition_key, COALESCE(t.sort_key, ''));
+    RETURN peel;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_begin(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.int4) IS
+  'peel_off, first step (one transaction): creates the new table with the old one''s key names and types, the indexes the entity has templates for, its TTL setting and the entity, registers the move and installs the triggers that log the keys the entity''s writes touch; returns the move''s id (an unfinished move of the same arguments: its id)';
+
+-- Step 2: one batch of the copy, in key order after the last key copied
+CREATE FUNCTION singletable.peel_off_copy(peel pg_catalog.int8)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p record;
+    cols pg_catalog.text;
+    keys pg_catalog.text;
+    bound pg_catalog.text;
+    n pg_catalog.int8;
+    lpk pg_catalog.text;
+    lsk pg_catalog.text;
+BEGIN
+    p := singletable.peel_off_plan(peel);
+    IF p.phase OPERATOR(pg_catalog.<>) 'copy' THEN
+        RETURN 0;
+    END IF;
+    IF p.sk_col IS NULL THEN
+        keys := pg_catalog.format('%I', p.pk_col);
+        bound := CASE WHEN p.last_pk IS NULL THEN 'true' ELSE pg_catalog.format('o.%I OPERATOR(pg_catalog.>) $1', p.pk_col) END;
+    ELSE
+        keys := pg_catalog.format('%I, %I', p.pk_col, p.sk_col);
+        bound := CASE WHEN p.last_pk IS NULL THEN 'true'
+                      ELSE pg_catalog.format('(o.%I, o.%I) OPERATOR(pg_catalog.>) ($1, $2)', p.pk_col, p.sk_col) END;
+    END IF;
+    cols := keys OPERATOR(pg_catalog.||) ', item';
+    EXECUTE pg_catalog.format(
+        'WITH b AS (SELECT %1$s FROM %2$s o WHERE %3$s AND %4$s ORDER BY %5$s LIMIT $3),'
+        ' ins AS (INSERT INTO %6$s AS n (%7$s) SELECT %7$s FROM b ON CONFLICT (%5$s) DO UPDATE SET item = EXCLUDED.item)'
+        ' SELECT (SELECT pg_catalog.count(*) FROM b), l.* FROM (SELECT %8$s FROM b ORDER BY %9$s LIMIT 1) l RIGHT JOIN (SELECT 1) one ON true',
+        (SELECT pg_catalog.string_agg('o.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c), ', ')
+           FROM pg_catalog.unnest(ARRAY[p.pk_col, p.sk_col, 'item']) c WHERE c IS NOT NULL),
+        p.old_table,
+        singletable.peel_off_match('o', p.pk_col, p.sk_col, p.pk_template, p.sk_template),
+        bound, keys, p.new_table, cols,
+        pg_catalog.format('%I::pg_catalog.text, %s', p.pk_col,
+                          CASE WHEN p.sk_col IS NULL THEN 'NULL::pg_catalog.text'
+                               ELSE pg_catalog.format('%I::pg_catalog.text', p.sk_col) END),
+        CASE WHEN p.sk_col IS NULL THEN pg_catalog.format('%I DESC', p.pk_col)
+             ELSE pg_catalog.format('%I DESC, %I DESC', p.pk_col, p.sk_col) END)
+      INTO n, lpk, lsk
+      USING p.last_pk, p.last_sk, p.batch_size;
+    IF n OPERATOR(pg_catalog.=) 0 THEN
+        UPDATE singletable.peel_offs r SET phase = 'catch_up', copied_at = pg_catalog.clock_timestamp(),
+               updated_at = pg_catalog.clock_timestamp()
+         WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
+    ELSE
+        UPDATE singletable.peel_offs r
+           SET items_copied = r.items_copied OPERATOR(pg_catalog.+) n, batches = r.batches OPERATOR(pg_catalog.+) 1,
+               last_pk = lpk, last_sk = lsk, updated_at = pg_catalog.clock_timestamp()
+         WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
+    END IF;
+    RETURN n;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_copy(pg_catalog.int8) IS
+  'peel_off, copy step (one transaction): copies the next batch_size items of the entity after the last key copied, in key order, into the new table; returns how many (0: the copy is done, the move goes to catch_up)';
+
+-- Replays up to max_keys logged keys: each key's current state copied from the old
+-- table, or deleted from the new one when the old has no such item. Internal.
+CREATE FUNCTION singletable.peel_off_replay(peel pg_catalog.int8, max_keys pg_catalog.int8)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n pg_catalog.int8;
+    keys pg_catalog.text;
+    cols pg_catalog.text;
+    joinon pg_catalog.text;
+    p record;
+BEGIN
+    p := singletable.peel_off_plan(peel);
+    IF p.sk_col IS NULL THEN
+        keys := pg_catalog.format('%I', p.pk_col);
+        joinon := pg_catalog.format('x.%1$I OPERATOR(pg_catalog.=) k.pk', p.pk_col);
+    ELSE
+        keys := pg_catalog.format('%I, %I', p.pk_col, p.sk_col);
+        joinon := pg_catalog.format('x.%1$I OPERATOR(pg_catalog.=) k.pk AND x.%2$I OPERATOR(pg_catalog.=) k.sk', p.pk_col, p.sk_col);
+    END IF;
+    cols := keys OPERATOR(pg_catalog.||) ', item';
+    -- one statement, one snapshot: the logged keys it takes were written by transactions
+    -- its snapshot sees, so the state it copies is at least as new as their writes
+    EXECUTE pg_catalog.format(
+        'WITH k0 AS (DELETE FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) $1'
+        '              AND l.seq OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT l2.seq FROM singletable.peel_off_log l2'
+        '                    WHERE l2.peel_id OPERATOR(pg_catalog.=) $1 ORDER BY l2.seq LIMIT $2))'
+        '            RETURNING l.pk, l.sk),'
+        ' k AS (SELECT DISTINCT k0.pk, k0.sk FROM k0),'
+        ' km AS (SELECT k.pk, k.sk FROM k WHERE %5$s),'
+        ' d AS (DELETE FROM %2$s x USING km k WHERE %3$s'
+        '         AND NOT EXISTS (SELECT 1 FROM %1$s x WHERE %3$s) RETURNING 1),'
+        ' u AS (INSERT INTO %2$s (%4$s) SELECT %6$s FROM %1$s x JOIN km k ON %3$s'
+        '         ON CONFLICT (%7$s) DO UPDATE SET item = EXCLUDED.item RETURNING 1)'
+        ' SELECT pg_catalog.count(*) FROM k0',
+        p.old_table, p.new_table, joinon, cols,
+        singletable.peel_off_match('k', 'pk', CASE WHEN p.sk_col IS NULL THEN NULL ELSE 'sk' END, p.pk_template, p.sk_template),
+        (SELECT pg_catalog.string_agg('x.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c), ', ')
+           FROM pg_catalog.unnest(ARRAY[p.pk_col, p.sk_col, 'item']) c WHERE c IS NOT NULL),
+        keys)
+      INTO n
+      USING peel, max_keys;
+    UPDATE singletable.peel_offs r
+       SET keys_replayed = r.keys_replayed OPERATOR(pg_catalog.+) n, updated_at = pg_catalog.clock_timestamp()
+     WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
+    RETURN n;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_replay(pg_catalog.int8, pg_catalog.int8) IS
+  'Internal: replays up to max_keys keys of a peel-off''s log into the new table';
+
+-- Step 3: the catch-up, one batch of the log (one transaction)
+CREATE FUNCTION singletable.peel_off_catch_up(peel pg_catalog.int8, max_keys pg_catalog.int8 DEFAULT NULL)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p record;
+BEGIN
+    p := singletable.peel_off_plan(peel);
+    IF p.phase OPERATOR(pg_catalog.=) 'done' THEN
+        RETURN 0;
+    END IF;
+    RETURN singletable.peel_off_replay(peel, COALESCE(max_keys, p.batch_size::pg_catalog.int8));
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_catch_up(pg_catalog.int8, pg_catalog.int8) IS
+  'peel_off, catch-up step (one transaction): replays up to max_keys (default batch_size) logged keys into the new table, each key''s current state or its deletion; returns how many log entries it took';
+
+-- Step 4: the cutover (one short transaction)
+CREATE FUNCTION singletable.peel_off_cutover(peel pg_catalog.int8)
+RETURNS pg_catalog.int8
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    p record;
+    n pg_catalog.int8;
+    t0 pg_catalog.timestamptz := pg_catalog.clock_timestamp();
+BEGIN
+    p := singletable.peel_off_plan(peel);
+    IF p.phase OPERATOR(pg_catalog.=) 'done' THEN
+        RETURN 0;
+    END IF;
+    IF p.phase OPERATOR(pg_catalog.<>) 'catch_up' THEN
+        RAISE EXCEPTION 'peel-off % of table "%" has not finished its copy', peel, p.old_table
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Run singletable.peel_off_copy() until it returns 0.';
+    END IF;
+    -- each statement below must see every write committed before the lock
+    IF pg_catalog.current_setting('transaction_isolation') OPERATOR(pg_catalog.<>) 'read committed' THEN
+        RAISE EXCEPTION 'peel_off_cutover must run at READ COMMITTED, not %', pg_catalog.current_setting('transaction_isolation')
+            USING ERRCODE = 'active_sql_transaction';
+    END IF;
+    -- writers wait from here to the commit; readers do not
+    EXECUTE pg_catalog.format('LOCK TABLE %s IN SHARE ROW EXCLUSIVE MODE', p.old_table);
+    LOOP
+        EXIT WHEN singletable.peel_off_replay(peel, 100000) OPERATOR(pg_catalog.=) 0;
+    END LOOP;
+    EXECUTE pg_catalog.format('DELETE FROM %s o WHERE %s', p.old_table,
+                              singletable.peel_off_match('o', p.pk_col, p.sk_col, p.pk_template, p.sk_template));
+    GET DIAGNOSTICS n = ROW_COUNT;
+    EXECUTE pg_catalog.format('DROP TRIGGER %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_insert', p.old_table);
+    EXECUTE pg_catalog.format('DROP TRIGGER %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_update', p.old_table);
+    EXECUTE pg_catalog.format('DROP TRIGGER %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_log_delete', p.old_table);
+    EXECUTE pg_catalog.format('CREATE TRIGGER %I BEFORE INSERT OR UPDATE ON %s FOR EACH ROW WHEN (%s) EXECUTE FUNCTION singletable.peel_off_refuse(%L, %L)',
+                              'peel_off_' OPERATOR(pg_catalog.||) peel OPERATOR(pg_catalog.||) '_refuse', p.old_table,
+                              singletable.peel_off_match('NEW', p.pk_col, p.sk_col, p.pk_template, p.sk_template),
+                              peel, p.entity);
+    DELETE FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) peel;
+    UPDATE singletable.peel_offs r
+       SET phase = 'done', items_deleted = n, updated_at = pg_catalog.clock_timestamp(),
+           finished_at = pg_catalog.clock_timestamp(),
+           cutover_seconds = pg_catalog.date_part('epoch', pg_catalog.clock_timestamp() OPERATOR(pg_catalog.-) t0)
+     WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
+    RETURN n;
+END;
+$$;
+COMMENT ON FUNCTION singletable.peel_off_cutover(pg_catalog.int8) IS
+  'peel_off, last step (one transaction, READ COMMITTED): locks the old table against writes (SHARE ROW EXCLUSIVE), replays the rest of the log, deletes the entity''s items from the old table, replaces the log triggers by one refusing writes of the entity''s keys; returns the items deleted';
+
+-- The whole move: every phase, a COMMIT after each batch; called again, it resumes
+CREATE PROCEDURE singletable.peel_off(table_name pg_catalog.text, entity pg_catalog.text, new_table pg_catalog.text,
+                                      batch_size pg_catalog.int4 DEFAULT 1000,
+                                      pause pg_catalog.float8 DEFAULT 0.2,
+                                      catch_up_threshold pg_catalog.int8 DEFAULT 1000)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    peel pg_catalog.int8;
+    ph pg_catalog.text;
+    pending pg_catalog.int8;
+    rounds pg_catalog.int4 := 0;
+BEGIN
+    IF pause IS NULL OR pause OPERATOR(pg_catalog.<) 0 OR catch_up_threshold IS NULL OR catch_up_threshold OPERATOR(pg_catalog.<) 0 THEN
+        RAISE EXCEPTION 'peel_off: pause and catch_up_threshold must be 0 or more'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    peel := singletable.peel_off_begin(table_name, entity, new_table, batch_size);
+    COMMIT;
+    SELECT r.phase INTO ph FROM singletable.peel_offs r WHERE r.peel_id OPERATOR(pg_catalog.=) peel;
+    IF ph OPERATOR(pg_catalog.=) 'copy' THEN
+        LOOP
+            EXIT WHEN singletable.peel_off_copy(peel) OPERATOR(pg_catalog.=) 0;
+            COMMIT;
+            IF pause OPERATOR(pg_catalog.>) 0 THEN
+                PERFORM pg_catalog.pg_sleep(pause);
+            END IF;
+        END LOOP;
+        COMMIT;
+    END IF;
+    -- catch up until the log is short (or after 100 rounds: the writes outpace the replay,
+    -- the cutover then replays the rest under its lock)
+    LOOP
+        SELECT pg_catalog.count(*) INTO pending FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) peel;
+        EXIT WHEN pending OPERATOR(pg_catalog.<=) catch_up_threshold OR rounds OPERATOR(pg_catalog.>=) 100;
+        PERFORM singletable.peel_off_catch_up(peel);
+        COMMIT;
+        rounds := rounds OPERATOR(pg_catalog.+) 1;
+        IF pause OPERATOR(pg_catalog.>) 0 THEN
+            PERFORM pg_catalog.pg_sleep(pause);
+        END IF;
+    END LOOP;
+    PERFORM singletable.peel_off_cutover(peel);
+    COMMIT;
+END;
+$$;
+COMMENT ON PROCEDURE singletable.peel_off(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.int4, pg_catalog.float8, pg_catalog.int8) IS
+  'Moves every item of an entity of a table the caller owns into a new table, online: peel_off_begin, copy batches (each committed, pause seconds between them), catch-up of the logged writes, cutover; CALL it outside a transaction block; called again after an interruption, it resumes';
+
+CREATE VIEW singletable.peel_off_progress AS
+SELECT p.peel_id, p.table_name, p.entity, p.new_table, p.phase,
+       p.items_copied, p.items_to_copy,
+       CASE WHEN p.phase OPERATOR(pg_catalog.<>) 'copy' THEN 100::pg_catalog.numeric
+            WHEN p.items_to_copy OPERATOR(pg_catalog.>) 0
+            THEN pg_catalog.round(LEAST(100::pg_catalog.numeric, 100 OPERATOR(pg_catalog.*) p.items_copied::pg_catalog.numeric OPERATOR(pg_catalog./) p.items_to_copy), 1)
+       END AS percent_copied,
+       p.batches,
+       (SELECT pg_catalog.count(*) FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) p.peel_id) AS log_pending,
+       p.keys_replayed, p.items_deleted,
+       pg_catalog.round((p.items_copied::pg_catalog.float8 OPERATOR(pg_catalog./) GREATEST(pg_catalog.date_part('epoch',
+           COALESCE(p.copied_at, p.updated_at) OPERATOR(pg_catalog.-) p.started_at), 0.001))::pg_catalog.numeric, 1) AS copy_items_per_second,
+       p.cutover_seconds, p.started_at, p.updated_at, p.finished_at
+  FROM singletable.peel_offs p;
+COMMENT ON VIEW singletable.peel_off_progress IS
+  'Progress of each peel_off, in the style of pg_stat_progress_*: phase, items copied of the estimate, log entries waiting for the catch-up, the copy''s rate, times';
+GRANT SELECT ON singletable.peel_off_progress TO PUBLIC;
+
+-- A dropped table takes its moves' rows and logs with it; a dropped new table of a
+-- running move also takes the log triggers off the old table (SECURITY DEFINER for the
+-- reason given at singletable.on_sql_drop).
+CREATE FUNCTION singletable.on_peel_offs_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN DELETE FROM singletable.peel_offs p
+               USING pg_catalog.pg_event_trigger_dropped_objects() d
+              WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+                AND d.objsubid OPERATOR(pg_catalog.=) 0
+                AND (p.table_name::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid
+                     OR p.new_table::pg_catalog.oid OPERATOR(pg_catalog.=) d.objid)
+          RETURNING p.peel_id, p.table_name, p.phase
+    LOOP
+        DELETE FROM singletable.peel_off_log l WHERE l.peel_id OPERATOR(pg_catalog.=) r.peel_id;
+        IF r.phase OPERATOR(pg_catalog.<>) 'done'
+           AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) r.table_name::pg_catalog.oid) THEN
+            EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) r.peel_id OPERATOR(pg_catalog.||) '_log_insert', r.table_name);
+            EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) r.peel_id OPERATOR(pg_catalog.||) '_log_update', r.table_name);
+            EXECUTE pg_catalog.format('DROP TRIGGER IF EXISTS %I ON %s', 'peel_off_' OPERATOR(pg_catalog.||) r.peel_id OPERATOR(pg_catalog.||) '_log_delete', r.table_name);
+        END IF;
+    END LOOP;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_peel_offs_sql_drop() IS
+  'Event trigger: removes the peel_off rows and logs of dropped tables; a running move whose new table is dropped loses its log triggers';
+CREATE EVENT TRIGGER singletable_peel_offs_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_peel_offs_sql_drop();
