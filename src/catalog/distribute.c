@@ -85,27 +85,50 @@ st_key_hash(StKeyType kt, Datum pk)
 }
 
 /*
- * describe_table's ItemCount and TableSizeBytes of a distributed table, from
- * its shards (the coordinator's table is an empty shell): the sum of the
- * shards' row estimates, and citus_total_relation_size. Sets *items and
- * *bytes; needs SPI.
+ * describe_table's figures of a distributed table, from its shards (the
+ * coordinator's table and indexes are empty shells): *items, the sum of the
+ * shards' row estimates, *bytes, of their total sizes, and, when indexes is
+ * not NULL, {PostgreSQL index name: [entries, bytes]} of each index, the sum
+ * over its copies on the shards (Citus names a shard's copy
+ * <index name>_<shard id>; a name it had to shorten is not found: no figures).
+ * One run_command_on_shards for all of it (each call opens a connection per
+ * shard), not citus_total_relation_size, which Citus refuses in a
+ * transaction that has modified several shards (UpdateTable creating a GSI
+ * describes the table after building it on every shard). Needs SPI.
  */
 void
-st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes)
+st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes, Datum *indexes)
 {
 	Oid			argtypes[1] = {OIDOID};
 	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
 	bool		isnull;
 
-	if (SPI_execute_with_args("SELECT COALESCE(pg_catalog.sum(GREATEST(r.result::pg_catalog.float8, 0)), 0)::pg_catalog.int8,"
-							  " pg_catalog.citus_total_relation_size($1::pg_catalog.regclass)"
+	/* run_command_on_shards runs format(command, shard name): %1$L is it as a literal */
+	if (SPI_execute_with_args("WITH r AS (SELECT r.shardid, r.result::pg_catalog.jsonb AS j"
 							  " FROM pg_catalog.run_command_on_shards($1::pg_catalog.regclass,"
-							  "  'SELECT reltuples FROM pg_catalog.pg_class WHERE oid OPERATOR(pg_catalog.=) ''%s''::pg_catalog.regclass') r"
-							  " WHERE r.success",
+							  "  'SELECT pg_catalog.json_build_array(c.reltuples, pg_catalog.pg_total_relation_size(c.oid),"
+							  "    (SELECT pg_catalog.json_object_agg(ic.relname, pg_catalog.json_build_array(ic.reltuples,"
+							  "       pg_catalog.pg_relation_size(ic.oid)))"
+							  "      FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid"
+							  "     WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid))"
+							  "   FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) %1$L::pg_catalog.regclass') r"
+							  " WHERE r.success)"
+							  " SELECT (SELECT COALESCE(pg_catalog.sum(GREATEST((j OPERATOR(pg_catalog.->>) 0)::pg_catalog.float8, 0)), 0)::pg_catalog.int8 FROM r),"
+							  "  (SELECT COALESCE(pg_catalog.sum((j OPERATOR(pg_catalog.->>) 1)::pg_catalog.int8), 0)::pg_catalog.int8 FROM r),"
+							  "  (SELECT COALESCE(pg_catalog.jsonb_object_agg(x.name, pg_catalog.jsonb_build_array(x.t, x.b)), '{}')"
+							  "    FROM (SELECT pg_catalog.left(e.key, -1 OPERATOR(pg_catalog.-) pg_catalog.length(r.shardid::pg_catalog.text)) AS name,"
+							  "                 pg_catalog.sum(GREATEST((e.value OPERATOR(pg_catalog.->>) 0)::pg_catalog.float8, 0)) AS t,"
+							  "                 pg_catalog.sum((e.value OPERATOR(pg_catalog.->>) 1)::pg_catalog.int8) AS b"
+							  "            FROM r, pg_catalog.jsonb_each(COALESCE(r.j OPERATOR(pg_catalog.->) 2, '{}')) e"
+							  "           WHERE e.key OPERATOR(pg_catalog.~~) ('%\\_' OPERATOR(pg_catalog.||) r.shardid)"
+							  "           GROUP BY 1) x)",
 							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "reading the size of distributed table \"%s\" failed", tab->relname);
 	*items = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (indexes)
+		*indexes = SPI_datumTransfer(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull),
+									 false, -1);
 }
 
 /*

@@ -27,7 +27,7 @@ typedef struct StIndex StIndex;
 extern bool st_citus_installed(void);
 extern bool st_citus_table(Oid relid);
 extern Datum st_table_distribution(StTable *tab);
-extern void st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes);
+extern void st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes, Datum *indexes);
 extern Oid	st_key_hash_proc(StKeyType kt);
 extern int32 st_key_hash(StKeyType kt, Datum pk);
 extern char *st_key_hash_sql(StTable *tab);

@@ -362,6 +362,58 @@ index_item_counts(StTable *tab, int64 items, float4 table_reltuples)
 }
 
 /*
+ * A number of a distributed index's figures ([entries, bytes], see
+ * st_distributed_table_size) in figures, 0 when the index has none.
+ */
+static double
+distributed_index_figure(Jsonb *figures, const char *pg_index_name, int n)
+{
+	JsonbValue	v;
+	JsonbValue *num;
+
+	if (pg_index_name == NULL ||
+		!getKeyJsonValueFromContainer(&figures->root, pg_index_name, strlen(pg_index_name), &v) ||
+		v.type != jbvBinary)
+		return 0;
+	num = getIthJsonbValueFromContainer(v.val.binary.data, n);
+	if (num == NULL || num->type != jbvNumeric)
+		return 0;
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(num->val.numeric)));
+}
+
+/*
+ * The ItemCount of each index of distributed table tab (items items) and
+ * its size, {index name: bytes} into *sizes, from the figures of the
+ * index's copies on the shards (st_distributed_table_size): an index
+ * without predicate holds every item, a sparse one its shards' entries
+ * (their reltuples, set when each was built and by VACUUM and ANALYZE since).
+ */
+static Datum
+distributed_index_figures(StTable *tab, int64 items, Jsonb *figures, Datum *sizes)
+{
+	JsonbParseState *cst = NULL;
+	JsonbParseState *sst = NULL;
+	JsonbValue *counts;
+	JsonbValue *bytes;
+
+	(void) pushJsonbValue(&cst, WJB_BEGIN_OBJECT, NULL);
+	(void) pushJsonbValue(&sst, WJB_BEGIN_OBJECT, NULL);
+	for (int i = 0; i < tab->n_indexes; i++)
+	{
+		StIndex    *idx = &tab->indexes[i];
+		double		tuples = distributed_index_figure(figures, idx->pg_index_name, 0);
+
+		st_push_int(&cst, idx->name, !idx->active || items <= 0 ? 0 :
+					idx->predicate == NULL ? items : Min(items, (int64) rint(Max(tuples, 0))));
+		st_push_int(&sst, idx->name, (int64) distributed_index_figure(figures, idx->pg_index_name, 1));
+	}
+	counts = pushJsonbValue(&cst, WJB_END_OBJECT, NULL);
+	bytes = pushJsonbValue(&sst, WJB_END_OBJECT, NULL);
+	*sizes = JsonbPGetDatum(JsonbValueToJsonb(bytes));
+	return JsonbPGetDatum(JsonbValueToJsonb(counts));
+}
+
+/*
  * A table in the shape of DynamoDB's DescribeTable: key schema, attribute
  * types, the item counts of the table and of each index (table_item_count,
  * index_item_count) and sizes on disk.
@@ -376,6 +428,8 @@ st_describe_table(text *table_name)
 	float4		reltuples;
 	int64		items;
 	Datum		index_counts = (Datum) 0;
+	Datum		index_sizes = (Datum) 0;	/* a distributed table's: {index: bytes} */
+	int64		dist_bytes = 0;
 	char		pkt[2] = {0, 0},
 				skt[2] = {0, 0};
 	Datum		result;
@@ -397,10 +451,22 @@ st_describe_table(text *table_name)
 	else
 		nulls[4] = nulls[5] = 'n';
 	reltuples = rel_reltuples(tab->relid);
-	items = table_item_count(tab, reltuples);
+	if (tab->distributed)
+	{
+		/* the coordinator's table and indexes are empty shells: the figures are the shards' */
+		Datum		figures;
+
+		st_distributed_table_size(tab, &items, &dist_bytes, &figures);
+		if (tab->n_indexes > 0)
+			index_counts = distributed_index_figures(tab, items, DatumGetJsonbP(figures), &index_sizes);
+	}
+	else
+	{
+		items = table_item_count(tab, reltuples);
+		if (tab->n_indexes > 0)
+			index_counts = index_item_counts(tab, items, reltuples);
+	}
 	values[6] = Int64GetDatum(items);
-	if (tab->n_indexes > 0)
-		index_counts = index_item_counts(tab, items, reltuples);
 
 	if (SPI_execute_with_args(
 							  "SELECT pg_catalog.jsonb_build_object("
@@ -425,8 +491,9 @@ st_describe_table(text *table_name)
 	if (tab->n_indexes > 0)
 	{
 		/* only an installation with an index registry has indexes to show */
-		Oid			gargtypes[3] = {OIDOID, JSONBOID, JSONBOID};
-		Datum		gvalues[3] = {ObjectIdGetDatum(tab->relid), result, index_counts};
+		Oid			gargtypes[4] = {OIDOID, JSONBOID, JSONBOID, JSONBOID};
+		Datum		gvalues[4] = {ObjectIdGetDatum(tab->relid), result, index_counts, index_sizes};
+		char		gnulls[4] = {' ', ' ', ' ', index_sizes ? ' ' : 'n'};
 
 		/*
 		 * Each index in DynamoDB's shape (a multi-attribute key lists its
@@ -446,7 +513,8 @@ st_describe_table(text *table_name)
 								  "     pg_catalog.jsonb_build_object('NonKeyAttributes', pg_catalog.to_jsonb(i.non_key_attributes)) END,"
 								  "  'IndexStatus', i.status,"
 								  "  'ItemCount', ($3 OPERATOR(pg_catalog.->) i.index_name),"
-								  "  'IndexSizeBytes', COALESCE(pg_catalog.pg_relation_size(ic.oid), 0))"
+								  "  'IndexSizeBytes', COALESCE(($4 OPERATOR(pg_catalog.->>) i.index_name)::pg_catalog.int8,"
+								  "                              pg_catalog.pg_relation_size(ic.oid), 0))"
 								  "  OPERATOR(pg_catalog.||) CASE WHEN i.index_type OPERATOR(pg_catalog.=) 'GSI'"
 								  "   THEN pg_catalog.jsonb_build_object('Backfilling', i.status OPERATOR(pg_catalog.=) 'CREATING') ELSE '{}' END"
 								  "  OPERATOR(pg_catalog.||) CASE WHEN i.build_error IS NULL THEN '{}'::pg_catalog.jsonb"
@@ -473,7 +541,7 @@ st_describe_table(text *table_name)
 								  "  OPERATOR(pg_catalog.||) COALESCE((SELECT pg_catalog.jsonb_build_object('LocalSecondaryIndexes',"
 								  "     pg_catalog.jsonb_agg(d ORDER BY index_name COLLATE pg_catalog.\"C\")) FROM i"
 								  "     WHERE index_type OPERATOR(pg_catalog.=) 'LSI' HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0), '{}')",
-								  3, gargtypes, gvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+								  4, gargtypes, gvalues, gnulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "describing the indexes of table \"%s\" failed", tab->relname);
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
 		if (isnull)
@@ -515,13 +583,10 @@ st_describe_table(text *table_name)
 		{
 			Oid			dargtypes[4] = {JSONBOID, JSONBOID, INT8OID, INT8OID};
 			Datum		dvalues[4] = {result, dist, 0, 0};
-			int64		items,
-						bytes;
 
-			/* the coordinator's table is an empty shell: the figures are the shards' */
-			st_distributed_table_size(tab, &items, &bytes);
+			/* read from the shards above (tab->distributed) */
 			dvalues[2] = Int64GetDatum(items);
-			dvalues[3] = Int64GetDatum(bytes);
+			dvalues[3] = Int64GetDatum(dist_bytes);
 			if (SPI_execute_with_args("SELECT $1 OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('TableDistribution', $2,"
 									  " 'ItemCount', $3, 'TableSizeBytes', $4)",
 									  4, dargtypes, dvalues, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
