@@ -325,6 +325,46 @@ create_index(StTable *tab, StIndex *idx, ArrayType *nonkey, const char *projecti
 }
 
 /*
+ * One index created or dropped at a time per table, as in DynamoDB: while a
+ * background worker builds an index of the table (create_gsi with
+ * concurrently, status CREATING), creating or dropping another one is
+ * refused. Waiting instead would deadlock: the waiting call holds a snapshot
+ * that CREATE INDEX CONCURRENTLY waits for, while it waits for the build's
+ * lock (on Citus the two meet on a worker, where each shard's build waits
+ * for the propagated DROP INDEX). Checked without a lock first (relid
+ * InvalidOid: looked up from table_name, nothing done for a table that does
+ * not exist: opening it reports that), and again once the table is locked,
+ * for a build whose creating transaction committed while we waited.
+ * Needs SPI.
+ */
+static void
+check_no_index_build(text *table_name, Oid relid)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1];
+
+	if (!OidIsValid(relid))
+		relid = RangeVarGetRelid(st_name_to_rangevar(table_name), NoLock, true);
+	if (!OidIsValid(relid))
+		return;
+	values[0] = ObjectIdGetDatum(relid);
+	if (SPI_execute_with_args("SELECT index_name FROM " ST_INDEX_REGISTRY
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+							  " AND status OPERATOR(pg_catalog.=) 'CREATING'"
+							  " ORDER BY index_name COLLATE pg_catalog.\"C\" LIMIT 1",
+							  1, argtypes, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "reading the index registry failed");
+	if (SPI_processed > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_INDEX_BUILD_IN_PROGRESS),
+				 errmsg("index \"%s\" of table \"%s\" is being built",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1),
+						get_rel_name(relid)),
+				 errhint("Create or drop another index of the table once singletable.indexes says ACTIVE or FAILED for it."),
+				 st_errdetail_dynamodb("Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table")));
+}
+
+/*
  * Creates a GSI (singletable.create_gsi(table_name, index_name,
  * partition_key, sort_key, partition_key_type, sort_key_type, projection,
  * non_key_attributes, concurrently) -> regclass of the PostgreSQL index,
@@ -352,8 +392,10 @@ st_create_gsi(const StCreateGsiRequest *req)
 	nonkey = parse_projection(&idx, projection, nonkey);
 
 	SPI_connect();
+	check_no_index_build(req->table_name, InvalidOid);
 	/* ownership checked before the lock; SHARE blocks writes while the index is built */
 	tab = st_table_open(req->table_name, concurrently ? ShareUpdateExclusiveLock : ShareLock, ST_ACL_OWNER);
+	check_no_index_build(req->table_name, tab->relid);
 	indexrelid = create_index(tab, &idx, nonkey, projection, concurrently);
 	SPI_finish();
 	return indexrelid;
@@ -386,7 +428,9 @@ st_create_lsi(const StCreateLsiRequest *req)
 	nonkey = parse_projection(&idx, projection, nonkey);
 
 	SPI_connect();
+	check_no_index_build(req->table_name, InvalidOid);
 	tab = st_table_open(req->table_name, ShareLock, ST_ACL_OWNER);
+	check_no_index_build(req->table_name, tab->relid);
 	if (tab->sk_name == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -426,7 +470,9 @@ drop_index(text *table_name, const char *index_name, bool lsi)
 
 	st_ddl_required(index_name, "index_name");
 	SPI_connect();
+	check_no_index_build(table_name, InvalidOid);
 	tab = st_table_open(table_name, AccessExclusiveLock, ST_ACL_OWNER);
+	check_no_index_build(table_name, tab->relid);
 	idx = st_table_index(tab, index_name);
 	if (idx == NULL || idx->is_lsi != lsi)
 		ereport(ERROR,

@@ -54,6 +54,27 @@ ROLLBACK;
 CALL gc_wait('gsi2');
 SELECT count(*) FROM pg_class WHERE relname = 'gc_posts_gsi2_gsi';
 
+-- one index created or dropped at a time (DynamoDB's LimitExceededException): while gsi5
+-- is CREATING, dropping or creating another index is refused at once and changes nothing
+-- (test/isolation/specs/gsi_build_busy.spec: the same with the build running)
+BEGIN;
+SELECT singletable.create_gsi('gc_posts', 'gsi5', 'gsi1pk', concurrently => true) IS NULL AS returns_null;
+SAVEPOINT s;
+SELECT singletable.drop_gsi('gc_posts', 'gsi1');
+ROLLBACK TO SAVEPOINT s;
+SELECT singletable.create_gsi('gc_posts', 'gsi6', 'gsi1pk');
+ROLLBACK TO SAVEPOINT s;
+SELECT singletable.create_lsi('gc_posts', 'lsi6', 'gsi1sk');
+ROLLBACK TO SAVEPOINT s;
+SELECT singletable.dynamodb('UpdateTable', '{"TableName": "gc_posts", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "gsi1"}}]}');
+ROLLBACK TO SAVEPOINT s;
+SELECT singletable.dynamodb('UpdateTable', '{"TableName": "gc_posts", "AttributeDefinitions": [{"AttributeName": "x", "AttributeType": "S"}], "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi6", "KeySchema": [{"AttributeName": "x", "KeyType": "HASH"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}');
+ROLLBACK TO SAVEPOINT s;
+COMMIT;
+CALL gc_wait('gsi5');
+SELECT index_name, status FROM singletable.indexes WHERE table_name = 'gc_posts'::regclass ORDER BY 1;
+SELECT singletable.drop_gsi('gc_posts', 'gsi5');
+
 -- items the index cannot hold: the build fails, the row says why, the btree index is gone
 SELECT singletable.put_item('gc_posts', '{"pk": "USER#1", "sk": "POST#9", "gsi3pk": ""}');
 SELECT singletable.create_gsi('gc_posts', 'gsi3', 'gsi3pk', concurrently => true);
