@@ -23,6 +23,7 @@
 
 #include "ops/capacity.h"
 #include "api/dynamodb.h"
+#include "commands/commands.h"
 #include "catalog/entity_suggest.h"
 #include "ops/direct.h"
 #include "ops/entity_check.h"
@@ -80,6 +81,10 @@ st_guc_init(void)
 							 "Whether CreateTable of singletable.dynamodb() distributes the new table with Citus, by its partition key.",
 							 "Only when the citus extension is installed in the database; otherwise the table stays local.",
 							 &st_dynamodb_distribute, false, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.distribute_new_tables",
+							 "Whether create_table and CreateTable distribute each new table with Citus, by its partition key.",
+							 "Only when the citus extension is installed in the database; otherwise the table stays local. Set it for a database or role (ALTER DATABASE ... SET) so that every client's tables are distributed.",
+							 &st_distribute_new_tables, false, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("singletable.dynamodb_create_delay",
 							"How long a table made by CreateTable of singletable.dynamodb() stays CREATING.",
 							"Meanwhile DescribeTable says CREATING, item operations get ResourceNotFoundException and DeleteTable/UpdateTable ResourceInUseException, as in DynamoDB; 0: ACTIVE at once. For test suites that wait for a table.",

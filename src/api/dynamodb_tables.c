@@ -1002,7 +1002,7 @@ st_ddb_create_table(StDdbCall *call)
 		see_own_writes();
 		desc = table_description(name, "CREATING", &opts);
 		see_own_writes_end();
-		if (st_dynamodb_distribute && st_citus_installed())
+		if ((st_dynamodb_distribute || st_distribute_new_tables) && st_citus_installed())
 		{
 			StDistributeRequest dr = {ct.table_name, false, 0};
 

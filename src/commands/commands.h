@@ -96,6 +96,9 @@ typedef struct StDistributeRequest
 /* Distributes a table the caller owns with Citus, by its partition key */
 extern void st_distribute_table(const StDistributeRequest *req);
 
+/* singletable.distribute_new_tables: create_table and CreateTable distribute what they create */
+extern bool st_distribute_new_tables;
+
 /* define_entity (entities.c) */
 typedef struct StDefineEntityRequest
 {

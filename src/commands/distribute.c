@@ -111,6 +111,9 @@ colocation_target(StTable *tab)
 	return name;
 }
 
+/* singletable.distribute_new_tables (guc.c) */
+bool		st_distribute_new_tables = false;
+
 /*
  * singletable.distribute_table(table_name, shard_count) -> void:
  * create_distributed_table by the partition key column, colocated with the

@@ -9,12 +9,15 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "fmgr.h"
+#include "utils/snapmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
 #include "functions/sql_args.h"
+#include "catalog/distribute.h"
 #include "commands/commands.h"
 
 PG_FUNCTION_INFO_V1(singletable_create_table);
@@ -38,6 +41,7 @@ Datum
 singletable_create_table(PG_FUNCTION_ARGS)
 {
 	StCreateTableRequest req;
+	Oid			relid;
 
 	req.table_name = ARG_TEXT(0);
 	req.partition_key = ARG_CSTRING(1);
@@ -45,7 +49,19 @@ singletable_create_table(PG_FUNCTION_ARGS)
 	req.partition_key_type = ARG_CSTRING(3);
 	req.sort_key_type = ARG_CSTRING(4);
 	req.dynamodb_name = NULL;
-	PG_RETURN_OID(st_create_table(&req));
+	relid = st_create_table(&req);
+	if (st_distribute_new_tables && st_citus_installed())
+	{
+		StDistributeRequest dr = {req.table_name, false, 0};
+
+		/* the registry row just written, visible to distribute_table's reads */
+		CommandCounterIncrement();
+		PushCopiedSnapshot(GetActiveSnapshot());
+		UpdateActiveSnapshotCommandId();
+		st_distribute_table(&dr);
+		PopActiveSnapshot();
+	}
+	PG_RETURN_OID(relid);
 }
 
 /* singletable.drop_table(table_name) */
