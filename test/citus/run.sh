@@ -979,6 +979,84 @@ expect "describe_table's ItemCount and TableSizeBytes count the shards, not the 
                              citus_total_relation_size('posting'), pg_total_relation_size('posting')) END
        FROM (SELECT singletable.describe_table('posting') d, singletable.describe_table('posting_local') l) x"
 
+# UpdateTable creating a GSI on a distributed table: it builds the index on every shard
+# and then describes the table, which once read citus_total_relation_size and failed
+# ("citus size functions cannot be called in transaction blocks which contain multi-shard
+# data modifications"), creating nothing.
+UPD_GSI='{"TableName": "@T@", "AttributeDefinitions": [{"AttributeName": "plan", "AttributeType": "S"}],
+          "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "gsi_upd", "Projection": {"ProjectionType": "ALL"},
+                                                      "KeySchema": [{"AttributeName": "plan", "KeyType": "HASH"}]}}]}'
+same "UpdateTable creates a GSI on a distributed table, answering as on the local table; Query on it" \
+    "SELECT g->>'IndexName', g->>'IndexStatus'
+       FROM jsonb_array_elements(singletable.dynamodb('UpdateTable', '$UPD_GSI')->'TableDescription'->'GlobalSecondaryIndexes') g
+      ORDER BY 1;
+     SELECT singletable.dynamodb('Query', '{\"TableName\": \"@T@\", \"IndexName\": \"gsi_upd\", \"Select\": \"COUNT\",
+              \"KeyConditionExpression\": \"#p = :p\", \"ExpressionAttributeNames\": {\"#p\": \"plan\"},
+              \"ExpressionAttributeValues\": {\":p\": {\"S\": \"pro\"}}}')" '^gsi_upd\|'
+expect "the GSI UpdateTable created exists, valid, on every shard" "$SHARDS" \
+    "SELECT sum(result::int) FROM run_command_on_workers(\$\$
+       SELECT count(*) FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
+        WHERE c.relname ~ '^posting_gsi_upd_gsi_[0-9]+\$' AND i.indisvalid\$\$)"
+
+# describe_table's figures of a distributed table's indexes: ItemCount and IndexSizeBytes
+# are the shards' (their copies of the index), not those of the coordinator's empty shell
+# index (0 entries, 8192 bytes). ItemCount is an estimate, as DynamoDB's is (the shards'
+# index reltuples after VACUUM, which counts entries not yet removable): within 2 %.
+expect "describe_table's GSI ItemCount on a distributed table is its shards' entries (a sparse index's too)" "ok" \
+    "VACUUM ANALYZE posting;
+     SELECT CASE WHEN abs(n.gsi1 - c.gsi1) <= greatest(2, c.gsi1 / 50) AND abs(n.gsi_upd - c.gsi_upd) <= greatest(2, c.gsi_upd / 50)
+                  AND n.gsi1 > 0 AND n.gsi_upd > 0 THEN 'ok'
+                 ELSE format('ItemCount gsi1 %s, gsi_upd %s; count(*): %s, %s', n.gsi1, n.gsi_upd, c.gsi1, c.gsi_upd) END
+       FROM (SELECT count(*) FILTER (WHERE jsonb_typeof(item->'gsi1pk') = 'string' AND jsonb_typeof(item->'gsi1sk') = 'string') AS gsi1,
+                    count(*) FILTER (WHERE jsonb_typeof(item->'plan') = 'string') AS gsi_upd FROM posting) c,
+            (SELECT max((g->>'ItemCount')::bigint) FILTER (WHERE g->>'IndexName' = 'gsi1') AS gsi1,
+                    max((g->>'ItemCount')::bigint) FILTER (WHERE g->>'IndexName' = 'gsi_upd') AS gsi_upd
+               FROM jsonb_array_elements(singletable.describe_table('posting')->'GlobalSecondaryIndexes') g) n"
+expect "describe_table's GSI IndexSizeBytes on a distributed table is the sum of its shards' copies" "ok" \
+    "SELECT CASE WHEN (g->>'IndexSizeBytes')::bigint = s.bytes AND s.bytes > 8192 THEN 'ok'
+                 ELSE format('IndexSizeBytes %s, the shards'' copies: %s', g->'IndexSizeBytes', s.bytes) END
+       FROM jsonb_array_elements(singletable.describe_table('posting')->'GlobalSecondaryIndexes') g,
+            (SELECT sum(result::bigint) AS bytes FROM run_command_on_workers(\$\$
+               SELECT coalesce(sum(pg_catalog.pg_relation_size(c.oid)), 0) FROM pg_catalog.pg_class c
+                WHERE c.relname ~ '^posting_gsi1_gsi_[0-9]+\$'\$\$)) s
+      WHERE g->>'IndexName' = 'gsi1'"
+
+# One index created or dropped at a time: while create_gsi(concurrently => true) builds an
+# index (held up here by a writer's open transaction on a shard), drop_gsi of another index
+# and UpdateTable deleting one are refused at once (LimitExceededException). They used to
+# wait for the table's lock, reach the workers, and meet the shards' builds in a deadlock
+# that marked the new index FAILED.
+cl_psql coord -q -c "BEGIN" -c "SELECT singletable.put_item('posting', '{\"pk\": \"USER#busy\", \"sk\": \"x\"}')" \
+    -c "SELECT pg_sleep(4)" -c "ROLLBACK" >/dev/null 2>&1 &
+BUSY_PID=$!
+sleep 0.5
+cl_sql coord "SELECT singletable.create_gsi('posting', 'gsi_busy', 'plan', concurrently => true)" >/dev/null 2>&1
+t0=$(date +%s%N)
+expect_match "drop_gsi of another index while a GSI is built on a distributed table: refused at once (55S04)" \
+    "55S04 index \"gsi_busy\" of table \"posting\" is being built
+LimitExceededException" \
+    "\\set VERBOSITY verbose
+     \\set ON_ERROR_STOP 0
+     DO \$\$ BEGIN PERFORM singletable.drop_gsi('posting', 'gsi_upd');
+        EXCEPTION WHEN OTHERS THEN RAISE NOTICE '% %', SQLSTATE, SQLERRM; END \$\$;
+     SELECT singletable.dynamodb('UpdateTable', '{\"TableName\": \"posting\", \"GlobalSecondaryIndexUpdates\": [{\"Delete\": {\"IndexName\": \"gsi_upd\"}}]}');" 
+diag "refused in $((($(date +%s%N) - t0) / 1000000)) ms"
+wait "$BUSY_PID"
+wait_index posting gsi_busy
+expect "the GSI built meanwhile ends ACTIVE; the other index is still there; then both are dropped" \
+    "ACTIVE|
+gsi1
+gsi_busy
+gsi_upd
+0" \
+    "SELECT status, coalesce(build_error, '') FROM singletable.indexes WHERE table_name = 'posting'::regclass AND index_name = 'gsi_busy';
+     SELECT index_name FROM singletable.indexes WHERE table_name = 'posting'::regclass AND index_name IN ('gsi1', 'gsi_busy', 'gsi_upd') ORDER BY 1;
+     \\o /dev/null
+     SELECT singletable.drop_gsi('posting', 'gsi_busy'), singletable.drop_gsi('posting', 'gsi_upd'),
+            singletable.drop_gsi('posting_local', 'gsi_upd');
+     \\o
+     SELECT count(*) FROM singletable.indexes WHERE index_name IN ('gsi_busy', 'gsi_upd')"
+
 #
 # A table distributed while it holds items, and while another session has used it
 #
@@ -1432,6 +1510,33 @@ expect "dynamodb CreateTable with dynamodb_distribute = on distributes the table
      \\o
      SELECT (SELECT count(*) FROM pg_dist_partition WHERE logicalrelid::text LIKE 'ddb\\_%'),
             (SELECT count(*) FROM singletable.dynamodb_tables);"
+# singletable.distribute_new_tables (issue 31, item 5): create_table and CreateTable
+# distribute each new table by its partition key; off, they stay local
+expect "distribute_new_tables = on: create_table and CreateTable distribute the new table by its partition key, writes and reads reach the shards; off leaves them local" \
+"t|pk|t|pk|f
+$SHARDS
+1" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SET singletable.distribute_new_tables = on;
+     SELECT singletable.create_table('dnt_sql');
+     SELECT singletable.dynamodb('CreateTable', '{\"TableName\": \"dnt_api\", \"BillingMode\": \"PAY_PER_REQUEST\",
+       \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"}],
+       \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}]}');
+     SET singletable.distribute_new_tables = off;
+     SELECT singletable.create_table('dnt_off');
+     SELECT singletable.put_item('dnt_sql', '{\"pk\": \"a\", \"sk\": \"b\"}');
+     \\o
+     SELECT EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'public.dnt_sql'::regclass),
+            (SELECT column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition WHERE logicalrelid = 'public.dnt_sql'::regclass),
+            EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'public.dnt_api'::regclass),
+            (SELECT column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition WHERE logicalrelid = 'public.dnt_api'::regclass),
+            EXISTS (SELECT FROM pg_dist_partition WHERE logicalrelid = 'public.dnt_off'::regclass);
+     SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'public.dnt_sql'::regclass;
+     SELECT count(*) FROM singletable.query('dnt_sql', 'a');
+     \\o /dev/null
+     SELECT singletable.drop_table('dnt_sql'), singletable.drop_table('dnt_off');
+     SELECT singletable.dynamodb('DeleteTable', '{\"TableName\": \"dnt_api\"}');"
 # Batches (batch_get, batch_write): one multi-shard statement per table and kind, over
 # items on every shard; the same items, order, capacity and errors as on a local table
 #
