@@ -38,6 +38,9 @@ CITUS_CACHE=${CITUS_CACHE:-/var/cache/singletable}
 # only for Citus's anonymous usage statistics, which a test cluster must not send: the build
 # is configured --without-libcurl instead.
 ST_PACKAGES+=(liblz4-dev libzstd-dev libkrb5-dev)
+# run.sh: gdb forces a worker's kill between PREPARE and COMMIT PREPARED (a breakpoint on the
+# coordinator), procps' pgrep finds the worker's processes
+ST_PACKAGES+=(gdb procps)
 
 T0=$(date +%s)
 # step NAME: prints how long the previous step took, and starts timing NAME.

@@ -1613,6 +1613,85 @@ else
     cl_backtraces | diag
 fi
 
+#
+# Two-phase commit: a worker killed (kill -9 of its postmaster and every process of it)
+# between PREPARE TRANSACTION and COMMIT PREPARED of a cross-worker transaction. The kill
+# is forced by a gdb breakpoint on the coordinator backend at Citus's
+# CoordinatedRemoteTransactionsCommit, which runs after every worker has prepared and the
+# coordinator has committed (recording the transaction in pg_dist_transaction), before
+# it sends COMMIT PREPARED. The client's COMMIT succeeds (a WARNING names the worker);
+# the worker comes back with the transaction prepared and its write not yet visible;
+# Citus's recovery commits it; each of the two ADDs is applied exactly once.
+# (After the crash check above: this kill is on purpose.)
+#
+tpc_key() {   # tpc_key NODE: a partition key of posting whose shard lives on NODE
+    cl_sql coord "SELECT k FROM (SELECT 'TPC#' || i AS k FROM generate_series(1, 200) i) s
+                   WHERE (SELECT n.nodeport FROM pg_dist_placement pl JOIN pg_dist_node n USING (groupid)
+                           WHERE pl.shardid = get_shard_id_for_distribution_column('posting', s.k)) = ${CL_PORT[$1]}
+                   ORDER BY k LIMIT 1"
+}
+TPC_DESC="2PC: worker1 killed -9 between PREPARE and COMMIT PREPARED of a transaction over both workers; Citus's recovery applies it exactly once"
+K1=$(tpc_key worker1) K2=$(tpc_key worker2)
+W1_DATA=$CL_DIR/worker1/data
+if ! command -v gdb >/dev/null 2>&1; then
+    not_ok "$TPC_DESC"
+    diag "gdb is missing (test/lib.sh installs it)"
+elif [[ -z $K1 || -z $K2 ]]; then
+    not_ok "$TPC_DESC"
+    diag "no key found on each worker ($K1, $K2)"
+else
+    cl_sql coord "SELECT singletable.put_item('posting', jsonb_build_object('pk', '$K1', 'sk', 'TPC', 'n', 0)),
+                         singletable.put_item('posting', jsonb_build_object('pk', '$K2', 'sk', 'TPC', 'n', 0))" >/dev/null
+    cl_psql coord -X -A -t -c "SET application_name = 'st_2pc'" -c "BEGIN" \
+        -c "SELECT singletable.update_item('posting', '$K1', 'TPC', 'ADD n :one', vals => '{\":one\": 1}')->'n'" \
+        -c "SELECT singletable.update_item('posting', '$K2', 'TPC', 'ADD n :one', vals => '{\":one\": 1}')->'n'" \
+        -c "SELECT pg_sleep(3)" -c "COMMIT" >"$WORK/tpc.out" 2>&1 &
+    TPC_PSQL=$!
+    for ((i = 0; i < 50; i++)); do
+        TPC_BACKEND=$(cl_sql coord "SELECT pid FROM pg_stat_activity WHERE application_name = 'st_2pc'")
+        [[ -n $TPC_BACKEND ]] && break
+        sleep 0.1
+    done
+    W1_PM=$(head -n 1 "$W1_DATA/postmaster.pid")
+    cat >"$WORK/tpc.gdb" <<EOG
+set pagination off
+break CoordinatedRemoteTransactionsCommit
+commands
+silent
+shell kill -9 $W1_PM \$(pgrep -P $W1_PM); echo ST-WORKER1-KILLED
+continue
+end
+continue
+EOG
+    timeout 60 gdb -q -batch -p "$TPC_BACKEND" -x "$WORK/tpc.gdb" >"$WORK/tpc.gdb.out" 2>&1 &
+    TPC_GDB=$!
+    wait "$TPC_PSQL"
+    wait "$TPC_GDB"
+    # the postmaster gone (its pid may linger a moment), then started again: crash recovery
+    for ((i = 0; i < 100; i++)); do kill -0 "$W1_PM" 2>/dev/null || break; sleep 0.1; done
+    for ((i = 0; i < 3; i++)); do
+        cl_as_owner "$PGBIN/pg_ctl" -D "$W1_DATA" -l "$CL_DIR/worker1/server.log" -w -t 60 start >/dev/null 2>&1 && break
+        sleep 1
+    done
+    TPC_BEFORE=$(cl_sql worker1 "SELECT count(*) FROM pg_prepared_xacts")
+    TPC_SEEN=$(cl_sql coord "SELECT singletable.get_item('posting', '$K1', 'TPC')->'n', singletable.get_item('posting', '$K2', 'TPC')->'n'")
+    TPC_RECOVERED=$(cl_sql coord "SELECT recover_prepared_transactions()")
+    TPC_AFTER=$(cl_sql worker1 "SELECT count(*) FROM pg_prepared_xacts")
+    TPC_FINAL=$(cl_sql coord "SELECT singletable.get_item('posting', '$K1', 'TPC')->'n', singletable.get_item('posting', '$K2', 'TPC')->'n'")
+    TPC_GOT="killed: $(grep -c ST-WORKER1-KILLED "$WORK/tpc.gdb.out"); client: $(tr '\n' ' ' <"$WORK/tpc.out" | grep -o 'COMMIT *$' | tr -d ' ');
+prepared on worker1 after restart: $TPC_BEFORE; n before recovery: $TPC_SEEN; recovered: $TPC_RECOVERED;
+prepared after: $TPC_AFTER; n after: $TPC_FINAL"
+    if [[ $TPC_GOT == "killed: 1; client: COMMIT;
+prepared on worker1 after restart: 1; n before recovery: 0|1; recovered: 1;
+prepared after: 0; n after: 1|1" ]]; then
+        ok "$TPC_DESC"
+        diag "$TPC_GOT"
+    else
+        not_ok "$TPC_DESC"
+        diag "$TPC_GOT" "client:" "$(cat "$WORK/tpc.out")" "gdb:" "$(grep -v '^\[' "$WORK/tpc.gdb.out" | tail -n 8)"
+    fi
+fi
+
 echo "1..$N"
 diag "the distributed suite took $(($(date +%s) - T_START)) s"
 if ((FAILURES > 0)); then
