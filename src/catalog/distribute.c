@@ -91,10 +91,16 @@ st_key_hash(StKeyType kt, Datum pk)
  * not NULL, {PostgreSQL index name: [entries, bytes]} of each index, the sum
  * over its copies on the shards (Citus names a shard's copy
  * <index name>_<shard id>; a name it had to shorten is not found: no figures).
- * One run_command_on_shards for all of it (each call opens a connection per
- * shard), not citus_total_relation_size, which Citus refuses in a
- * transaction that has modified several shards (UpdateTable creating a GSI
- * describes the table after building it on every shard). Needs SPI.
+ *
+ * One statement on each node (run_command_on_all_nodes: one connection per
+ * node, not one per shard as run_command_on_shards), given the table's shard
+ * ids and names: each node answers for the shards it holds, and a shard with
+ * several placements is counted once. A node that does not answer is left
+ * out with a WARNING. Not citus_total_relation_size, which
+ * Citus refuses in a transaction that has modified several shards
+ * (UpdateTable creating a GSI describes the table after building it on every
+ * shard). The nodes' statement names its functions with pg_catalog; its
+ * operators are pg_catalog's, which a new session searches first. Needs SPI.
  */
 void
 st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes, Datum *indexes)
@@ -103,29 +109,47 @@ st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes, Datum *index
 	Datum		values[1] = {ObjectIdGetDatum(tab->relid)};
 	bool		isnull;
 
-	/* run_command_on_shards runs format(command, shard name): %1$L is it as a literal */
-	if (SPI_execute_with_args("WITH r AS (SELECT r.shardid, r.result::pg_catalog.jsonb AS j"
-							  " FROM pg_catalog.run_command_on_shards($1::pg_catalog.regclass,"
-							  "  'SELECT pg_catalog.json_build_array(c.reltuples, pg_catalog.pg_total_relation_size(c.oid),"
-							  "    (SELECT pg_catalog.json_object_agg(ic.relname, pg_catalog.json_build_array(ic.reltuples,"
-							  "       pg_catalog.pg_relation_size(ic.oid)))"
-							  "      FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid OPERATOR(pg_catalog.=) i.indexrelid"
-							  "     WHERE i.indrelid OPERATOR(pg_catalog.=) c.oid))"
-							  "   FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) %1$L::pg_catalog.regclass') r"
-							  " WHERE r.success)"
-							  " SELECT (SELECT COALESCE(pg_catalog.sum(GREATEST((j OPERATOR(pg_catalog.->>) 0)::pg_catalog.float8, 0)), 0)::pg_catalog.int8 FROM r),"
-							  "  (SELECT COALESCE(pg_catalog.sum((j OPERATOR(pg_catalog.->>) 1)::pg_catalog.int8), 0)::pg_catalog.int8 FROM r),"
+	if (SPI_execute_with_args("WITH s AS (SELECT shardid AS id, pg_catalog.shard_name(logicalrelid, shardid) AS name"
+							  "   FROM pg_catalog.pg_dist_shard WHERE logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass),"
+							  " cmd AS (SELECT pg_catalog.format("
+							  "  'SELECT COALESCE(pg_catalog.json_agg(pg_catalog.json_build_array(s.id, c.reltuples,"
+							  "     pg_catalog.pg_total_relation_size(c.oid),"
+							  "     (SELECT pg_catalog.json_object_agg(ic.relname, pg_catalog.json_build_array(ic.reltuples,"
+							  "        pg_catalog.pg_relation_size(ic.oid)))"
+							  "       FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid"
+							  "      WHERE i.indrelid = c.oid))), ''[]'')"
+							  "    FROM ROWS FROM (pg_catalog.unnest(%L::pg_catalog.int8[]), pg_catalog.unnest(%L::pg_catalog.text[])) s(id, name)"
+							  "    JOIN pg_catalog.pg_class c ON c.oid = pg_catalog.to_regclass(s.name)',"
+							  "  pg_catalog.array_agg(s.id), pg_catalog.array_agg(s.name)) AS command FROM s),"
+							  " r AS MATERIALIZED (SELECT r.* FROM cmd, pg_catalog.run_command_on_all_nodes(cmd.command) r),"
+							  " shard AS (SELECT DISTINCT ON ((e OPERATOR(pg_catalog.->>) 0)::pg_catalog.int8)"
+							  "   (e OPERATOR(pg_catalog.->>) 0)::pg_catalog.int8 AS id, e"
+							  "   FROM r, pg_catalog.jsonb_array_elements(r.result::pg_catalog.jsonb) e"
+							  "  WHERE r.success ORDER BY 1)"
+							  " SELECT (SELECT COALESCE(pg_catalog.sum(GREATEST((e OPERATOR(pg_catalog.->>) 1)::pg_catalog.float8, 0)), 0)::pg_catalog.int8 FROM shard),"
+							  "  (SELECT COALESCE(pg_catalog.sum((e OPERATOR(pg_catalog.->>) 2)::pg_catalog.int8), 0)::pg_catalog.int8 FROM shard),"
 							  "  (SELECT COALESCE(pg_catalog.jsonb_object_agg(x.name, pg_catalog.jsonb_build_array(x.t, x.b)), '{}')"
-							  "    FROM (SELECT pg_catalog.left(e.key, -1 OPERATOR(pg_catalog.-) pg_catalog.length(r.shardid::pg_catalog.text)) AS name,"
-							  "                 pg_catalog.sum(GREATEST((e.value OPERATOR(pg_catalog.->>) 0)::pg_catalog.float8, 0)) AS t,"
-							  "                 pg_catalog.sum((e.value OPERATOR(pg_catalog.->>) 1)::pg_catalog.int8) AS b"
-							  "            FROM r, pg_catalog.jsonb_each(COALESCE(r.j OPERATOR(pg_catalog.->) 2, '{}')) e"
-							  "           WHERE e.key OPERATOR(pg_catalog.~~) ('%\\_' OPERATOR(pg_catalog.||) r.shardid)"
-							  "           GROUP BY 1) x)",
+							  "    FROM (SELECT pg_catalog.left(i.key, -1 OPERATOR(pg_catalog.-) pg_catalog.length(shard.id::pg_catalog.text)) AS name,"
+							  "                 pg_catalog.sum(GREATEST((i.value OPERATOR(pg_catalog.->>) 0)::pg_catalog.float8, 0)) AS t,"
+							  "                 pg_catalog.sum((i.value OPERATOR(pg_catalog.->>) 1)::pg_catalog.int8) AS b"
+							  "            FROM shard, pg_catalog.jsonb_each(COALESCE(NULLIF(shard.e OPERATOR(pg_catalog.->) 3, 'null'), '{}')) i"
+							  "           WHERE i.key OPERATOR(pg_catalog.~~) ('%\\_' OPERATOR(pg_catalog.||) shard.id)"
+							  "           GROUP BY 1) x),"
+							  "  (SELECT pg_catalog.format('node %s: %s', r.nodeid, r.result) FROM r WHERE NOT r.success"
+							  "    ORDER BY r.nodeid LIMIT 1)",
 							  1, argtypes, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		elog(ERROR, "reading the size of distributed table \"%s\" failed", tab->relname);
 	*items = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	*bytes = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	{
+		char	   *failed = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4);
+
+		/* the figures of the nodes that answered; an estimate anyway, as DynamoDB's */
+		if (failed)
+			ereport(WARNING,
+					(errmsg("the size of distributed table \"%s\" leaves out a node that did not answer", tab->relname),
+					 errdetail("%s", failed)));
+	}
 	if (indexes)
 		*indexes = SPI_datumTransfer(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull),
 									 false, -1);
