@@ -2203,7 +2203,6 @@ DECLARE
   e record;
   r record;
   fields jsonb;
-  f text;
   tpl_pk text;
   tpl_sk text;
 BEGIN
@@ -2282,15 +2281,18 @@ BEGIN
         CONTINUE WHEN NOT singletable.key_matches(k ->> 0, tpl_pk);
         CONTINUE WHEN (tpl_sk IS NULL) <> (k ->> 1 IS NULL);
         CONTINUE WHEN tpl_sk IS NOT NULL AND NOT singletable.key_matches(k ->> 1, tpl_sk);
-        fields := '{}';
-        FOR f IN SELECT m[1] FROM regexp_matches(tpl_pk, '\{([^}:]+)(:[^}]*)?\}', 'g') m LOOP
-          fields := fields || jsonb_build_object(f, singletable.key_field_text(k ->> 0, tpl_pk, f));
-        END LOOP;
-        IF tpl_sk IS NOT NULL THEN
-          FOR f IN SELECT m[1] FROM regexp_matches(tpl_sk, '\{([^}:]+)(:[^}]*)?\}', 'g') m LOOP
-            fields := fields || jsonb_build_object(f, singletable.key_field_text(k ->> 1, tpl_sk, f));
-          END LOOP;
-        END IF;
+        -- each field of both templates, read with the function of its type
+        SELECT coalesce(jsonb_object_agg(x.field, CASE
+                 WHEN x.type LIKE 'int%' THEN to_jsonb(singletable.key_field_int(x.key, x.tpl, x.field))
+                 WHEN x.type = 'date' THEN to_jsonb(singletable.key_field_date(x.key, x.tpl, x.field))
+                 WHEN x.type = 'timestamp' THEN to_jsonb(singletable.key_field_timestamp(x.key, x.tpl, x.field))
+                 WHEN x.type = 'uuid' THEN to_jsonb(singletable.key_field_uuid(x.key, x.tpl, x.field))
+                 ELSE to_jsonb(singletable.key_field_text(x.key, x.tpl, x.field)) END), '{}')
+          INTO fields
+          FROM (SELECT kt.key, kt.tpl, m[1] AS field, coalesce(substr(m[2], 2), '') AS type
+                  FROM (VALUES (k ->> 0, tpl_pk), (k ->> 1, tpl_sk)) kt(key, tpl),
+                       regexp_matches(kt.tpl, '\{([^}:]+)(:[^}]*)?\}', 'g') m
+                 WHERE kt.tpl IS NOT NULL) x;
         out := out || jsonb_build_array(jsonb_build_object('Entity', e.entity, 'Fields', fields));
         EXIT;
       END LOOP;
