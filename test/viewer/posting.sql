@@ -56,6 +56,9 @@ INSERT INTO billing SELECT 'TENANT#acme', 'USER#' || lpad(i::text, 4, '0'),
 INSERT INTO billing VALUES ('TENANT#acme', 'INVOICE#2026-0014', '{"pk": "TENANT#acme", "sk": "INVOICE#2026-0014", "total": 120}'),
                            ('TENANT#acme', 'EVENT#2026-06-23T09:12:00Z', '{"pk": "TENANT#acme", "sk": "EVENT#2026-06-23T09:12:00Z", "kind": "login"}');
 
+-- app's stream, after its items: the viewer's edit (a PutItem) is its record
+SELECT singletable.enable_stream('app', 'NEW_AND_OLD_IMAGES') IS NOT NULL;
+
 -- a role that may read app, to which row-level security gives no row (no policy is its)
 DO $$ BEGIN CREATE ROLE viewer_denied; EXCEPTION WHEN duplicate_object THEN NULL; END $$;
 GRANT USAGE ON SCHEMA public TO viewer_denied;

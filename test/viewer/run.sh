@@ -24,9 +24,11 @@ if [[ ! -e $here/node_modules/.package-lock.json || $here/package-lock.json -nt 
     (cd "$here" && npm ci --no-audit --no-fund >&2) || fail "npm ci in test/viewer failed"
 fi
 
-# the library preloaded: hot_keys counts the reads and writes of every backend (the gateway's
+# DynamoDB Streams' settings (wal_level = logical, the library preloaded: the stream worker),
+# which also make hot_keys count the reads and writes of every backend (the gateway's
 # connections), which the inventory's charts show
-st_start_server "shared_preload_libraries = 'singletable'" || exit 1
+mapfile -t stream_conf < <(st_stream_conf)
+st_start_server "${stream_conf[@]}" || exit 1
 "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -f "$here/posting.sql" >/dev/null || fail "loading test/viewer/posting.sql failed"
 
 # The keys: the admin's runs as the gateway's login user (postgres), the other as viewer_denied.

@@ -162,7 +162,7 @@ async function browser_checks() {
     const info = await page.$eval("#table-info", (e) => e.innerText);
     check("the table shows its key schema, index, TTL, stream, item count and size",
       /pk \(partition\), sk \(sort\)/.test(info) && /GSI1 GSI: gsi1pk \(partition\), gsi1sk \(sort\)/.test(info) &&
-      /ENABLED \(expiresAt\)/.test(info) && /stream\s+none/.test(info) && /items\s+17/.test(info), info);
+      /ENABLED \(expiresAt\)/.test(info) && /stream\s+NEW_AND_OLD_IMAGES/.test(info) && /items\s+17/.test(info), info);
     await page.waitForSelector("#partitions[data-ready]", { timeout: 10000 });
     const parts = await page.$$eval("#partitions li.partition", (els) => els.map((e) => e.dataset.pk));
     check("the table shows its item collections", eq(parts, ["POST#p_0017", "USER#u_1001", "USER#u_1002"]), parts);
@@ -298,6 +298,18 @@ async function browser_checks() {
     await page.waitForFunction(() => document.querySelector('#groups[data-ready] li[data-sk="PROFILE"] .preview'), { timeout: 10000 });
     const after = await page.$eval('#groups li[data-sk="PROFILE"] .preview', (e) => e.textContent);
     check("writes only in edit mode: no editor before, PutItem after", noEditor === null && after.includes("plan: team"), after);
+
+    // the stream's latest records: the edit above, once the stream worker has decoded it
+    let streamRows = [];
+    for (let i = 0; i < 30 && !streamRows.some((r) => r[1] === "MODIFY" && r[2].includes("USER#u_1002")); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 500));
+      await tab(page, "stream");
+      await page.waitForSelector("#stream-records, #stream-none", { timeout: 10000 });
+      streamRows = await page.$$eval("#stream-records tr", (els) => els.slice(1).map((e) => Array.from(e.children, (c) => c.textContent)));
+    }
+    check("the stream's latest records: the edit is a MODIFY of USER#u_1002 with its new image",
+      streamRows.length > 0 && streamRows[0][1] === "MODIFY" && streamRows[0][2] === "pk=USER#u_1002 sk=PROFILE" && streamRows[0][3].includes('"team"'), streamRows.slice(0, 2));
+    await shot(page, "stream");
 
     check("no Content-Security-Policy violation and no page error", cspViolations.length === 0 && pageErrors.length === 0, [cspViolations, pageErrors]);
 
