@@ -2436,6 +2436,11 @@ DECLARE
   fields jsonb;
   tpl_pk text;
   tpl_sk text;
+  req jsonb;
+  calls float8;
+  operation text;
+  lang text;
+  code text;
 BEGIN
   IF op IS NULL OR NOT op = ANY (ops) THEN
     RAISE EXCEPTION 'unknown viewer operation'
@@ -2604,32 +2609,38 @@ BEGIN
     RETURN out;
 
   ELSIF op IN ('EstimateCost', 'ExportCode') THEN
-    -- estimate_cost and export_code take TableName as DynamoDB does, resolved with the
-    -- search_path: the caller's, for this call only (this function's SET restores it)
-    tname := name;
-    PERFORM set_config('search_path', caller_search_path, true);
     IF jsonb_typeof(request -> 'Request') IS DISTINCT FROM 'object' THEN
       RAISE EXCEPTION '% needs Request, a DynamoDB request object', op USING ERRCODE = '22023';
     END IF;
     IF request ? 'Operation' AND jsonb_typeof(request -> 'Operation') <> 'string' THEN
       RAISE EXCEPTION 'Operation must be a string' USING ERRCODE = '22023';
     END IF;
-    IF op = 'EstimateCost' THEN
-      IF request ? 'CallsPerMonth' AND (jsonb_typeof(request -> 'CallsPerMonth') <> 'number'
-                                        OR (request ->> 'CallsPerMonth')::float8 < 0) THEN
-        RAISE EXCEPTION 'CallsPerMonth must be a number, 0 or more' USING ERRCODE = '22023';
-      END IF;
-      SELECT to_jsonb(c) INTO out
-        FROM singletable.estimate_cost(tname, request -> 'Request',
-               calls_per_month => coalesce((request ->> 'CallsPerMonth')::float8, 1000000),
-               operation => request ->> 'Operation') c;
-      RETURN out;
+    IF op = 'EstimateCost' AND request ? 'CallsPerMonth' AND (jsonb_typeof(request -> 'CallsPerMonth') <> 'number'
+                                                             OR (request ->> 'CallsPerMonth')::float8 < 0) THEN
+      RAISE EXCEPTION 'CallsPerMonth must be a number, 0 or more' USING ERRCODE = '22023';
     END IF;
-    IF jsonb_typeof(request -> 'Language') IS DISTINCT FROM 'string' THEN
+    IF op = 'ExportCode' AND jsonb_typeof(request -> 'Language') IS DISTINCT FROM 'string' THEN
       RAISE EXCEPTION 'ExportCode needs Language: javascript, python or sql' USING ERRCODE = '22023';
     END IF;
-    RETURN jsonb_build_object('Code', singletable.export_code(tname, request -> 'Request',
-             request ->> 'Language', request ->> 'Operation'));
+    req := request -> 'Request';
+    calls := coalesce((request ->> 'CallsPerMonth')::float8, 1000000);
+    operation := request ->> 'Operation';
+    lang := request ->> 'Language';
+    -- estimate_cost and export_code take TableName as DynamoDB does, resolved with the
+    -- search_path: the caller's, for this one call (of qualified names and variables only),
+    -- then this function's again
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    IF op = 'EstimateCost' THEN
+      SELECT pg_catalog.to_jsonb(c) INTO out
+        FROM singletable.estimate_cost(name, req, calls_per_month => calls, operation => operation) c;
+    ELSE
+      code := singletable.export_code(name, req, lang, operation);
+    END IF;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF op = 'EstimateCost' THEN
+      RETURN out;
+    END IF;
+    RETURN jsonb_build_object('Code', code);
 
   ELSE  -- Design
     IF jsonb_typeof(request -> 'Entities') IS DISTINCT FROM 'array'

@@ -4,6 +4,15 @@
 -- SQLSTATE), the caller's rights (grants and row-level security), a hostile search_path.
 SET client_min_messages = error;
 \set VERBOSITY default
+\set SHOW_CONTEXT never
+-- an error's SQLSTATE and message
+CREATE FUNCTION pg_temp.err(op text, request jsonb) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM singletable.viewer_api(op, request);
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
 SELECT singletable.create_table('viewer_tab');
 SELECT singletable.create_gsi('viewer_tab', 'GSI1', partition_key => 'gsi1pk', sort_key => 'gsi1sk');
 SELECT singletable.define_entity('viewer_tab', 'User', pk => 'USER#{userId}', sk => 'PROFILE');
@@ -48,30 +57,30 @@ SELECT r ->> 'applied', jsonb_array_length(r -> 'entities')
 SELECT to_regclass('shop');
 
 -- the argument checks
-SELECT singletable.viewer_api('DropTable', '{}');                                       -- 42S01
-SELECT singletable.viewer_api(NULL, '{}');                                              -- 42S01
-SELECT singletable.viewer_api('Partitions', '[]');                                      -- 22023
-SELECT singletable.viewer_api('Partitions', '{}');                                      -- 22023
-SELECT singletable.viewer_api('Partitions', '{"TableName": 7}');                        -- 22023
-SELECT singletable.viewer_api('Partitions', '{"TableName": ""}');                       -- 22023
-SELECT singletable.viewer_api('Partitions', '{"TableName": "nosuch"}');                 -- 42P01
-SELECT singletable.viewer_api('Partitions', '{"TableName": "a b. c"}');                 -- 42P01
-SELECT singletable.viewer_api('Partitions', '{"TableName": "pg_class"}');               -- 42P01: not an item table
-SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab", "Limit": 0}');         -- 22023
-SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab", "Limit": 2.5}');       -- 22023
-SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab", "ExclusiveStartPartition": 1}');  -- 22023
-SELECT singletable.viewer_api('DecodeKeys', '{"TableName": "viewer_tab"}');                     -- 22023
-SELECT singletable.viewer_api('DecodeKeys', '{"TableName": "viewer_tab", "Keys": [["a", "b", "c"]]}');  -- 22023
-SELECT singletable.viewer_api('DecodeKeys', '{"TableName": "viewer_tab", "Keys": [[1, "b"]]}'); -- 22023
-SELECT singletable.viewer_api('DecodeKeys', '{"TableName": "viewer_tab", "IndexName": "GSI9", "Keys": []}');  -- 42P01
-SELECT singletable.viewer_api('DecodeKeys', pg_catalog.jsonb_build_object('TableName', 'viewer_tab', 'Keys',
-         (SELECT jsonb_agg(jsonb_build_array('k', 'k')) FROM generate_series(1, 1001))));  -- 22023
-SELECT singletable.viewer_api('Inventory', '{"TableName": "viewer_tab", "Top": 101}');         -- 22023
-SELECT singletable.viewer_api('ItemSize', '{}');                                        -- 22023
-SELECT singletable.viewer_api('EstimateCost', '{"TableName": "viewer_tab"}');                   -- 22023
-SELECT singletable.viewer_api('EstimateCost', '{"TableName": "viewer_tab", "Request": {}, "CallsPerMonth": -1}');  -- 22023
-SELECT singletable.viewer_api('ExportCode', '{"TableName": "viewer_tab", "Request": {}}');       -- 22023
-SELECT singletable.viewer_api('Design', '{"Entities": {}}');                            -- 22023
+SELECT pg_temp.err('DropTable', '{}');
+SELECT pg_temp.err(NULL, '{}');
+SELECT pg_temp.err('Partitions', '[]');
+SELECT pg_temp.err('Partitions', '{}');
+SELECT pg_temp.err('Partitions', '{"TableName": 7}');
+SELECT pg_temp.err('Partitions', '{"TableName": ""}');
+SELECT pg_temp.err('Partitions', '{"TableName": "nosuch"}');
+SELECT pg_temp.err('Partitions', '{"TableName": "a b. c"}');
+SELECT pg_temp.err('Partitions', '{"TableName": "pg_class"}');
+SELECT pg_temp.err('Partitions', '{"TableName": "viewer_tab", "Limit": 0}');
+SELECT pg_temp.err('Partitions', '{"TableName": "viewer_tab", "Limit": 2.5}');
+SELECT pg_temp.err('Partitions', '{"TableName": "viewer_tab", "ExclusiveStartPartition": 1}');
+SELECT pg_temp.err('DecodeKeys', '{"TableName": "viewer_tab"}');
+SELECT pg_temp.err('DecodeKeys', '{"TableName": "viewer_tab", "Keys": [["a", "b", "c"]]}');
+SELECT pg_temp.err('DecodeKeys', '{"TableName": "viewer_tab", "Keys": [[1, "b"]]}');
+SELECT pg_temp.err('DecodeKeys', '{"TableName": "viewer_tab", "IndexName": "GSI9", "Keys": []}');
+SELECT pg_temp.err('DecodeKeys', pg_catalog.jsonb_build_object('TableName', 'viewer_tab', 'Keys',
+         (SELECT jsonb_agg(jsonb_build_array('k', 'k')) FROM generate_series(1, 1001))));
+SELECT pg_temp.err('Inventory', '{"TableName": "viewer_tab", "Top": 101}');
+SELECT pg_temp.err('ItemSize', '{}');
+SELECT pg_temp.err('EstimateCost', '{"TableName": "viewer_tab"}');
+SELECT pg_temp.err('EstimateCost', '{"TableName": "viewer_tab", "Request": {}, "CallsPerMonth": -1}');
+SELECT pg_temp.err('ExportCode', '{"TableName": "viewer_tab", "Request": {}}');
+SELECT pg_temp.err('Design', '{"Entities": {}}');
 
 -- the caller's rights: a role without SELECT is refused; row-level security hides rows
 CREATE ROLE st_vw_nobody;
@@ -80,7 +89,7 @@ GRANT SELECT ON viewer_tab TO st_vw_reader;
 ALTER TABLE viewer_tab ENABLE ROW LEVEL SECURITY;
 CREATE POLICY vw_u2 ON viewer_tab TO st_vw_reader USING (pk = 'USER#u2');
 SET ROLE st_vw_nobody;
-SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab"}');                     -- 42501
+SELECT pg_temp.err('Partitions', '{"TableName": "viewer_tab"}');
 SET ROLE st_vw_reader;
 SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab"}');
 RESET ROLE;
@@ -97,6 +106,9 @@ CREATE OPERATOR st_vw_evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = st_vw_
 SET search_path = st_vw_evil, pg_catalog, public;
 SELECT singletable.viewer_api('DecodeKeys', '{"TableName": "viewer_tab", "Keys": [["USER#u1", "PROFILE"]]}');
 SELECT singletable.viewer_api('Partitions', '{"TableName": "viewer_tab", "Limit": 1}');
+SELECT r -> 'eventually_consistent_units' FROM singletable.viewer_api('EstimateCost', '{"TableName": "viewer_tab",
+  "Request": {"KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "USER#u1"}}}}') r;
+SELECT current_setting('search_path');
 RESET search_path;
 
 DROP SCHEMA st_vw_evil CASCADE;
