@@ -63,6 +63,13 @@ start_gateway() {
 }
 start_gateway "$ST_DIR/gateway-viewer.log" --viewer "$VIEWER_DIR" || fail "the gateway with --viewer did not start"
 viewer_port=$gateway_port
+# --viewer with a directory that is missing, or has no index.html: the gateway does not start
+startup_checks=()
+"$GATEWAY" --listen 127.0.0.1:0 --credentials "$creds" --viewer "$ST_DIR/no-such-dir" >"$ST_DIR/gw-missing.log" 2>&1 </dev/null
+startup_checks+=("$?:$(grep -c 'no-such-dir' "$ST_DIR/gw-missing.log")")
+mkdir -p "$ST_DIR/empty-viewer"
+"$GATEWAY" --listen 127.0.0.1:0 --credentials "$creds" --viewer "$ST_DIR/empty-viewer" >"$ST_DIR/gw-empty.log" 2>&1 </dev/null
+startup_checks+=("$?:$(grep -c 'no index.html' "$ST_DIR/gw-empty.log")")
 start_gateway "$ST_DIR/gateway-plain.log" || fail "the gateway without --viewer did not start"
 plain_port=$gateway_port
 
@@ -70,6 +77,12 @@ VIEWER_URL=http://127.0.0.1:$viewer_port PLAIN_URL=http://127.0.0.1:$plain_port 
     VIEWER_SCREENSHOTS=${VIEWER_SCREENSHOTS:-$TOP/docs/img} NODE_PATH=$here/node_modules \
     node "$here/viewer.test.js"
 rc=$?
+if [[ ${startup_checks[0]} == 2:1 && ${startup_checks[1]} == 2:1 ]]; then
+    echo "ok 1 - startup: --viewer with a missing directory, or one without index.html, stops the gateway (status 2, one line)"
+else
+    echo "not ok 1 - startup: --viewer DIR unusable: ${startup_checks[*]} (want 2:1 2:1)"
+    rc=1
+fi
 # No error line of the gateways may carry an item's content
 if grep -q 'alert(1)\|aiko@example' "$ST_DIR"/gateway-*.log "$ST_DIR/server.log"; then
     echo "not ok 1 - logs: a log line carries item content"
