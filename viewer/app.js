@@ -71,6 +71,12 @@ function keyNames(indexName) {
   return { pk: hash && hash.AttributeName, sk: range && range.AttributeName };
 }
 
+// an AttributeValue of a key attribute, typed as the table declares it (S, N or B)
+function keyValue(attr, text) {
+  const d = (state.table.AttributeDefinitions || []).find((a) => a.AttributeName === attr);
+  return { [d ? d.AttributeType : "S"]: text };
+}
+
 // --- sign-in -----------------------------------------------------------------------------
 function restore() {
   try {
@@ -275,7 +281,7 @@ async function openCollection(pkValue, start) {
   for (const li of document.querySelectorAll("#partitions li")) li.classList.toggle("current", li.dataset.pk === pkValue);
   const { pk } = keyNames(null);
   const req = { TableName: state.table.TableName, KeyConditionExpression: "#p = :p",
-    ExpressionAttributeNames: { "#p": pk }, ExpressionAttributeValues: { ":p": { S: pkValue } }, Limit: 100 };
+    ExpressionAttributeNames: { "#p": pk }, ExpressionAttributeValues: { ":p": keyValue(pk, pkValue) }, Limit: 100 };
   if (start) req.ExclusiveStartKey = start;
   const box = $("#collection");
   box.replaceChildren(el("p", { class: "muted" }, `Loading ${pkValue}…`));
@@ -370,7 +376,7 @@ function indexTab(body) {
     const idx = indexes.find((i) => i.IndexName === sel.value);
     const { pk } = keyNames(idx.IndexName);
     const req = { TableName: t.TableName, IndexName: idx.IndexName, KeyConditionExpression: "#p = :p",
-      ExpressionAttributeNames: { "#p": pk }, ExpressionAttributeValues: { ":p": { S: input.value } }, Limit: 100 };
+      ExpressionAttributeNames: { "#p": pk }, ExpressionAttributeValues: { ":p": keyValue(pk, input.value) }, Limit: 100 };
     if (start) req.ExclusiveStartKey = start;
     const r = await ddb("Query", req);
     out.replaceChildren(el("p", { class: "muted" }, `${r.Count} items of ${idx.IndexName} partition ${input.value}, in index order`));
@@ -501,13 +507,13 @@ function queryTab(body) {
     const req = { TableName: t.TableName };
     if (ix) req.IndexName = ix;
     const ean = { "#pk": names.pk };
-    let eav = { ":pk": { S: pk.value } };
+    let eav = { ":pk": keyValue(names.pk, pk.value) };
     let kce = "#pk = :pk";
     if (op.value && names.sk) {
       ean["#sk"] = names.sk;
-      eav[":sk"] = { S: sk.value };
+      eav[":sk"] = keyValue(names.sk, sk.value);
       if (op.value === "begins_with") kce += " AND begins_with(#sk, :sk)";
-      else if (op.value === "between") { kce += " AND #sk BETWEEN :sk AND :sk2"; eav[":sk2"] = { S: sk2.value }; }
+      else if (op.value === "between") { kce += " AND #sk BETWEEN :sk AND :sk2"; eav[":sk2"] = keyValue(names.sk, sk2.value); }
       else kce += ` AND #sk ${op.value} :sk`;
     }
     req.KeyConditionExpression = kce;
