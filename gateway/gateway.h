@@ -8,6 +8,7 @@
  *   sigv4.c   the credentials file and AWS Signature Version 4
  *   json.c    a strict JSON checker (request bodies, error DETAILs)
  *   log.c     the log (stderr)
+ *   viewer.c  the viewer's static files (--viewer DIR)
  *   errors_table.h  DynamoDB's exceptions, generated from src/utils/errors.tab
  *
  * The gateway runs outside the server: it includes no PostgreSQL server
@@ -104,6 +105,13 @@ extern bool gw_creds_load(const char *path);
 extern bool gw_creds_configured(void);
 extern bool gw_sigv4_verify(const gw_sig_input *in, char **role,
 							gw_response *err);
+
+/* viewer.c: the viewer's static files (--viewer DIR) */
+extern const char *const gw_viewer_headers[][2];
+extern bool gw_viewer_load(const char *dir);
+extern bool gw_viewer_enabled(void);
+extern bool gw_viewer_lookup(const char *url, const char **data, size_t *len,
+							 const char **content_type, bool *redirect, bool *found);
 
 /* main.c: the event loop's clock, milliseconds (CLOCK_MONOTONIC) */
 extern long long gw_now_ms(void);

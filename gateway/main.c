@@ -79,6 +79,12 @@
 
 #define TARGET_PREFIX "DynamoDB_20120810."
 #define STREAMS_TARGET_PREFIX "DynamoDBStreams_20120810."
+/*
+ * the extension's own operations, for the viewer (--viewer only): sent to
+ * dynamodb_as as "SingleTable.<Op>", which calls singletable.viewer_api
+ */
+#define SINGLETABLE_TARGET_PREFIX "SingleTable_20261201."
+#define SINGLETABLE_OPERATION_PREFIX "SingleTable."
 #define MAX_OPERATION 64
 /* a body streamed past the limit without Content-Length is read this far, then the connection is closed */
 #define DISCARD_LIMIT (2 * GW_MAX_REQUEST_BYTES)
@@ -119,6 +125,7 @@ typedef struct gw_request
 	size_t		received;
 	long long	start;			/* gw_now_ms() at the headers */
 	const char *operation;		/* from X-Amz-Target once read; NULL before */
+	char		op_buf[MAX_OPERATION + sizeof(SINGLETABLE_OPERATION_PREFIX)];	/* "SingleTable.<Op>" */
 	char	   *role;
 	const char *warnings;		/* the call's warnings for x-singletable-warning, or NULL */
 	gw_buf		body;
@@ -191,6 +198,9 @@ usage(FILE *f)
 			"                          the moment the connection is ready for one (default 20)\n"
 			"  --drain-timeout SECS    on SIGTERM, how long to wait for requests in flight (default 30)\n"
 			"  --log-level LEVEL       error, warning, info (default) or debug\n"
+			"  --viewer DIR            serve the viewer's files of DIR at /viewer/ and answer the\n"
+			"                          extension's own operations (X-Amz-Target SingleTable_20261201.*);\n"
+			"                          make install puts them in $(pg_config --sharedir)/singletable/viewer\n"
 			"  --help, --version\n");
 }
 
@@ -538,6 +548,41 @@ send_text(struct MHD_Connection *conn, gw_request *req, int status, const char *
 	return send_response(conn, req, status, body, body ? strlen(body) : 0, NULL, content_type);
 }
 
+/*
+ * A response of the viewer (--viewer): one of its files (kept in memory for
+ * the process's life), a redirect of /viewer to /viewer/, or 404, each with
+ * the security headers of viewer.c.
+ */
+static enum MHD_Result
+send_viewer(struct MHD_Connection *conn, gw_request *req, int status, const char *data, size_t len,
+			const char *content_type, bool redirect)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	if (status != 200)
+	{
+		data = redirect ? "" : "not found\n";
+		len = strlen(data);
+		content_type = "text/plain; charset=utf-8";
+	}
+	resp = MHD_create_response_from_buffer(len, (void *) data, MHD_RESPMEM_PERSISTENT);
+	if (resp == NULL)
+		return MHD_NO;
+	for (int i = 0; gw_viewer_headers[i][0]; i++)
+		MHD_add_response_header(resp, gw_viewer_headers[i][0], gw_viewer_headers[i][1]);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_SERVER, "Server");
+	if (redirect)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, "/viewer/");
+	if (draining)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+	ret = MHD_queue_response(conn, (unsigned int) status, resp);
+	MHD_destroy_response(resp);
+	req->responded = true;
+	return ret;
+}
+
 /* True for the content types DynamoDB accepts (parameters such as charset ignored). */
 static bool
 content_type_ok(const char *ct, bool *json)
@@ -617,7 +662,7 @@ static const char *const streams_operations[] = {
  * services there).
  */
 static const char *
-target_operation(const char *target)
+target_operation(const char *target, char *op_buf)
 {
 	const char *op;
 	size_t		n;
@@ -625,6 +670,18 @@ target_operation(const char *target)
 
 	if (target == NULL)
 		return NULL;
+	if (gw_viewer_enabled() && strncmp(target, SINGLETABLE_TARGET_PREFIX, strlen(SINGLETABLE_TARGET_PREFIX)) == 0)
+	{
+		/* the extension's own operations: SingleTable.<Op>, validated by viewer_api */
+		op = target + strlen(SINGLETABLE_TARGET_PREFIX);
+		n = strlen(op);
+		if (n == 0 || n > MAX_OPERATION ||
+			strspn(op, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") != n)
+			return NULL;
+		snprintf(op_buf, MAX_OPERATION + sizeof(SINGLETABLE_OPERATION_PREFIX), "%s%s",
+				 SINGLETABLE_OPERATION_PREFIX, op);
+		return op_buf;
+	}
 	if (strncmp(target, TARGET_PREFIX, strlen(TARGET_PREFIX)) == 0)
 		op = target + strlen(TARGET_PREFIX);
 	else if (strncmp(target, STREAMS_TARGET_PREFIX, strlen(STREAMS_TARGET_PREFIX)) == 0)
@@ -687,7 +744,7 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 	 * for the log, refused after who
 	 */
 	target = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Amz-Target");
-	operation = target_operation(target);
+	operation = target_operation(target, req->op_buf);
 	req->operation = operation;
 
 	/* who: SigV4 against the credentials file, or the configured role */
@@ -842,6 +899,15 @@ handler(void *cls, struct MHD_Connection *conn, const char *url, const char *met
 	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0)
 	{
+		const char *data;
+		size_t		len;
+		const char *type;
+		bool		redirect;
+		bool		found;
+
+		/* the viewer's files (--viewer; off: these paths are answered as any other GET) */
+		if (gw_viewer_lookup(url, &data, &len, &type, &redirect, &found))
+			return send_viewer(conn, req, redirect ? 301 : found ? 200 : 404, data, len, type, redirect);
 		/* health: a load balancer's probe */
 		return send_text(conn, req, draining ? 503 : 200,
 						 draining ? "draining: " GW_NAME "\n" : "healthy: " GW_NAME " " GW_VERSION "\n",
@@ -989,6 +1055,7 @@ main(int argc, char **argv)
 		{"request-timeout", required_argument, NULL, 'T'},
 		{"drain-timeout", required_argument, NULL, 't'},
 		{"log-level", required_argument, NULL, 'L'},
+		{"viewer", required_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0}
@@ -996,6 +1063,7 @@ main(int argc, char **argv)
 	const char *listen_addr = "127.0.0.1:8000";
 	const char *dsn = NULL;
 	const char *schema = "singletable";
+	const char *viewer_dir = NULL;
 	int			pool = 8;
 	int			max_connections = 8192;
 	bool		max_connections_set = false;
@@ -1057,6 +1125,9 @@ main(int argc, char **argv)
 					return 2;
 				}
 				break;
+			case 'v':
+				viewer_dir = optarg;
+				break;
 			case 'h':
 				usage(stdout);
 				return 0;
@@ -1089,6 +1160,8 @@ main(int argc, char **argv)
 		fprintf(stderr, GW_NAME ": --role is for running without --credentials (the file names each key's role)\n");
 		return 2;
 	}
+	if (viewer_dir != NULL && !gw_viewer_load(viewer_dir))
+		return 2;
 	if (!raise_nofile(&max_connections, max_connections_set, pool))
 		return 2;
 

@@ -2383,3 +2383,278 @@ COMMENT ON FUNCTION singletable.on_peel_offs_sql_drop() IS
   'Event trigger: removes the peel_off rows and logs of dropped tables; a running move whose new table is dropped loses its log triggers';
 CREATE EVENT TRIGGER singletable_peel_offs_sql_drop ON sql_drop
     EXECUTE FUNCTION singletable.on_peel_offs_sql_drop();
+
+------------------------------------------------------------------------------
+-- The viewer's operations (issue 30): singletable.viewer_api(op, request), which
+-- singletable-gateway calls for X-Amz-Target SingleTable_20261201.<Op> through
+-- dynamodb_as, under its role switch; so grants and row-level security decide
+-- what each access key sees, as for DynamoDB's operations.
+------------------------------------------------------------------------------
+
+-- The table a request names (its "TableName"), resolved with the caller's search_path
+-- as DynamoDB's operations resolve it, then checked by singletable._viewer_api.
+CREATE FUNCTION singletable.viewer_api(op pg_catalog.text, request pg_catalog.jsonb)
+RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql
+AS $$
+DECLARE
+  tbl pg_catalog.regclass;
+BEGIN
+  -- no operator here (this function has no fixed search_path): only qualified calls
+  BEGIN
+    tbl := pg_catalog.to_regclass(pg_catalog.jsonb_extract_path_text(request, 'TableName'));
+  EXCEPTION WHEN invalid_name OR name_too_long OR syntax_error THEN
+    tbl := NULL;
+  END;
+  RETURN singletable._viewer_api(op, request, tbl, pg_catalog.current_setting('search_path'));
+END;
+$$;
+COMMENT ON FUNCTION singletable.viewer_api(pg_catalog.text, pg_catalog.jsonb) IS
+  'The viewer''s operations, as the gateway calls them (X-Amz-Target SingleTable_20261201.<op>): ListEntities, DecodeKeys, Partitions, Inventory, HotKeys, ItemSize, EstimateCost, ExportCode, Design; request is a JSON object with the operation''s arguments; runs with the caller''s rights';
+
+CREATE FUNCTION singletable._viewer_api(op pg_catalog.text, request pg_catalog.jsonb, tbl pg_catalog.regclass,
+                                        caller_search_path pg_catalog.text)
+RETURNS pg_catalog.jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $viewer$
+DECLARE
+  ops constant text[] := ARRAY['ListEntities', 'DecodeKeys', 'Partitions', 'Inventory', 'HotKeys',
+                               'ItemSize', 'EstimateCost', 'ExportCode', 'Design'];
+  table_ops constant text[] := ARRAY['ListEntities', 'DecodeKeys', 'Partitions', 'Inventory', 'HotKeys',
+                                     'EstimateCost', 'ExportCode'];
+  name text;
+  tname text;             -- the table's name as the C functions take it (schema-qualified when needed)
+  k jsonb;
+  out jsonb;
+  lim int;
+  cap constant int := 1000;
+  start text;
+  idx text;
+  e record;
+  r record;
+  fields jsonb;
+  tpl_pk text;
+  tpl_sk text;
+  req jsonb;
+  calls float8;
+  operation text;
+  lang text;
+  code text;
+BEGIN
+  IF op IS NULL OR NOT op = ANY (ops) THEN
+    RAISE EXCEPTION 'unknown viewer operation'
+      USING ERRCODE = '42S01', DETAIL = 'the operations are ' || array_to_string(ops, ', ');
+  END IF;
+  IF request IS NULL OR jsonb_typeof(request) <> 'object' THEN
+    RAISE EXCEPTION 'the request of % must be a JSON object', op USING ERRCODE = '22023';
+  END IF;
+
+  IF op = ANY (table_ops) THEN
+    IF jsonb_typeof(request -> 'TableName') IS DISTINCT FROM 'string' THEN
+      RAISE EXCEPTION '% needs TableName, a string', op USING ERRCODE = '22023';
+    END IF;
+    name := request ->> 'TableName';
+    IF octet_length(name) NOT BETWEEN 1 AND 255 THEN
+      RAISE EXCEPTION 'TableName must be 1 to 255 bytes' USING ERRCODE = '22023';
+    END IF;
+    IF tbl IS NULL OR NOT EXISTS (SELECT FROM singletable.tables t WHERE t.table_name = tbl) THEN
+      RAISE EXCEPTION 'Requested resource not found: Table: % not found', name USING ERRCODE = '42P01';
+    END IF;
+    IF NOT has_table_privilege(tbl, 'SELECT') THEN
+      RAISE EXCEPTION 'permission denied for table %', name USING ERRCODE = '42501';
+    END IF;
+    tname := tbl::text;
+  END IF;
+
+  IF op = 'ListEntities' THEN
+    -- the registry: each entity's templates and the literal prefixes before its first field
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'Entity', en.entity, 'PkTemplate', en.pk_template, 'SkTemplate', en.sk_template,
+             'PkPrefix', split_part(en.pk_template, '{', 1),
+             'SkPrefix', CASE WHEN en.sk_template IS NOT NULL THEN split_part(en.sk_template, '{', 1) END,
+             'Indexes', en.index_templates, 'Attributes', en.attributes) ORDER BY en.entity), '[]')
+      INTO out FROM singletable.entities en WHERE en.table_name = tbl;
+    RETURN jsonb_build_object('TableName', name, 'Entities', out);
+
+  ELSIF op = 'DecodeKeys' THEN
+    -- Keys: [[pk, sk], ...] (sk null for a table without one), at most 1000;
+    -- IndexName: decode with the entities' templates of that index's keys
+    IF jsonb_typeof(request -> 'Keys') IS DISTINCT FROM 'array' THEN
+      RAISE EXCEPTION 'DecodeKeys needs Keys, an array of [partition key, sort key] pairs' USING ERRCODE = '22023';
+    END IF;
+    IF jsonb_array_length(request -> 'Keys') > 1000 THEN
+      RAISE EXCEPTION 'DecodeKeys takes at most 1000 keys' USING ERRCODE = '22023';
+    END IF;
+    IF request ? 'IndexName' THEN
+      IF jsonb_typeof(request -> 'IndexName') <> 'string' THEN
+        RAISE EXCEPTION 'IndexName must be a string' USING ERRCODE = '22023';
+      END IF;
+      idx := request ->> 'IndexName';
+      IF NOT EXISTS (SELECT FROM singletable.indexes i WHERE i.table_name = tbl AND i.index_name = idx) THEN
+        RAISE EXCEPTION 'Requested resource not found: Index: % not found', idx USING ERRCODE = '42P01';
+      END IF;
+    END IF;
+    out := '[]';
+    FOR k IN SELECT value FROM jsonb_array_elements(request -> 'Keys') LOOP
+      IF jsonb_typeof(k) <> 'array' OR jsonb_array_length(k) NOT IN (1, 2)
+         OR jsonb_typeof(k -> 0) <> 'string'
+         OR (jsonb_array_length(k) = 2 AND jsonb_typeof(k -> 1) NOT IN ('string', 'null')) THEN
+        RAISE EXCEPTION 'each key of DecodeKeys must be [partition key, sort key], strings' USING ERRCODE = '22023';
+      END IF;
+      fields := NULL;
+      FOR e IN SELECT en.entity, en.pk_template, en.sk_template, en.index_templates
+                 FROM singletable.entities en WHERE en.table_name = tbl ORDER BY en.entity LOOP
+        IF idx IS NULL THEN
+          tpl_pk := e.pk_template;
+          tpl_sk := e.sk_template;
+        ELSE
+          -- index templates are keyed by the index's name, in any case
+          SELECT t.value ->> 'pk', t.value ->> 'sk' INTO tpl_pk, tpl_sk
+            FROM jsonb_each(e.index_templates) t WHERE lower(t.key) = lower(idx) LIMIT 1;
+          CONTINUE WHEN tpl_pk IS NULL;
+        END IF;
+        CONTINUE WHEN NOT singletable.key_matches(k ->> 0, tpl_pk);
+        CONTINUE WHEN (tpl_sk IS NULL) <> (k ->> 1 IS NULL);
+        CONTINUE WHEN tpl_sk IS NOT NULL AND NOT singletable.key_matches(k ->> 1, tpl_sk);
+        -- each field of both templates, read with the function of its type
+        SELECT coalesce(jsonb_object_agg(x.field, CASE
+                 WHEN x.type LIKE 'int%' THEN to_jsonb(singletable.key_field_int(x.key, x.tpl, x.field))
+                 WHEN x.type = 'date' THEN to_jsonb(singletable.key_field_date(x.key, x.tpl, x.field))
+                 WHEN x.type = 'timestamp' THEN to_jsonb(singletable.key_field_timestamp(x.key, x.tpl, x.field))
+                 WHEN x.type = 'uuid' THEN to_jsonb(singletable.key_field_uuid(x.key, x.tpl, x.field))
+                 ELSE to_jsonb(singletable.key_field_text(x.key, x.tpl, x.field)) END), '{}')
+          INTO fields
+          FROM (SELECT kt.key, kt.tpl, m[1] AS field, coalesce(substr(m[2], 2), '') AS type
+                  FROM (VALUES (k ->> 0, tpl_pk), (k ->> 1, tpl_sk)) kt(key, tpl),
+                       regexp_matches(kt.tpl, '\{([^}:]+)(:[^}]*)?\}', 'g') m
+                 WHERE kt.tpl IS NOT NULL) x;
+        out := out || jsonb_build_array(jsonb_build_object('Entity', e.entity, 'Fields', fields));
+        EXIT;
+      END LOOP;
+      IF fields IS NULL THEN
+        out := out || jsonb_build_array(jsonb_build_object('Entity', NULL, 'Fields', '{}'::jsonb));
+      END IF;
+    END LOOP;
+    RETURN jsonb_build_object('Keys', out);
+
+  ELSIF op = 'Partitions' THEN
+    -- the table's item collections in key order, a page at a time (ExclusiveStartPartition,
+    -- LastEvaluatedPartition), each with its items and DynamoDB bytes, counted up to 1000
+    -- items (ItemsCapped): a skip scan of the primary key, one index probe per partition
+    lim := 25;
+    IF request ? 'Limit' THEN
+      IF jsonb_typeof(request -> 'Limit') <> 'number' OR (request ->> 'Limit') !~ '^[0-9]+$'
+         OR (request ->> 'Limit')::numeric NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'Limit must be an integer from 1 to 100' USING ERRCODE = '22023';
+      END IF;
+      lim := (request ->> 'Limit')::int;
+    END IF;
+    IF request ? 'ExclusiveStartPartition' THEN
+      IF jsonb_typeof(request -> 'ExclusiveStartPartition') <> 'string' THEN
+        RAISE EXCEPTION 'ExclusiveStartPartition must be a string' USING ERRCODE = '22023';
+      END IF;
+      start := request ->> 'ExclusiveStartPartition';
+    END IF;
+    EXECUTE format($q$
+      WITH RECURSIVE p(pk) AS (
+        (SELECT t.pk FROM %1$s t WHERE $1 IS NULL OR t.pk > $1 ORDER BY t.pk LIMIT 1)
+        UNION ALL
+        SELECT (SELECT t.pk FROM %1$s t WHERE t.pk > p.pk ORDER BY t.pk LIMIT 1) FROM p WHERE p.pk IS NOT NULL
+      ), page AS (SELECT p.pk FROM p WHERE p.pk IS NOT NULL LIMIT $2 + 1),
+      sized AS (
+        SELECT page.pk, s.n, s.bytes, row_number() OVER (ORDER BY page.pk) AS rn FROM page,
+          LATERAL (SELECT count(*) AS n, coalesce(sum(singletable.item_size(i.item)), 0) AS bytes
+                     FROM (SELECT t.item FROM %1$s t WHERE t.pk = page.pk LIMIT $3 + 1) i) s
+        WHERE page.pk <= (SELECT max(x.pk) FROM (SELECT page.pk FROM page ORDER BY page.pk LIMIT $2) x))
+      SELECT jsonb_build_object(
+        'Partitions', coalesce(jsonb_agg(jsonb_build_object('Pk', sized.pk, 'Items', least(sized.n, $3),
+                         'ItemsCapped', sized.n > $3, 'Bytes', sized.bytes) ORDER BY sized.pk), '[]'),
+        'More', (SELECT count(*) FROM page) > $2)
+      FROM sized$q$, tname)
+      INTO out USING start, lim, cap;
+    IF (out ->> 'More')::boolean THEN
+      out := out || jsonb_build_object('LastEvaluatedPartition', out -> 'Partitions' -> (jsonb_array_length(out -> 'Partitions') - 1) -> 'Pk');
+    END IF;
+    RETURN out - 'More';
+
+  ELSIF op = 'Inventory' THEN
+    lim := 10;
+    IF request ? 'Top' THEN
+      IF jsonb_typeof(request -> 'Top') <> 'number' OR (request ->> 'Top') !~ '^[0-9]+$'
+         OR (request ->> 'Top')::numeric NOT BETWEEN 1 AND 100 THEN
+        RAISE EXCEPTION 'Top must be an integer from 1 to 100' USING ERRCODE = '22023';
+      END IF;
+      lim := (request ->> 'Top')::int;
+    END IF;
+    SELECT jsonb_build_object(
+      'Entities', (SELECT coalesce(jsonb_agg(to_jsonb(p)), '[]') FROM singletable.key_prefixes(tname) p),
+      'Collections', (SELECT coalesce(jsonb_agg(to_jsonb(c) ORDER BY c.rank_by, c.rank), '[]')
+                        FROM singletable.collections(tname, top => lim) c))
+      INTO out;
+    RETURN out;
+
+  ELSIF op = 'HotKeys' THEN
+    SELECT jsonb_build_object('HotKeys', coalesce(jsonb_agg(to_jsonb(h)), '[]'))
+      INTO out FROM singletable.hot_keys(tname) h;
+    RETURN out;
+
+  ELSIF op = 'ItemSize' THEN
+    IF jsonb_typeof(request -> 'Item') IS DISTINCT FROM 'object' THEN
+      RAISE EXCEPTION 'ItemSize needs Item, an object of AttributeValues' USING ERRCODE = '22023';
+    END IF;
+    SELECT jsonb_build_object('Size', singletable.item_size(request -> 'Item'),
+             'Attributes', coalesce(jsonb_agg(to_jsonb(b)), '[]'))
+      INTO out FROM singletable.item_size_breakdown(request -> 'Item') b;
+    RETURN out;
+
+  ELSIF op IN ('EstimateCost', 'ExportCode') THEN
+    IF jsonb_typeof(request -> 'Request') IS DISTINCT FROM 'object' THEN
+      RAISE EXCEPTION '% needs Request, a DynamoDB request object', op USING ERRCODE = '22023';
+    END IF;
+    IF request ? 'Operation' AND jsonb_typeof(request -> 'Operation') <> 'string' THEN
+      RAISE EXCEPTION 'Operation must be a string' USING ERRCODE = '22023';
+    END IF;
+    IF op = 'EstimateCost' AND request ? 'CallsPerMonth' AND (jsonb_typeof(request -> 'CallsPerMonth') <> 'number'
+                                                             OR (request ->> 'CallsPerMonth')::float8 < 0) THEN
+      RAISE EXCEPTION 'CallsPerMonth must be a number, 0 or more' USING ERRCODE = '22023';
+    END IF;
+    IF op = 'ExportCode' AND jsonb_typeof(request -> 'Language') IS DISTINCT FROM 'string' THEN
+      RAISE EXCEPTION 'ExportCode needs Language: javascript, python or sql' USING ERRCODE = '22023';
+    END IF;
+    req := request -> 'Request';
+    calls := coalesce((request ->> 'CallsPerMonth')::float8, 1000000);
+    operation := request ->> 'Operation';
+    lang := request ->> 'Language';
+    -- estimate_cost and export_code take TableName as DynamoDB does, resolved with the
+    -- search_path: the caller's, for this one call (of qualified names and variables only),
+    -- then this function's again
+    PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+    IF op = 'EstimateCost' THEN
+      SELECT pg_catalog.to_jsonb(c) INTO out
+        FROM singletable.estimate_cost(name, req, calls_per_month => calls, operation => operation) c;
+    ELSE
+      code := singletable.export_code(name, req, lang, operation);
+    END IF;
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    IF op = 'EstimateCost' THEN
+      RETURN out;
+    END IF;
+    RETURN jsonb_build_object('Code', code);
+
+  ELSE  -- Design
+    IF jsonb_typeof(request -> 'Entities') IS DISTINCT FROM 'array'
+       OR jsonb_typeof(request -> 'AccessPatterns') IS DISTINCT FROM 'array' THEN
+      RAISE EXCEPTION 'Design needs Entities and AccessPatterns, arrays' USING ERRCODE = '22023';
+    END IF;
+    IF request ? 'TableName' AND jsonb_typeof(request -> 'TableName') <> 'string' THEN
+      RAISE EXCEPTION 'TableName must be a string' USING ERRCODE = '22023';
+    END IF;
+    -- a proposal only: the viewer never applies it
+    RETURN singletable.design(request -> 'Entities', request -> 'AccessPatterns',
+                              coalesce(request ->> 'TableName', 'app'), apply => false);
+  END IF;
+END;
+$viewer$;
+COMMENT ON FUNCTION singletable._viewer_api(pg_catalog.text, pg_catalog.jsonb, pg_catalog.regclass, pg_catalog.text) IS
+  'Internal to singletable.viewer_api: the operation on the table resolved by it, with the caller''s search_path for the functions that resolve TableName as DynamoDB does';

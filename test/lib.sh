@@ -35,10 +35,11 @@ ST_PKG_GATEWAY=(pkg-config libmicrohttpd-dev libpq-dev libssl-dev zlib1g-dev)
 ST_PKG_BOTO3=(python3 python3-boto3)
 # TEST: what test/run.sh's suites need on top of these: IPC::Run (the TAP tests, test/t),
 # python3, python3-boto3, curl and awscli (the gateway's tests; awscli: /usr/bin/aws for
-# test/gateway/test_partiql_cli.py); nodejs and npm (test/gateway/js and the differential
+# test/gateway/test_partiql_cli.py); chromium (the viewer's browser test, test/viewer, with
+# puppeteer-core from npm); nodejs and npm (test/gateway/js and the differential
 # test, test/diff) unless a node is on PATH (installed otherwise: Debian's npm would
 # replace it).
-ST_PKG_TEST=(libipc-run-perl python3 python3-boto3 curl awscli)
+ST_PKG_TEST=(libipc-run-perl python3 python3-boto3 curl awscli chromium)
 command -v node >/dev/null 2>&1 || ST_PKG_TEST+=(nodejs npm)
 # All of them: what st_install_deps installs when no group is named (scripts that need more
 # append to it before calling st_install_deps, as test/citus/build.sh does).

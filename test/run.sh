@@ -178,6 +178,9 @@ run_suite lock_privileges pg_regress bash "$TOP/test/server/lock_privileges.sh"
 run_suite cache pg_regress bash "$TOP/test/server/cache.sh"
 run_suite log_privacy pg_regress bash "$TOP/test/server/log_privacy.sh"
 run_suite gateway pg_regress bash "$TOP/test/gateway/run.sh"
+# The viewer (singletable-gateway --viewer) in headless Chromium with puppeteer-core (TAP
+# lines, one per check; npm ci into test/viewer/node_modules on the first run).
+run_suite viewer pg_regress bash "$TOP/test/viewer/run.sh"
 # singletable.dynamodb against dynalite (test/diff: 1000 generated cases, seed 1, one TAP
 # line per DynamoDB operation; npm ci into test/diff/node_modules on the first run).
 run_suite diff pg_regress bash "$TOP/test/diff/run.sh" --ci

@@ -13,10 +13,13 @@
 #include <math.h>
 
 #include "catalog/namespace.h"
+#include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "nodes/value.h"
+#include "parser/parse_func.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
@@ -2378,6 +2381,37 @@ request_from_text(const char *name, text *body)
 }
 
 /*
+ * The extension's own operations, as the gateway's viewer calls them
+ * (X-Amz-Target SingleTable_20261201.<Op>, sent here as "SingleTable.<Op>"):
+ * singletable.viewer_api(op, request), looked up by its signature and called
+ * under dynamodb_as's role switch, with the role's EXECUTE right checked as
+ * a call from SQL would check it.
+ */
+#define VIEWER_OPERATION_PREFIX "SingleTable."
+
+static Jsonb *
+viewer_call(const char *name, Jsonb *request)
+{
+	Oid			argtypes[2] = {TEXTOID, JSONBOID};
+	Oid			fn;
+	Datum		result;
+
+	fn = LookupFuncName(list_make2(makeString("singletable"), makeString("viewer_api")), 2, argtypes, true);
+	if (!OidIsValid(fn))
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_UNKNOWN_OPERATION),
+				 errmsg("this installation of singletable has no singletable.viewer_api(text, jsonb)"),
+				 errhint("ALTER EXTENSION singletable UPDATE")));
+	if (pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for function viewer_api")));
+	result = OidFunctionCall2(fn, CStringGetTextDatum(name + strlen(VIEWER_OPERATION_PREFIX)),
+							  JsonbPGetDatum(request));
+	return DatumGetJsonbP(result);
+}
+
+/*
  * singletable.dynamodb_as(role text, operation text, request text) -> text:
  * the gateway's call. The response of singletable.dynamodb, as its JSON text,
  * computed as role (NULL: the current user).
@@ -2437,7 +2471,10 @@ singletable_dynamodb_as(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		/* GetItem, Query and Scan write their text into out; the others return a jsonb */
-		result = ddb_call(name, request, &out);
+		if (strncmp(name, VIEWER_OPERATION_PREFIX, strlen(VIEWER_OPERATION_PREFIX)) == 0)
+			result = viewer_call(name, request);
+		else
+			result = ddb_call(name, request, &out);
 	}
 	PG_FINALLY();
 	{
