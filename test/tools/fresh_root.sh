@@ -9,6 +9,8 @@
 # ROOT  a Debian 12 root directory, created with debootstrap --variant=minbase when missing.
 #       .ci/run installs into it: give each run a fresh copy (e.g. cp -a base ROOT).
 # REV   the commit or branch of this repository to clone (default HEAD).
+# FRESH_ROOT_COMMAND (environment) runs another command there instead of .ci/run, e.g. the
+# README's demo: FRESH_ROOT_COMMAND=test/demo.sh test/tools/fresh_root.sh ROOT
 #
 # The clone goes to ROOT/src/main, a copy of ../shared to ROOT/src/shared; the output of
 # .ci/run is shown and kept in ROOT/src/ci.log. Ends with .ci/run's last line and its status.
@@ -86,12 +88,14 @@ mnt --bind /dev/pts "$ROOT/dev/pts"
 mnt -t tmpfs tmpfs "$ROOT/dev/shm"
 
 LOG=$ROOT/src/ci.log
-echo "fresh_root.sh: .ci/run of $commit in $ROOT, log $LOG" >&2
+# FRESH_ROOT_COMMAND: another command of the README instead of .ci/run (e.g. test/demo.sh)
+RUN=${FRESH_ROOT_COMMAND:-bash .ci/run}
+echo "fresh_root.sh: $RUN of $commit in $ROOT, log $LOG" >&2
 start=$SECONDS
 rc=0
 chroot "$ROOT" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    TERM=dumb CI=true bash -c 'cd /src/main && bash .ci/run' </dev/null 2>&1 | tee "$LOG" ||
+    TERM=dumb CI=true bash -c "cd /src/main && $RUN" </dev/null 2>&1 | tee "$LOG" ||
     rc=${PIPESTATUS[0]}
-echo "fresh_root.sh: .ci/run exited $rc after $((SECONDS - start)) s; its last line:" >&2
+echo "fresh_root.sh: $RUN exited $rc after $((SECONDS - start)) s; its last line:" >&2
 tail -n 1 "$LOG"
 exit "$rc"
