@@ -166,7 +166,8 @@ gw_viewer_load(const char *dir)
 		f = &files[nfiles];
 		if (!read_file(dirfd, e->d_name, f))
 			continue;
-		snprintf(f->name, sizeof(f->name), "%s", e->d_name);
+		/* name_ok checked that it fits (at most VIEWER_MAX_NAME bytes) */
+		memcpy(f->name, e->d_name, strlen(e->d_name) + 1);
 		f->content_type = type;
 		if (strcmp(f->name, "index.html") == 0)
 			index = true;
