@@ -47,7 +47,10 @@ function rawGet(base, p) {
 
 // a signed POST with the viewer's own signing code
 async function signedPost(base, target, request, creds) {
-  const { signedHeaders } = await import(path.join(__dirname, "../../viewer/sigv4.js"));
+  // the page's own module, imported as an ES module whatever the Node version makes of a .js
+  // file without "type": "module" (Debian 12's Node 18 reads it as CommonJS)
+  const sigv4 = fs.readFileSync(path.join(__dirname, "../../viewer/sigv4.js"));
+  const { signedHeaders } = await import("data:text/javascript;base64," + sigv4.toString("base64"));
   const u = new URL(base);
   const body = JSON.stringify(request);
   const headers = await signedHeaders(creds, u.host, target, body);
