@@ -3,16 +3,19 @@
  * the HTTP endpoint that speaks DynamoDB's JSON protocol and forwards each
  * request to singletable.dynamodb_as(role, operation, request) in PostgreSQL.
  *
- *   main.c    options, signals, the event loop, the HTTP side (libmicrohttpd)
+ *   main.c    the program's options
+ *   server.c  signals, the event loop, the HTTP side (libmicrohttpd): gw_serve
  *   pool.c    the pool of libpq connections, driven non-blocking in pipeline mode
+ *   endpoint.c  the same served from inside PostgreSQL: background workers that
+ *             run each call in their own backend (gw_pool_* without libpq)
  *   sigv4.c   the credentials file and AWS Signature Version 4
  *   json.c    a strict JSON checker (request bodies, error DETAILs)
  *   log.c     the log (stderr)
  *   viewer.c  the viewer's static files (--viewer DIR)
  *   errors_table.h  DynamoDB's exceptions, generated from src/utils/errors.tab
  *
- * The gateway runs outside the server: it includes no PostgreSQL server
- * header, only libpq's.
+ * Only endpoint.c includes PostgreSQL's server headers; the other files
+ * are built alike into the program and into singletable_endpoint.so.
  */
 #ifndef SINGLETABLE_GATEWAY_H
 #define SINGLETABLE_GATEWAY_H
@@ -45,6 +48,8 @@ typedef enum gw_log_level
 } gw_log_level;
 
 extern gw_log_level gw_log_min;
+/* when set, each line (without stamp, at most 1 KB) goes here instead of stderr */
+extern void (*gw_log_sink) (gw_log_level level, const char *line);
 extern bool gw_log_set_level(const char *name);
 extern void gw_log(gw_log_level level, const char *fmt,...)
 			__attribute__((format(printf, 2, 3)));
@@ -89,6 +94,10 @@ typedef struct gw_response
 extern void gw_error_response(gw_response *out, int status, const char *type,
 							  const char *message);
 extern int	gw_status_of_type(const char *type);
+extern const char *gw_exception_of_sqlstate(const char *sqlstate);
+extern void gw_error_from_fields(gw_response *out, const char *where, const char *sqlstate,
+								 const char *detail, const char *primary, const char *schema);
+extern char *gw_warnings_header(gw_buf *warnings);
 
 /* sigv4.c */
 typedef struct gw_sig_input
@@ -113,7 +122,30 @@ extern bool gw_viewer_enabled(void);
 extern bool gw_viewer_lookup(const char *url, const char **data, size_t *len,
 							 const char **content_type, bool *redirect, bool *found);
 
-/* main.c: the event loop's clock, milliseconds (CLOCK_MONOTONIC) */
+/*
+ * server.c: the HTTP side and the event loop (gw_serve), run by main.c (the
+ * program) and endpoint.c (the in-server endpoint, a background worker)
+ */
+typedef struct gw_serve_config
+{
+	const char *listen_addr;	/* HOST:PORT, [IPv6]:PORT */
+	const char *dsn;			/* gw_pool_init's */
+	const char *schema;			/* of dynamodb_as */
+	const char *credentials;	/* the credentials file, or NULL: no authentication */
+	const char *role;			/* without credentials: the role of every request, or NULL */
+	int			pool;			/* gw_pool_init's */
+	int			max_connections;
+	int			per_address;	/* 0: no limit */
+	int			request_timeout;	/* seconds for a whole request */
+	int			drain_timeout;	/* seconds for the requests in flight after SIGTERM */
+	bool		sigint_cancels;	/* SIGINT is not a drain (the in-server endpoint: the call's cancel) */
+	/* SIGHUP, before the credentials are reloaded: may change credentials and role */
+	void		(*on_sighup) (struct gw_serve_config *config);
+} gw_serve_config;
+
+extern int	gw_serve(gw_serve_config *config);
+
+/* server.c: the event loop's clock, milliseconds (CLOCK_MONOTONIC) */
 extern long long gw_now_ms(void);
 
 /*
@@ -149,7 +181,7 @@ extern int	gw_pool_pending(void);
 extern void gw_pool_close(void);
 extern void gw_result_free(void *owner);
 
-/* main.c: call's response is ready (called by pool.c, maybe within gw_pool_submit) */
+/* server.c: call's response is ready (called by pool.c, maybe within gw_pool_submit) */
 extern void gw_call_done(gw_call *call);
 
 #endif

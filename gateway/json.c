@@ -570,3 +570,112 @@ gw_error_response(gw_response *out, int status, const char *type, const char *me
 	out->body = b.data;
 	out->len = b.len;
 }
+
+/*
+ * The DynamoDB exception of a SQLSTATE, for an error without DynamoDB's body
+ * in its DETAIL (PostgreSQL's own errors: a missing grant, a timeout): the
+ * pairing of the extension's st_dynamodb_exception, both generated from the
+ * error table src/utils/errors.tab.
+ */
+const char *
+gw_exception_of_sqlstate(const char *s)
+{
+#define ENTRY(sqlstate, type) {sqlstate, type},
+	static const struct
+	{
+		const char *sqlstate;	/* in classes[]: the class, two characters */
+		const char *type;
+	}			map[] = {
+		GW_SQLSTATE_EXCEPTIONS(ENTRY)
+	},
+				classes[] = {
+		GW_CLASS_EXCEPTIONS(ENTRY)
+	};
+#undef ENTRY
+
+	if (s == NULL || strlen(s) != 5)
+		return GW_EXC_OTHERWISE;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(s, map[i].sqlstate) == 0)
+			return map[i].type;
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (strncmp(s, classes[i].sqlstate, 2) == 0)
+			return classes[i].type;
+	return GW_EXC_OTHERWISE;
+}
+
+/*
+ * DynamoDB's response for a failed call, from its error's fields (pool.c:
+ * libpq's; endpoint.c: the backend's ErrorData): the DETAIL verbatim when
+ * it is DynamoDB's error body (the extension's error contract;
+ * CancellationReasons and all), else the exception of the SQLSTATE with
+ * PostgreSQL's message (InternalServerError: a fixed message, the real one
+ * logged, prefixed with where).
+ */
+void
+gw_error_from_fields(gw_response *out, const char *where, const char *sqlstate, const char *detail,
+					 const char *primary, const char *schema)
+{
+	const char *type;
+	char		dtype[256];
+
+	if (detail != NULL && detail[0] == '{' &&
+		gw_json_check(detail, strlen(detail), GW_JSON_MAX_DEPTH, NULL) == NULL &&
+		gw_json_top_string(detail, strlen(detail), "__type", dtype, sizeof(dtype)) &&
+		dtype[0] != '\0')
+	{
+		out->status = gw_status_of_type(dtype);
+		out->body = strdup(detail);
+		out->len = out->body ? strlen(out->body) : 0;
+		if (out->status >= 500)
+			gw_log(GW_LOG_ERROR, "%s: %s: %s", where, sqlstate ? sqlstate : "?????", primary ? primary : "");
+		return;
+	}
+	type = gw_exception_of_sqlstate(sqlstate);
+	if (strcmp(type, GW_EXC_INTERNAL) == 0)
+	{
+		if (sqlstate != NULL && strcmp(sqlstate, "42883") == 0)
+			gw_log(GW_LOG_ERROR, "%s: %s (is the extension installed, with %s.dynamodb_as(text, text, text)? see --schema)",
+				   where, primary ? primary : "", schema);
+		else
+		{
+			const char *m = primary ? primary : "";
+			size_t		n = strlen(m);
+
+			gw_log(GW_LOG_ERROR, "%s: %s: %.*s", where, sqlstate ? sqlstate : "no SQLSTATE",
+				   (int) (n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
+		}
+		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
+		return;
+	}
+	gw_error_response(out, 0, type, primary ? primary : "");
+}
+
+/*
+ * The call's warnings as a header value (malloc'd; NULL: none): control
+ * characters (CR, LF ...) become spaces, bytes outside ASCII '?', at most
+ * GW_MAX_WARNING_HEADER bytes, a longer text cut with "...".
+ */
+char *
+gw_warnings_header(gw_buf *w)
+{
+	size_t		n;
+	char	   *h;
+
+	if (w->len == 0 || w->oom || w->data == NULL)
+		return NULL;
+	n = w->len > GW_MAX_WARNING_HEADER ? GW_MAX_WARNING_HEADER : w->len;
+	h = malloc(n + 4);
+	if (h == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) w->data[i];
+
+		h[i] = c < 0x20 || c == 0x7f ? ' ' : c >= 0x80 ? '?' : (char) c;
+	}
+	if (n < w->len)
+		memcpy(h + n, "...", 3), n += 3;
+	h[n] = '\0';
+	return h;
+}

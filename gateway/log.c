@@ -3,7 +3,8 @@
  * timestamp, the level and the process id, written whole (flockfile) so
  * that lines of concurrent requests never interleave. No line carries a
  * request body or an item: requests are logged by operation, status and
- * time only.
+ * time only. In the in-server endpoint (endpoint.c) the lines go to
+ * PostgreSQL's log instead, through gw_log_sink.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include "gateway.h"
 
 gw_log_level gw_log_min = GW_LOG_INFO;
+void		(*gw_log_sink) (gw_log_level level, const char *line);
 
 static const char *const level_names[] = {"error", "warning", "info", "debug"};
 
@@ -46,6 +48,16 @@ gw_log(gw_log_level level, const char *fmt,...)
 
 	if (!gw_log_enabled(level))
 		return;
+	if (gw_log_sink != NULL)
+	{
+		char		line[1024];
+
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		gw_log_sink(level, line);
+		return;
+	}
 	gettimeofday(&tv, NULL);
 	gmtime_r(&tv.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);

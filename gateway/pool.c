@@ -133,35 +133,6 @@ notice_receiver(void *arg, const PGresult *res)
 		   message ? message : "");
 }
 
-/*
- * The call's warnings as a header value (malloc'd; NULL: none): control
- * characters (CR, LF ...) become spaces, bytes outside ASCII '?', at most
- * GW_MAX_WARNING_HEADER bytes, a longer text cut with "...".
- */
-static char *
-warnings_header(gw_buf *w)
-{
-	size_t		n;
-	char	   *h;
-
-	if (w->len == 0 || w->oom || w->data == NULL)
-		return NULL;
-	n = w->len > GW_MAX_WARNING_HEADER ? GW_MAX_WARNING_HEADER : w->len;
-	h = malloc(n + 4);
-	if (h == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-	{
-		unsigned char c = (unsigned char) w->data[i];
-
-		h[i] = c < 0x20 || c == 0x7f ? ' ' : c >= 0x80 ? '?' : (char) c;
-	}
-	if (n < w->len)
-		memcpy(h + n, "...", 3), n += 3;
-	h[n] = '\0';
-	return h;
-}
-
 /* Logs libpq's last error of the slot's connection, prefixed. */
 static void
 log_conn_error(gw_log_level level, gw_slot *slot, const char *what)
@@ -228,39 +199,6 @@ start_conn(bool blocking)
 }
 
 /*
- * The DynamoDB exception of a SQLSTATE, for an error without DynamoDB's body
- * in its DETAIL (PostgreSQL's own errors: a missing grant, a timeout): the
- * pairing of the extension's st_dynamodb_exception, both generated from the
- * error table src/utils/errors.tab.
- */
-static const char *
-exception_of_sqlstate(const char *s)
-{
-#define ENTRY(sqlstate, type) {sqlstate, type},
-	static const struct
-	{
-		const char *sqlstate;	/* in classes[]: the class, two characters */
-		const char *type;
-	}			map[] = {
-		GW_SQLSTATE_EXCEPTIONS(ENTRY)
-	},
-				classes[] = {
-		GW_CLASS_EXCEPTIONS(ENTRY)
-	};
-#undef ENTRY
-
-	if (s == NULL || strlen(s) != 5)
-		return GW_EXC_OTHERWISE;
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (strcmp(s, map[i].sqlstate) == 0)
-			return map[i].type;
-	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
-		if (strncmp(s, classes[i].sqlstate, 2) == 0)
-			return classes[i].type;
-	return GW_EXC_OTHERWISE;
-}
-
-/*
  * DynamoDB's response for a failed statement: the DETAIL verbatim when it is
  * DynamoDB's error body (the extension's error contract; CancellationReasons
  * and all), else the exception of the SQLSTATE with PostgreSQL's message
@@ -269,43 +207,14 @@ exception_of_sqlstate(const char *s)
 static void
 error_response(gw_slot *slot, const PGresult *r, gw_response *out)
 {
-	const char *sqlstate = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-	const char *detail = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL) : NULL;
 	const char *primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	const char *type;
-	char		dtype[256];
+	char		where[32];
 
-	if (detail != NULL && detail[0] == '{' &&
-		gw_json_check(detail, strlen(detail), GW_JSON_MAX_DEPTH, NULL) == NULL &&
-		gw_json_top_string(detail, strlen(detail), "__type", dtype, sizeof(dtype)) &&
-		dtype[0] != '\0')
-	{
-		out->status = gw_status_of_type(dtype);
-		out->body = strdup(detail);
-		out->len = out->body ? strlen(out->body) : 0;
-		if (out->status >= 500)
-			gw_log(GW_LOG_ERROR, "connection %d: %s: %s", slot->index,
-				   sqlstate ? sqlstate : "?????", primary ? primary : "");
-		return;
-	}
-	type = exception_of_sqlstate(sqlstate);
-	if (strcmp(type, GW_EXC_INTERNAL) == 0)
-	{
-		if (sqlstate != NULL && strcmp(sqlstate, "42883") == 0)
-			gw_log(GW_LOG_ERROR, "connection %d: %s (is the extension installed, with %s.dynamodb_as(text, text, text)? see --schema)",
-				   slot->index, primary ? primary : "", pool_schema);
-		else
-		{
-			const char *m = primary ? primary : (slot->conn ? PQerrorMessage(slot->conn) : "");
-			size_t		n = strlen(m);
-
-			gw_log(GW_LOG_ERROR, "connection %d: %s: %.*s", slot->index,
-				   sqlstate ? sqlstate : "no SQLSTATE", (int) (n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
-		}
-		gw_error_response(out, 500, GW_EXC_INTERNAL, "Internal server error");
-		return;
-	}
-	gw_error_response(out, 0, type, primary ? primary : "");
+	snprintf(where, sizeof(where), "connection %d", slot->index);
+	gw_error_from_fields(out, where, r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL,
+						 r ? PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL) : NULL,
+						 primary ? primary : (slot->conn ? PQerrorMessage(slot->conn) : ""),
+						 pool_schema);
 }
 
 /* Answers the call with InternalServerError (its connection broke). */
@@ -328,7 +237,7 @@ call_done(gw_call *call)
 		gw_error_response(&call->resp, 500, GW_EXC_INTERNAL, "Internal server error");
 	if (call->resp.body == NULL)	/* out of memory even for that */
 		call->resp.status = 500;
-	call->resp.warnings = warnings_header(&call->warnings);
+	call->resp.warnings = gw_warnings_header(&call->warnings);
 	gw_call_done(call);
 }
 

@@ -14,7 +14,9 @@
 # node_modules is missing or older than package-lock.json), then, on the server restarted
 # with wal_level = logical and the library preloaded, test/gateway/test_streams.py and
 # test/gateway/js/streams.test.js (DynamoDB Streams through boto3's dynamodbstreams and
-# @aws-sdk/client-dynamodb-streams), and test/gateway/fuzz.py for
+# @aws-sdk/client-dynamodb-streams), then, on the server restarted with the in-server
+# endpoint (singletable_endpoint) preloaded, test/gateway/test_endpoint.py and the SDK suites
+# against it (test_sdk, test_multikey, test_resource, test_partiql), and test/gateway/fuzz.py for
 # 20 seconds (GATEWAY_FUZZ_SECONDS). Arguments: names of single tests of test_gateway.py
 # to run (default: all, the SDK tests and fuzz.py).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
@@ -85,6 +87,37 @@ SQL
             fi
         else
             echo "not ok 1 - streams: the server did not restart with wal_level = logical"
+            rc=1
+        fi
+        # The in-server endpoint (singletable_endpoint, issue 26): the gateway's HTTP side run
+        # by two background workers of the server, each call in the worker's own backend. A
+        # database of its own (the suites above created their tables here): the SDK suites
+        # against it (sdk_harness.py's endpoint mode), then its own checks (test_endpoint.py).
+        ep_port=$("${PYTHON[@]}" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        ep_creds=$ST_DIR/endpoint-credentials
+        install -m 600 -o "$(stat -c %U "$ST_DIR/data")" /dev/null "$ep_creds"
+        if "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE endpoint_test" >/dev/null &&
+            "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -d endpoint_test >/dev/null <<'SQL' &&
+CREATE EXTENSION singletable;
+GRANT USAGE ON SCHEMA public TO gw_sdk_reader;
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA public GRANT SELECT ON TABLES TO gw_sdk_reader;
+SQL
+            st_restart_server "shared_preload_libraries = 'singletable, singletable_endpoint'" \
+                "singletable_endpoint.listen = '127.0.0.1:$ep_port'" \
+                "singletable_endpoint.workers = 2" \
+                "singletable_endpoint.database = 'endpoint_test'" \
+                "singletable_endpoint.user = 'postgres'" \
+                "singletable_endpoint.credentials = '$ep_creds'" \
+                "singletable_endpoint.request_timeout = 6" \
+                "singletable_endpoint.log_level = info"; then
+            export ENDPOINT_PORT=$ep_port ENDPOINT_CREDENTIALS=$ep_creds ENDPOINT_LOG=$ST_DIR/server.log \
+                ENDPOINT_WORKERS=2 ENDPOINT_DATABASE=endpoint_test
+            for suite in test_sdk test_multikey test_resource test_partiql test_endpoint; do
+                PGDATABASE=endpoint_test "${PYTHON[@]}" "$TOP/test/gateway/$suite.py" || rc=1
+            done
+            unset ENDPOINT_PORT ENDPOINT_CREDENTIALS ENDPOINT_LOG ENDPOINT_WORKERS ENDPOINT_DATABASE
+        else
+            echo "not ok 1 - endpoint: the server did not restart with singletable_endpoint preloaded"
             rc=1
         fi
     else

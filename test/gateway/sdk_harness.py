@@ -2,7 +2,12 @@
 their own with a credentials file, their TAP-style steps ("ok N - TAG: name" /
 "not ok N - TAG: name" and "# why"), ending with "N passed, N failed" and the exit code, and
 a signed request without the SDK's client (for what the installed botocore cannot send).
-Needs GATEWAY (the binary) and a PostgreSQL server reachable as user postgres."""
+Needs GATEWAY (the binary) and a PostgreSQL server reachable as user postgres.
+
+With ENDPOINT_PORT and ENDPOINT_CREDENTIALS set (test/gateway/run.sh, the in-server
+endpoint's run), no gateway is started: the steps talk to singletable_endpoint's workers on
+that port, whose credentials file ENDPOINT_CREDENTIALS is; the run's lines are added to it
+and the server's configuration reloaded (pg_reload_conf), so that every worker knows them."""
 
 import atexit
 import http.client
@@ -25,6 +30,10 @@ class SdkRun:
         self.tag = tag
         self.passed = self.failed = 0
         self.work = tempfile.mkdtemp(prefix=f"gateway-{tag}.")
+        self.proc = None
+        if os.environ.get("ENDPOINT_PORT"):
+            self._use_endpoint(credentials)
+            return
         creds = os.path.join(self.work, "credentials")
         with open(creds, "w") as f:
             f.write(credentials)
@@ -45,6 +54,39 @@ class SdkRun:
             print(f"not ok 1 - {tag}: the gateway did not start\n# "
                   + open(self.log_path).read().replace("\n", "\n# "))
             sys.exit(1)
+
+    def _use_endpoint(self, credentials):
+        """The in-server endpoint: this run's keys added to its credentials file, the
+        configuration reloaded, and each worker seen to know them (new connections land on
+        any worker: 12 signed ListTables in a row must be answered 200)."""
+        path = os.environ["ENDPOINT_CREDENTIALS"]
+        with open(path, "a") as f:
+            f.write("\n" + credentials + "\n")
+        subprocess.run(["psql", "-X", "-q", "-U", "postgres", "-d", os.environ.get("ENDPOINT_DATABASE", "postgres"),
+                        "-c", "SELECT pg_reload_conf()"], check=True, stdout=subprocess.DEVNULL)
+        self.port = int(os.environ["ENDPOINT_PORT"])
+        self.log_path = os.environ["ENDPOINT_LOG"]     # the server's log, from here on (read_log)
+        self.log_offset = os.path.getsize(self.log_path)
+        first = next(line.split() for line in credentials.splitlines()
+                     if line.strip() and not line.lstrip().startswith("#"))
+        streak = 0
+        for _ in range(200):
+            try:
+                status, _body = self.post("ListTables", {}, first[0], first[1])
+            except OSError:
+                status = 0
+            streak = streak + 1 if status == 200 else 0
+            if streak >= 12:
+                return
+            time.sleep(0.05)
+        print(f"not ok 1 - {self.tag}: the in-server endpoint on port {self.port} did not take the new keys")
+        sys.exit(1)
+
+    def read_log(self):
+        """The gateway's log; with the in-server endpoint, the server's log since this run began."""
+        with open(self.log_path, errors="replace") as f:
+            f.seek(getattr(self, "log_offset", 0))
+            return f.read()
 
     def step(self, name, fn, expect):
         """One check: fn() must return expect; an exception is a failure."""
@@ -82,12 +124,14 @@ class SdkRun:
             conn.close()
 
     def finish(self):
-        """SIGTERM drains and stops the gateway (a step of its own); prints the summary and exits."""
-        self.proc.send_signal(signal.SIGTERM)
-        self.step("SIGTERM: exit 0", lambda: self.proc.wait(10), 0)
-        self.log.close()
+        """SIGTERM drains and stops the gateway (a step of its own); prints the summary and exits.
+        The in-server endpoint keeps running (its own tests stop it)."""
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.step("SIGTERM: exit 0", lambda: self.proc.wait(10), 0)
+            self.log.close()
         print(f"{self.passed} passed, {self.failed} failed")
-        if self.failed:
+        if self.failed and self.proc is not None:
             print(f"# gateway log: {self.log_path}")
         else:
             shutil.rmtree(self.work, ignore_errors=True)

@@ -30,7 +30,9 @@
 // rewrites items, which the report says),
 // BENCH_ONLY (cells whose key op/inflight/target starts with it, e.g. get/16; no report),
 // BENCH_GATEWAY_ARGS (more gateway options), BENCH_ROLE (gwbench: the key's role, also
-// pgbench's user).
+// pgbench's user), BENCH_INSERVER_PORT (set by endpoint.sh: the port of the in-server
+// endpoint, singletable_endpoint, whose workers serve the same database; a target "inserver"
+// whose server CPU is the PostgreSQL cluster's, its workers included).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -52,6 +54,7 @@ const PUT_RATE = { 1: 6000, 16: Number(process.env.BENCH_PUT_RATE || 20000) };
 const ONLY = process.env.BENCH_ONLY || '';
 const ROLE = process.env.BENCH_ROLE || 'gwbench';
 const GATEWAY_ARGS = (process.env.BENCH_GATEWAY_ARGS || '').split(/\s+/).filter(Boolean);
+const INSERVER_PORT = process.env.BENCH_INSERVER_PORT || '';
 const KEY = { id: 'AKIDBENCH', secret: 'bench-secret' };   // bench.js's load() signs with it
 const OPS = ['put', 'get', 'query'];
 const OP_NAMES = { put: 'PutItem', get: 'GetItem', query: 'Query (30 items)' };
@@ -266,7 +269,22 @@ async function main() {
     local: { name: 'local', kind: 'wrk', endpoint: `http://127.0.0.1:${lo.port}`, cpu: () => ({ java: processCpu(lo.proc.pid) }) },
     ddb: { name: 'ddb', kind: 'pgbench', script: 'get_ddb', cpu: () => ({ postgres: clusterCpu(pm) }) },
   };
+  if (INSERVER_PORT) {
+    // the same database as the gateway's: its table is loaded once, through the gateway
+    targets.inserver = { name: 'inserver', kind: 'wrk', endpoint: `http://127.0.0.1:${INSERVER_PORT}`, shared: true,
+      cpu: () => ({ postgres: clusterCpu(pm) }) };
+  }
   for (const t of Object.values(targets).filter((x) => x.kind === 'wrk')) {
+    if (t.shared) {
+      // its workers start (again) once the extension exists: up to 10 s after CREATE EXTENSION
+      for (let i = 0; ; i++) {
+        try { await check(t); break; } catch (e) {
+          if (i > 60) throw e;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+      continue;
+    }
     log(`loading ${t.name} (${t.endpoint})`);
     await load(t);
     await check(t);
@@ -292,7 +310,7 @@ async function main() {
     log(`round ${round + 1} of ${ROUNDS}`);
     for (const op of OPS) for (const inflight of INFLIGHT) {
       const key = `${op}/${inflight}`;
-      const names = ['gateway', 'sql', 'dynalite', 'local', ...(op === 'get' ? ['ddb'] : [])]
+      const names = ['gateway', ...(INSERVER_PORT ? ['inserver'] : []), 'sql', 'dynalite', 'local', ...(op === 'get' ? ['ddb'] : [])]
         .filter((n) => `${key}/${n}`.startsWith(ONLY));
       if (!names.length) continue;
       const order = names.map((_, i) => names[(i + round) % names.length]);
@@ -347,40 +365,50 @@ function report(res) {
   const rps = (x) => x.rps;
   const verdicts = [];
 
-  L.push('**Server CPU per request** (µs; median of the rounds; the endpoint\'s split into the gateway process');
-  L.push('and PostgreSQL in parentheses):');
+  // the endpoints measured: the in-server one (singletable_endpoint) when it ran, and the gateway
+  const eps = [...(cell('get', 16, 'inserver').length ? [['inserver', 'in-server endpoint']] : []), ['gateway', 'gateway']];
+  L.push('**Server CPU per request** (µs; median of the rounds; the gateway\'s split into its process');
+  L.push('and PostgreSQL in parentheses; the in-server endpoint is PostgreSQL alone, its workers included):');
   L.push('');
-  L.push('| operation | in flight | endpoint: gateway + PostgreSQL | SQL function (pgbench) | endpoint ÷ SQL function (target ≤ 1.3×) | `dynamodb()` (pgbench) | dynalite | DynamoDB Local |');
-  L.push('|---|---|---|---|---|---|---|---|');
+  L.push('| operation | in flight | ' + eps.map(([, label]) => `${label} | ${label} ÷ SQL function (target ≤ 1.3×)`).join(' | ') +
+    ' | SQL function (pgbench) | `dynamodb()` (pgbench) | dynalite | DynamoDB Local |');
+  L.push('|---|---|' + eps.map(() => '---|---|').join('') + '---|---|---|---|');
   for (const op of OPS) for (const inflight of INFLIGHT) {
-    const r = ratios(op, inflight, 'gateway', 'sql', cpu);
-    const ok = median(r) <= 1.3;
-    verdicts.push(`CPU ${OP_NAMES[op]} at ${inflight}: ${median(r).toFixed(2)}× ${ok ? 'met' : 'missed'}`);
+    const cols = eps.map(([n, label], i) => {
+      const r = ratios(op, inflight, n, 'sql', cpu);
+      const ok = median(r) <= 1.3;
+      if (i === 0) verdicts.push(`CPU ${OP_NAMES[op]} at ${inflight} (${label}): ${median(r).toFixed(2)}× ${ok ? 'met' : 'missed'}`);
+      const split = n === 'gateway' ? ` (${fmt(med(op, inflight, n, (x) => x.parts.gateway))} + ${fmt(med(op, inflight, n, (x) => x.parts.postgres))})` : '';
+      return `${fmt(med(op, inflight, n, cpu))}${split} | ${mm(r)} ${ok ? 'met' : 'missed'}`;
+    });
     const ddb = op === 'get' ? fmt(med(op, inflight, 'ddb', cpu)) : '';
-    L.push(`| ${OP_NAMES[op]} | ${inflight} | ${fmt(med(op, inflight, 'gateway', cpu))} (${fmt(med(op, inflight, 'gateway', (x) => x.parts.gateway))} + ` +
-      `${fmt(med(op, inflight, 'gateway', (x) => x.parts.postgres))}) | ${fmt(med(op, inflight, 'sql', cpu))} | ${mm(r)} ${ok ? 'met' : 'missed'} | ` +
+    L.push(`| ${OP_NAMES[op]} | ${inflight} | ${cols.join(' | ')} | ${fmt(med(op, inflight, 'sql', cpu))} | ` +
       `${ddb} | ${fmt(med(op, inflight, 'dynalite', cpu))} | ${fmt(med(op, inflight, 'local', cpu))} |`);
   }
   L.push('');
-  L.push('**Throughput** (requests/s, median of the rounds; wrk for the three servers, pgbench for the SQL');
-  L.push('function; the wrk client\'s own CPU per request in the last column, gateway cells):');
+  L.push('**Throughput** (requests/s, median of the rounds; wrk for the HTTP servers, pgbench for the SQL');
+  L.push('function; the wrk client\'s own CPU per request in the last column, first endpoint\'s cells):');
   L.push('');
-  L.push('| operation | in flight | gateway | dynalite | DynamoDB Local | SQL function (pgbench) | gateway ÷ dynalite | gateway ÷ DynamoDB Local | target at 16 | wrk CPU µs/req |');
-  L.push('|---|---|---|---|---|---|---|---|---|---|');
+  L.push('| operation | in flight | ' + eps.map(([, label]) => label).join(' | ') + ' | dynalite | DynamoDB Local | SQL function (pgbench) | ' +
+    eps.map(([, label]) => `${label} ÷ dynalite | ${label} ÷ DynamoDB Local`).join(' | ') + ' | target at 16 | wrk CPU µs/req |');
+  L.push('|---|---|' + eps.map(() => '---|---|---|').join('') + '---|---|---|---|---|');
   const TARGET = { get: [2.5, 3.5], query: [5, 5] };
   for (const op of OPS) for (const inflight of INFLIGHT) {
-    const rd = ratios(op, inflight, 'gateway', 'dynalite', rps);
-    const rl = ratios(op, inflight, 'gateway', 'local', rps);
     let target = '';
-    if (inflight === 16 && TARGET[op]) {
-      const [d, l] = TARGET[op];
-      const ok = median(rd) >= d && median(rl) >= l;
-      target = `≥ ${d}× / ≥ ${l}×: ${ok ? 'met' : 'missed'}`;
-      verdicts.push(`throughput ${OP_NAMES[op]} at 16: ${median(rd).toFixed(2)}× dynalite (≥ ${d}), ${median(rl).toFixed(2)}× DynamoDB Local (≥ ${l}) ${ok ? 'met' : 'missed'}`);
-    }
-    L.push(`| ${OP_NAMES[op]} | ${inflight} | ${fmt(med(op, inflight, 'gateway', rps))} | ${fmt(med(op, inflight, 'dynalite', rps))} | ` +
-      `${fmt(med(op, inflight, 'local', rps))} | ${fmt(med(op, inflight, 'sql', rps))} | ${mm(rd)} | ${mm(rl)} | ${target} | ` +
-      `${fmt(med(op, inflight, 'gateway', (x) => x.clientCpuUs))} |`);
+    const pairs = eps.map(([n, label], i) => {
+      const rd = ratios(op, inflight, n, 'dynalite', rps);
+      const rl = ratios(op, inflight, n, 'local', rps);
+      if (i === 0 && inflight === 16 && TARGET[op]) {
+        const [d, l] = TARGET[op];
+        const ok = median(rd) >= d && median(rl) >= l;
+        target = `≥ ${d}× / ≥ ${l}×: ${ok ? 'met' : 'missed'}`;
+        verdicts.push(`throughput ${OP_NAMES[op]} at 16 (${label}): ${median(rd).toFixed(2)}× dynalite (≥ ${d}), ${median(rl).toFixed(2)}× DynamoDB Local (≥ ${l}) ${ok ? 'met' : 'missed'}`);
+      }
+      return `${mm(rd)} | ${mm(rl)}`;
+    });
+    L.push(`| ${OP_NAMES[op]} | ${inflight} | ${eps.map(([n]) => fmt(med(op, inflight, n, rps))).join(' | ')} | ${fmt(med(op, inflight, 'dynalite', rps))} | ` +
+      `${fmt(med(op, inflight, 'local', rps))} | ${fmt(med(op, inflight, 'sql', rps))} | ${pairs.join(' | ')} | ${target} | ` +
+      `${fmt(med(op, inflight, eps[0][0], (x) => x.clientCpuUs))} |`);
   }
   L.push('');
   L.push('Ratios are the median of the per-round ratios (min–max in parentheses); every round\'s figures');

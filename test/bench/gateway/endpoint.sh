@@ -9,8 +9,9 @@
 #   BENCH_BUILD=0 BENCH_ONLY=get/16 test/bench/gateway/endpoint.sh   # no build; some cells, no report
 #
 # For GetItem, PutItem and a 30-item Query, at 1 and 16 requests in flight, it measures the
-# server CPU per request and the throughput of singletable-gateway (SigV4 checked against a
-# credentials file, the call run as the key's role), of the same operation as its SQL function
+# server CPU per request and the throughput of the in-server endpoint (singletable_endpoint's
+# workers) and of singletable-gateway (both with SigV4 checked against a credentials file, the
+# call run as the key's role), of the same operation as its SQL function
 # called by pgbench -M prepared, and of dynalite and DynamoDB Local; the three HTTP servers get
 # the same pre-signed requests from wrk over keep-alive connections (endpoint.js says how).
 # The section "The endpoint's CPU per request and raw-HTTP throughput (issue 26)" of
@@ -71,7 +72,28 @@ if [[ ${BENCH_BUILD:-1} == 1 ]]; then
 fi
 GATEWAY=$("$PG_CONFIG" --bindir)/singletable-gateway
 [[ -x $GATEWAY ]] || { echo "no $GATEWAY: the gateway was not built (see $OUT/build.log)" >&2; exit 1; }
-st_start_server "synchronous_commit = off" "shared_buffers = '256MB'" || exit 1
+[[ -f $("$PG_CONFIG" --pkglibdir)/singletable_endpoint.so ]] ||
+    { echo "no singletable_endpoint.so: the gateway was not built (see $OUT/build.log)" >&2; exit 1; }
+# The rest runs in a network namespace of its own, PostgreSQL included: the in-server
+# endpoint's workers listen on TCP there, where the clients are.
+if [[ -z ${BENCH_IN_NETNS:-} ]]; then
+    # shellcheck disable=SC2016  # expanded by the inner shell
+    exec unshare --net env BENCH_IN_NETNS=1 BENCH_BUILD=0 bash -c 'ip link set lo up && exec bash "$@"' bash "$0" "$@"
+fi
+INSERVER_PORT=8124
+export BENCH_INSERVER_PORT=$INSERVER_PORT
+CREDENTIALS=$OUT/credentials
+printf '# access key id   secret   role (endpoint.sh)\nAKIDBENCH bench-secret %s\n' "$ROLE" >"$CREDENTIALS"
+chmod 600 "$CREDENTIALS"
+chown postgres "$CREDENTIALS"
+# the in-server endpoint (singletable_endpoint): as many workers as the gateway's pool, logged
+# in as the gateway is (the superuser of test/lib.sh's server), the same credentials file
+st_start_server "synchronous_commit = off" "shared_buffers = '256MB'" \
+    "shared_preload_libraries = 'singletable_endpoint'" \
+    "singletable_endpoint.listen = '127.0.0.1:$INSERVER_PORT'" \
+    "singletable_endpoint.workers = ${BENCH_POOL:-4}" \
+    "singletable_endpoint.user = 'postgres'" \
+    "singletable_endpoint.credentials = '$CREDENTIALS'" || exit 1
 export PATH="$PGBIN:$PATH"
 # The key's role: a tenant role of its own (LOGIN for pgbench, which runs as it too); it creates
 # the table through the gateway, so it owns it.
@@ -80,14 +102,9 @@ CREATE EXTENSION singletable;
 CREATE ROLE $ROLE LOGIN;
 GRANT CREATE ON SCHEMA public TO $ROLE;
 SQL
-CREDENTIALS=$OUT/credentials
-printf '# access key id   secret   role (endpoint.sh)\nAKIDBENCH bench-secret %s\n' "$ROLE" >"$CREDENTIALS"
-chmod 600 "$CREDENTIALS"
 
 start=$(date +%s)
-# shellcheck disable=SC2016  # expanded by the inner shell
-unshare --net bash -c 'ip link set lo up && NODE_NO_WARNINGS=1 exec node "$@"' bash \
-    "$HERE/endpoint.js" "$GATEWAY" "$CREDENTIALS" "$OUT" || exit 1
+NODE_NO_WARNINGS=1 node "$HERE/endpoint.js" "$GATEWAY" "$CREDENTIALS" "$OUT" || exit 1
 secs=$(($(date +%s) - start))
 [[ -n ${BENCH_ONLY:-} ]] && exit 0
 
