@@ -413,8 +413,6 @@ run_call(gw_call *call)
 	MemoryContextSwitchTo(cxt);
 	current_call = NULL;
 	pgstat_report_activity(STATE_IDLE, NULL);
-	/* the tables' statistics, as a backend reports them when idle (at most once a second) */
-	pgstat_report_stat(false);
 	if (call->resp.body == NULL)
 		gw_error_response(&call->resp, 500, GW_EXC_INTERNAL, "Internal server error");
 	if (call->resp.body == NULL)	/* out of memory even for that */
@@ -431,9 +429,26 @@ run_call(gw_call *call)
  * which note them; reblock_signals blocks them again and raises what was
  * noted, which the signalfd then reads: none is lost (a bgworker's default
  * SIGHUP disposition is to ignore it) and none ends the worker mid-call.
+ * The transaction callbacks below note an abort, so that a call without one
+ * costs no system call for this.
  */
 static volatile sig_atomic_t got_sighup;
 static volatile sig_atomic_t got_sigterm;
+static bool signals_unblocked;
+
+static void
+note_abort(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		signals_unblocked = true;
+}
+
+static void
+note_subabort(SubXactEvent event, SubTransactionId mySubid, SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		signals_unblocked = true;
+}
 
 static void
 note_sighup(SIGNAL_ARGS)
@@ -452,6 +467,9 @@ reblock_signals(void)
 {
 	sigset_t	sigs;
 
+	if (!signals_unblocked)
+		return;
+	signals_unblocked = false;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
@@ -496,10 +514,18 @@ gw_pool_timeout(long long now)
 void
 gw_pool_tick(long long now)
 {
-	(void) now;
+	static long long last;
+
+	/*
+	 * Called after each wait of the loop: once a second is enough for the
+	 * postmaster's death and the tables' statistics, which a backend reports
+	 * when idle (pgstat_report_stat keeps at most one report a second)
+	 */
+	if (now - last < 1000)
+		return;
+	last = now;
 	if (!PostmasterIsAlive())
 		proc_exit(1);
-	reblock_signals();
 	pgstat_report_stat(false);
 }
 
@@ -555,6 +581,8 @@ singletable_endpoint_main(Datum arg)
 	gw_log_sink = log_sink;
 	prev_emit_log_hook = emit_log_hook;
 	emit_log_hook = collect_warnings;
+	RegisterXactCallback(note_abort, NULL);
+	RegisterSubXactCallback(note_subabort, NULL);
 
 	config.listen_addr = ep_listen;
 	config.schema = ep_schema;

@@ -2,7 +2,7 @@
 """test/gateway/fuzz.py: malformed HTTP and JSON against singletable-gateway for N seconds
 (issue 15), with Python's standard library only (raw sockets, SigV4 computed here).
 
-  fuzz.py [--seconds N] [--seed S] [--threads T]
+  fuzz.py [--seconds N] [--seed S] [--threads T] [--endpoint]
 
 Needs GATEWAY (the binary) and a reachable PostgreSQL server (PGHOST/PGPORT), as
 test/gateway/run.sh provides. When the database has the extension's
@@ -28,7 +28,15 @@ warm-up (no leaked socket); and it samples VmRSS from /proc/PID/status. At the e
 largest RSS of the last quarter of the run is at most the largest of the first quarter
 (warm-up) plus RSS_SLACK_KB. Prints one TAP-style line per check ("ok N - fuzz: ...",
 counted by test/run.sh's parser), the figures, and exits 1 on any failure, keeping the
-gateways' logs and the case that preceded a crash."""
+gateways' logs and the case that preceded a crash.
+
+--endpoint fuzzes the in-server endpoint instead (singletable_endpoint, on ENDPOINT_PORT with
+the credentials file ENDPOINT_CREDENTIALS, as test/gateway/run.sh sets them): its key is
+added to that file and the configuration reloaded; every case is sent to its workers (signed
+as in the first gateway); "alive" means the same worker processes and the same postmaster
+(a crash of one would restart every backend); the memory checked is the workers' RssAnon
+(their RSS counts the shared buffers they touch), the open files their sockets, and the
+database connections the workers themselves; at the end, the postmaster is the one of the start."""
 
 import argparse
 import datetime
@@ -492,6 +500,65 @@ def slowloris(gw, rnd, seconds, stats):
     stats["slow"] += len(socks)
 
 
+class Endpoint:
+    """The in-server endpoint's workers, behind the interface of Gateway."""
+
+    def __init__(self, name):
+        self.name = name
+        self.port = int(os.environ["ENDPOINT_PORT"])
+        self.signed = True
+        with open(os.environ["ENDPOINT_CREDENTIALS"], "a") as f:
+            f.write(f"\n{KEY_ID} {SECRET} -\n")
+        psql("SELECT pg_reload_conf()")
+        self.postmaster = psql("SELECT pg_postmaster_start_time()")
+        self.pids = self.worker_pids()
+        self.returncode = None
+        self.proc = self                        # proc.poll(), proc.pid, proc.returncode
+
+    @staticmethod
+    def worker_pids():
+        out = psql("SELECT pid FROM pg_stat_activity WHERE backend_type = 'singletable endpoint' ORDER BY pid")
+        return [int(p) for p in out.split()]
+
+    @property
+    def pid(self):
+        return self.pids
+
+    def poll(self):
+        """None while the same workers run: a backend's crash makes the postmaster end every
+        backend, these included, before it starts them again (called before every case: no
+        query here)."""
+        if self.returncode is None and any(not os.path.exists(f"/proc/{p}") for p in self.pids):
+            self.returncode = 1
+        return self.returncode
+
+    def status_kb(self, field="RssAnon"):
+        total = 0
+        for pid in self.pids:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith(field + ":"):
+                        total += int(line.split()[1])
+        return total
+
+    def fds(self):
+        """The workers' sockets (a backend opens relation files as it needs them)."""
+        n = 0
+        for pid in self.pids:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    n += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+                except OSError:
+                    pass
+        return n
+
+    def db_connections(self):
+        return len(self.worker_pids())
+
+    def stop(self):
+        pass
+
+
 def valid_ok(gw, real):
     if real:
         op, body = "GetItem", json.dumps({"TableName": PROBE, "Key": {"pk": {"S": "probe"}, "sk": {"S": "probe"}}}).encode()
@@ -509,10 +576,18 @@ def main():
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--threads", type=int, default=4)
+    ap.add_argument("--endpoint", action="store_true", help="fuzz the in-server endpoint (ENDPOINT_PORT)")
     args = ap.parse_args()
     real = psql("SELECT to_regprocedure('singletable.dynamodb(text,jsonb)') IS NOT NULL") == "t"
     schema = "singletable" if real else "gateway_double"
-    gws = [Gateway("signed", schema, True), Gateway("dev", schema, False)]
+    global POOL
+    if args.endpoint:
+        ep = Endpoint("inserver")
+        POOL = len(ep.pids)
+        gws = [ep, ep]
+    else:
+        gws = [Gateway("signed", schema, True), Gateway("dev", schema, False)]
+    uniq = list(dict.fromkeys(gws))          # the servers checked (the endpoint takes both places)
     if real:
         table = {"BillingMode": "PAY_PER_REQUEST",
                  "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
@@ -522,6 +597,8 @@ def main():
                     {"TableName": PROBE, "Item": {"pk": {"S": "probe"}, "sk": {"S": "probe"}}}):
             op = "CreateTable" if "KeySchema" in doc else "PutItem"
             h = {"Host": "127.0.0.1", "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op}
+            if gws[1].signed:
+                sign(h, json.dumps(doc).encode())
             reply = exchange(gws[1].port, http_bytes(h, json.dumps(doc).encode()), timeout=10)
             if not reply.startswith(b"HTTP/1.1 200") and b"ResourceInUse" not in reply:
                 raise SystemExit(f"{op} failed: {reply[:400]!r}")
@@ -531,8 +608,8 @@ def main():
     stats = {"requests": 0, "bytes": 0, "replies": 0, "slow": 0, "status": {}, "5xx": []}
     lock = threading.Lock()
     failures = {"alive": [], "valid": [], "db": [], "fds": [], "rss": []}
-    samples = {g.name: [] for g in gws}      # (elapsed, rss_kb)
-    max_db = {g.name: 0 for g in gws}
+    samples = {g.name: [] for g in uniq}      # (elapsed, rss_kb)
+    max_db = {g.name: 0 for g in uniq}
     fd_base = {}
     start = time.monotonic()
     batch = 0
@@ -563,7 +640,7 @@ def main():
         for t in threads:
             t.join()
         elapsed = time.monotonic() - start
-        for g in gws:
+        for g in uniq:
             if g.proc.poll() is not None:
                 failures["alive"].append(f"{g.name} exited with {g.proc.returncode} in batch {batch}")
                 continue
@@ -592,15 +669,17 @@ def main():
             break
 
     report = {}
-    for g in gws:
+    for g in uniq:
         s = samples[g.name]
         q = max(1, len(s) // 4)
         first, last = max(r for _, r in s[:q]), max(r for _, r in s[-q:])
         report[g.name] = (s[0][1], first, last, s[-1][1])
         if last > first + RSS_SLACK_KB:
             failures["rss"].append(f"{g.name}: VmRSS max {first} kB in the first quarter, {last} kB in the last")
-    dead = [g for g in gws if g.proc.poll() is not None]
-    for g in gws:
+    if args.endpoint and psql("SELECT pg_postmaster_start_time()") != gws[0].postmaster:
+        failures["alive"].append("the postmaster restarted (a backend crashed)")
+    dead = [g for g in uniq if g.proc.poll() is not None]
+    for g in uniq:
         g.stop()
 
     rate = stats["requests"] / max(1e-9, time.monotonic() - start)

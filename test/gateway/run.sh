@@ -16,7 +16,8 @@
 # test/gateway/js/streams.test.js (DynamoDB Streams through boto3's dynamodbstreams and
 # @aws-sdk/client-dynamodb-streams), then, on the server restarted with the in-server
 # endpoint (singletable_endpoint) preloaded, test/gateway/test_endpoint.py and the SDK suites
-# against it (test_sdk, test_multikey, test_resource, test_partiql), and test/gateway/fuzz.py for
+# against it (test_sdk, test_multikey, test_resource, test_partiql) and fuzz.py --endpoint,
+# and test/gateway/fuzz.py for
 # 20 seconds (GATEWAY_FUZZ_SECONDS). Arguments: names of single tests of test_gateway.py
 # to run (default: all, the SDK tests and fuzz.py).
 #   PG_CONFIG=$(/work/devtools/stage.sh NAME) make install && test/gateway/run.sh
@@ -115,6 +116,9 @@ SQL
             for suite in test_sdk test_multikey test_resource test_partiql test_endpoint; do
                 PGDATABASE=endpoint_test "${PYTHON[@]}" "$TOP/test/gateway/$suite.py" || rc=1
             done
+            # malformed HTTP and JSON against its workers (their parser runs inside the server)
+            PGDATABASE=endpoint_test "${PYTHON[@]}" "$TOP/test/gateway/fuzz.py" --endpoint \
+                --seconds "${GATEWAY_FUZZ_SECONDS:-20}" || rc=1
             unset ENDPOINT_PORT ENDPOINT_CREDENTIALS ENDPOINT_LOG ENDPOINT_WORKERS ENDPOINT_DATABASE
         else
             echo "not ok 1 - endpoint: the server did not restart with singletable_endpoint preloaded"
