@@ -443,6 +443,34 @@ GATEWAY_PID=
 check "the gateway stops on SIGTERM (systemctl stop) with status 0" test "$rc" = 0
 ((FAILURES == 0)) || show "$WORK/gateway.log" | diag
 
+# --- 6b. the in-server endpoint of the extension's package -----------------------------------
+# singletable_endpoint.so preloaded: its workers serve the same database on the port the
+# gateway had, with the same key (a copy of the credentials file the postgres user can read)
+step "the in-server endpoint (singletable_endpoint)"
+EP_CREDS=/etc/postgresql/$PGVERSION/main/endpoint-credentials
+printf '%s %s pkg_tenant\n' "$KEY" "$SECRET" >"$ROOT$EP_CREDS"
+run_in_root chown postgres "$EP_CREDS"
+chmod 600 "$ROOT$EP_CREDS"
+printf '%s\n' "shared_preload_libraries = 'singletable_endpoint'" \
+    "singletable_endpoint.listen = '127.0.0.1:$PORT'" \
+    "singletable_endpoint.database = 'singletable'" \
+    "singletable_endpoint.user = 'singletable'" \
+    "singletable_endpoint.credentials = '$EP_CREDS'" \
+    >"$ROOT/etc/postgresql/$PGVERSION/main/conf.d/singletable-endpoint.conf"
+run_in_root pg_ctlcluster "$PGVERSION" main restart >>"$WORK/cluster.log" 2>&1
+health=
+for _ in $(seq 100); do
+    health=$(curl -sS --noproxy "*" --max-time 2 "http://127.0.0.1:$PORT/" 2>/dev/null)
+    [[ $health == healthy* ]] && break
+    sleep 0.1
+done
+check "the extension's package ships singletable_endpoint.so; preloaded, its workers answer on port $PORT" \
+    test "${health%% [0-9]*}" = "healthy: singletable-gateway"
+answer GetItem "{\"TableName\":\"pkg_items\",$ITEM_KEY,\"ConsistentRead\":true}" "${SIGNED[@]}"
+check_answer "the in-server endpoint: signed GetItem, the item the gateway put" 200 '"msg":{"S":"hello-from-the-package"}'
+rm -f "$ROOT/etc/postgresql/$PGVERSION/main/conf.d/singletable-endpoint.conf"
+run_in_root pg_ctlcluster "$PGVERSION" main restart >>"$WORK/cluster.log" 2>&1
+
 # --- 7. from source, as README's "From source" says ------------------------------------------
 # The packages go; then the extension is built from the checkout with nothing but
 # postgresql-server-dev-15, gcc and make, and the gateway once its libraries are there.
