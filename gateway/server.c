@@ -757,13 +757,24 @@ handle_post(struct MHD_Connection *conn, gw_request *req, const char *url)
 	 * would be taken as gone and get no response. After this call returns
 	 * without a response the connection waits ("blocked", not reading), and
 	 * is suspended in that state. The pool may answer before either
-	 * (gw_call_done: then nothing is suspended).
+	 * (gw_call_done within gw_pool_submit): then nothing is suspended and
+	 * the response is queued at once, below.
 	 */
 	req->call.operation = operation;
 	req->call.body = req->body.data;
 	req->call.role = req->role;
 	req->phase = PHASE_CALLING;
 	gw_pool_submit(&req->call);
+	if (req->phase == PHASE_ANSWERED)
+	{
+		/*
+		 * Answered within gw_pool_submit (the in-server endpoint runs every
+		 * call there; the pool when it refuses one): the response goes out
+		 * from this handler call, not from the next run of libmicrohttpd.
+		 */
+		req->phase = PHASE_RECEIVING;
+		return send_call_response(conn, req);
+	}
 	return MHD_YES;
 }
 
