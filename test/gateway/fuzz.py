@@ -507,8 +507,12 @@ class Endpoint:
         self.name = name
         self.port = int(os.environ["ENDPOINT_PORT"])
         self.signed = True
-        with open(os.environ["ENDPOINT_CREDENTIALS"], "a") as f:
-            f.write(f"\n{KEY_ID} {SECRET} -\n")
+        path = os.environ["ENDPOINT_CREDENTIALS"]
+        with open(path) as f:
+            known = any(line.split()[:1] == [KEY_ID] for line in f)
+        if not known:               # a key listed twice would make the file fail to load
+            with open(path, "a") as f:
+                f.write(f"\n{KEY_ID} {SECRET} -\n")
         psql("SELECT pg_reload_conf()")
         self.postmaster = psql("SELECT pg_postmaster_start_time()")
         self.pids = self.worker_pids()

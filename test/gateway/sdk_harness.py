@@ -60,8 +60,12 @@ class SdkRun:
         configuration reloaded, and each worker seen to know them (new connections land on
         any worker: 12 signed ListTables in a row must be answered 200)."""
         path = os.environ["ENDPOINT_CREDENTIALS"]
+        with open(path) as f:
+            known = {line.split()[0] for line in f if line.strip() and not line.lstrip().startswith("#")}
+        # a key listed twice would make the file fail to load (a suite run again by hand)
+        new = [line for line in credentials.splitlines() if line.split() and line.split()[0] not in known]
         with open(path, "a") as f:
-            f.write("\n" + credentials + "\n")
+            f.write("\n" + "\n".join(new) + "\n")
         subprocess.run(["psql", "-X", "-q", "-U", "postgres", "-d", os.environ.get("ENDPOINT_DATABASE", "postgres"),
                         "-c", "SELECT pg_reload_conf()"], check=True, stdout=subprocess.DEVNULL)
         self.port = int(os.environ["ENDPOINT_PORT"])
