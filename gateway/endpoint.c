@@ -309,16 +309,6 @@ gw_pool_start(int epoll_fd)
 	return true;
 }
 
-/* The response of a call that raised an error. */
-static void
-error_response(gw_call *call, ErrorData *edata)
-{
-	char		where[64];
-
-	snprintf(where, sizeof(where), "%s", call->operation);
-	gw_error_from_fields(&call->resp, where, unpack_sql_state(edata->sqlerrcode), edata->detail,
-						 edata->message, call_schema);
-}
 
 /*
  * Runs one call in a transaction of its own, as the gateway's statement
@@ -406,7 +396,8 @@ run_call(gw_call *call)
 		edata = CopyErrorData();
 		FlushErrorState();
 		AbortCurrentTransaction();
-		error_response(call, edata);
+		gw_error_from_fields(&call->resp, call->operation, unpack_sql_state(edata->sqlerrcode),
+							 edata->detail, edata->message, call_schema);
 		FreeErrorData(edata);
 	}
 	PG_END_TRY();

@@ -29,9 +29,6 @@ Prints one TAP-style line per test and "N passed, N failed"; exits 1 on any fail
 
 import os
 import re
-import selectors
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -39,14 +36,13 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_gateway as tg  # noqa: E402  (sign, request, check, expect_error, psql)
+import test_loop as tl  # noqa: E402  (SlowClients)
 
 check = tg.check
 PORT = int(os.environ["ENDPOINT_PORT"])
 CREDS = os.environ["ENDPOINT_CREDENTIALS"]
 LOG = os.environ["ENDPOINT_LOG"]
 WORKERS = int(os.environ.get("ENDPOINT_WORKERS", "2"))
-SLOW = 1024
-ADDRESSES = [f"127.0.0.{i}" for i in range(2, 10)]
 EP_KEYS = {
     "AKIDEPA": ("ep-a-secret", "gw_ep_a"),
     "AKIDEPB": ("ep-b-secret", "gw_ep_b"),
@@ -81,6 +77,16 @@ def reload_and_wait(key, want):
             return
         time.sleep(0.05)
     raise AssertionError(f"after pg_reload_conf, {key} never got {want} from every worker")
+
+
+def add_and_remove_key(key_id):
+    """A key added to the credentials file is accepted by every worker after pg_reload_conf(),
+    and refused again once removed."""
+    tg.KEYS[key_id] = (key_id.lower() + "-secret", "gw_ep_a")
+    write_keys(dict(EP_KEYS, **{key_id: tg.KEYS[key_id]}))
+    reload_and_wait(key_id, 200)
+    write_keys(EP_KEYS)
+    reload_and_wait(key_id, 400)
 
 
 def req(operation, doc=None, key="AKIDEPADMIN", **kw):
@@ -158,12 +164,7 @@ def test_signatures():
     r = req("GetItem", {"TableName": "ep_a", "Key": item("p", "keep")}, key="AKIDEPA")
     check(r.status == 200 and "Item" in r.json(), f"the item is still there: {r!r}")
     # a key added, then removed, with pg_reload_conf()
-    keys = dict(EP_KEYS, AKIDEPNEW=("ep-new-secret", "gw_ep_a"))
-    tg.KEYS["AKIDEPNEW"] = keys["AKIDEPNEW"]
-    write_keys(keys)
-    reload_and_wait("AKIDEPNEW", 200)
-    write_keys(EP_KEYS)
-    reload_and_wait("AKIDEPNEW", 400)
+    add_and_remove_key("AKIDEPNEW")
 
 
 def test_errors():
@@ -266,72 +267,28 @@ def test_reload_after_errors():
     for _ in range(4 * WORKERS):
         tg.expect_error(req("GetItem", {"TableName": "nope", "Key": item("a", "b")}, key="AKIDEPA"), 400,
                         "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException")
-    keys = dict(EP_KEYS, AKIDEPNEW2=("ep-new2-secret", "gw_ep_a"))
-    tg.KEYS["AKIDEPNEW2"] = keys["AKIDEPNEW2"]
-    write_keys(keys)
-    reload_and_wait("AKIDEPNEW2", 200)
-    write_keys(EP_KEYS)
-    reload_and_wait("AKIDEPNEW2", 400)
+    add_and_remove_key("AKIDEPNEW2")
 
 
 def test_slow_clients():
     timeout = 6
-    slow = []
     offset = log_size()
+    slow = tl.SlowClients(PORT)
     try:
-        for i in range(SLOW):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind((ADDRESSES[i % len(ADDRESSES)], 0))
-            s.connect(("127.0.0.1", PORT))
-            s.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Ta"
-                      if i % 2 else
-                      b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"TableName\": ")
-            slow.append((s, time.monotonic()))
-        opened = time.monotonic()
-        sel = selectors.DefaultSelector()
-        for s, _ in slow:
-            sel.register(s, selectors.EVENT_READ)
-        closed_at = {}
-
-        def trickle_and_watch(until):
-            next_byte = time.monotonic()
-            while time.monotonic() < until and len(closed_at) < SLOW:
-                if time.monotonic() >= next_byte:
-                    for s, _ in slow:
-                        if s.fileno() not in closed_at:
-                            try:
-                                s.send(b"a")
-                            except OSError:
-                                pass
-                    next_byte += 2
-                for key, _ in sel.select(timeout=0.1):
-                    try:
-                        data = key.fileobj.recv(4096)
-                    except OSError:
-                        data = b""
-                    if not data:
-                        closed_at[key.fileobj.fileno()] = time.monotonic()
-                        sel.unregister(key.fileobj)
-
         for _ in range(3):
             start = time.monotonic()
             r = req("DescribeLimits", {}, timeout=10)
             took = time.monotonic() - start
             check(r.status == 200, repr(r))
-            check(took < 2, f"a normal request took {took:.2f} s with {SLOW} slow clients held")
-            trickle_and_watch(time.monotonic() + 0.5)
-        check(not closed_at, f"{len(closed_at)} slow connections closed before their deadline")
-        trickle_and_watch(opened + timeout + 6)
-        check(len(closed_at) == SLOW, f"{SLOW - len(closed_at)} slow connections still open "
-                                      f"{time.monotonic() - opened:.1f} s after the last connected")
-        late = max(closed_at[s.fileno()] - t for s, t in slow)
-        check(late < timeout + 4, f"one was closed {late:.1f} s after it connected (deadline {timeout} s)")
+            check(took < 2, f"a normal request took {took:.2f} s with {tl.SLOW} slow clients held")
+            slow.trickle_and_watch(time.monotonic() + 0.5)
+        check(not slow.closed_at, f"{len(slow.closed_at)} slow connections closed before their deadline")
+        slow.check_closed_by_deadline(timeout)
         check(re.search(r"closed \d+ connections? that sent no whole request within 6 s", log_since(offset)),
               "the workers did not log the closed connections")
         check(req("DescribeLimits", {}).status == 200, "serves after the slow clients")
     finally:
-        for s, _ in slow:
-            s.close()
+        slow.close()
 
 
 def test_terminate():

@@ -85,6 +85,59 @@ def closed_by_server(s, timeout):
         return False
 
 
+class SlowClients:
+    """SLOW slow clients of a server on port, from ADDRESSES in turn, each having sent a
+    partial request; trickle_and_watch keeps them trickling and notes when each is closed."""
+
+    def __init__(self, port):
+        self.slow = []              # (socket, when it connected)
+        self.closed_at = {}         # fileno -> when the server closed it
+        self.sel = selectors.DefaultSelector()
+        for i in range(SLOW):
+            s = connect_from(ADDRESSES[i % len(ADDRESSES)], port)
+            s.sendall(partial_request(i, port))
+            self.slow.append((s, time.monotonic()))
+            self.sel.register(s, selectors.EVENT_READ)
+        self.opened = time.monotonic()
+
+    def trickle_and_watch(self, until):
+        """Sends a byte to every slow socket every 2 s; notes when the server closes each."""
+        next_byte = time.monotonic()
+        while time.monotonic() < until and len(self.closed_at) < SLOW:
+            if time.monotonic() >= next_byte:
+                for s, _ in self.slow:
+                    if s.fileno() not in self.closed_at:
+                        try:
+                            s.send(b"a")
+                        except OSError:
+                            pass
+                next_byte += 2
+            for key, _ in self.sel.select(timeout=0.1):
+                s = key.fileobj
+                try:
+                    data = s.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.closed_at[s.fileno()] = time.monotonic()
+                    self.sel.unregister(s)
+
+    def check_closed_by_deadline(self, timeout):
+        """Trickling on: every one closed about `timeout` s after it connected, none before."""
+        self.trickle_and_watch(self.opened + timeout + 6)
+        closed_at = self.closed_at
+        check(len(closed_at) == SLOW, f"{SLOW - len(closed_at)} slow connections still open "
+                                      f"{time.monotonic() - self.opened:.1f} s after the last connected")
+        early = [closed_at[s.fileno()] - t for s, t in self.slow if closed_at[s.fileno()] - t < timeout - 0.5]
+        check(not early, f"{len(early)} closed before the deadline, e.g. after {min(early or [0]):.1f} s")
+        late = max(closed_at[s.fileno()] - t for s, t in self.slow)
+        check(late < timeout + 4, f"one was closed {late:.1f} s after it connected (deadline {timeout} s)")
+
+    def close(self):
+        for s, _ in self.slow:
+            s.close()
+
+
 def test_slow_clients():
     timeout = 6
     per_address = SLOW // len(ADDRESSES) + 2
@@ -95,40 +148,10 @@ def test_slow_clients():
     g = with_nofile(1024, lambda: tg.Gateway("--request-timeout", str(timeout),
                                              "--max-connections-per-address", str(per_address),
                                              "--max-connections", "4000", pool=2))
-    slow = []
+    slow = None
     try:
         check(nofile_of(g.proc.pid)[0] >= 4000, f"RLIMIT_NOFILE not raised: {nofile_of(g.proc.pid)}")
-        for i in range(SLOW):
-            s = connect_from(ADDRESSES[i % len(ADDRESSES)], g.port)
-            s.sendall(partial_request(i, g.port))
-            slow.append((s, time.monotonic()))
-        opened = time.monotonic()
-        sel = selectors.DefaultSelector()
-        for s, _ in slow:
-            sel.register(s, selectors.EVENT_READ)
-        closed_at = {}
-
-        def trickle_and_watch(until):
-            """Sends a byte to every slow socket every 2 s; notes when the server closes each."""
-            next_byte = time.monotonic()
-            while time.monotonic() < until and len(closed_at) < SLOW:
-                if time.monotonic() >= next_byte:
-                    for s, _ in slow:
-                        if s.fileno() not in closed_at:
-                            try:
-                                s.send(b"a")
-                            except OSError:
-                                pass
-                    next_byte += 2
-                for key, _ in sel.select(timeout=0.1):
-                    s = key.fileobj
-                    try:
-                        data = s.recv(4096)
-                    except OSError:
-                        data = b""
-                    if not data:
-                        closed_at[s.fileno()] = time.monotonic()
-                        sel.unregister(s)
+        slow = SlowClients(g.port)
 
         # while they are held: normal signed requests, promptly
         for _ in range(3):
@@ -137,9 +160,9 @@ def test_slow_clients():
             took = time.monotonic() - start
             check(r.status == 200, repr(r))
             check(took < 2, f"a normal request took {took:.2f} s with {SLOW} slow clients held")
-            trickle_and_watch(time.monotonic() + 0.5)
+            slow.trickle_and_watch(time.monotonic() + 0.5)
         check(threads_of(g.proc.pid) == 1, f"{threads_of(g.proc.pid)} threads: connections hold no worker")
-        check(not closed_at, f"{len(closed_at)} slow connections closed before their deadline")
+        check(not slow.closed_at, f"{len(slow.closed_at)} slow connections closed before their deadline")
 
         # the per-address limit: 127.0.0.2 holds SLOW/8 slow ones; two more are taken, a third refused
         extra = [connect_from(ADDRESSES[0], g.port) for _ in range(per_address - SLOW // len(ADDRESSES))]
@@ -158,19 +181,13 @@ def test_slow_clients():
             s.close()
 
         # the deadline: every slow one closed about `timeout` s after it connected, while still trickling
-        trickle_and_watch(opened + timeout + 6)
-        check(len(closed_at) == SLOW, f"{SLOW - len(closed_at)} slow connections still open "
-                                      f"{time.monotonic() - opened:.1f} s after the last connected")
-        early = [closed_at[s.fileno()] - t for s, t in slow if closed_at[s.fileno()] - t < timeout - 0.5]
-        check(not early, f"{len(early)} closed before the deadline, e.g. after {min(early or [0]):.1f} s")
-        late = max(closed_at[s.fileno()] - t for s, t in slow)
-        check(late < timeout + 4, f"one was closed {late:.1f} s after it connected (deadline {timeout} s)")
+        slow.check_closed_by_deadline(timeout)
         g.wait_log(r"closed \d+ connections? that sent no whole request within 6 s")
         r = tg.request(g.port, "DescribeLimits", {})
         check(r.status == 200, f"serves after the slow clients: {r!r}")
     finally:
-        for s, _ in slow:
-            s.close()
+        if slow is not None:
+            slow.close()
         g.stop()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
