@@ -2658,3 +2658,274 @@ END;
 $viewer$;
 COMMENT ON FUNCTION singletable._viewer_api(pg_catalog.text, pg_catalog.jsonb, pg_catalog.regclass, pg_catalog.text) IS
   'Internal to singletable.viewer_api: the operation on the table resolved by it, with the caller''s search_path for the functions that resolve TableName as DynamoDB does';
+
+------------------------------------------------------------------------------
+-- Citus: the registries of distributed tables on every node
+------------------------------------------------------------------------------
+-- On a Citus coordinator, the registry rows of each distributed item table (tables,
+-- indexes, ttl, entities, dynamodb_tables) are kept here as one jsonb per table, keyed by
+-- the table's qualified name (its OID differs from node to node). The first distribution
+-- makes this table a Citus reference table: Citus writes it on every node within the
+-- coordinator's transaction (two-phase commit), and the trigger on each node's copy
+-- (cluster_registry_apply) writes the rows into that node's own registries, for the node's
+-- shell of the table. So every node resolves, caches and serves a distributed table as the
+-- coordinator does, without asking it. Empty where Citus is not installed.
+CREATE TABLE singletable.cluster_registry (
+    table_schema        pg_catalog.text NOT NULL,
+    table_name          pg_catalog.text NOT NULL,
+    registry            pg_catalog.jsonb NOT NULL,
+    PRIMARY KEY (table_schema, table_name)
+);
+COMMENT ON TABLE singletable.cluster_registry IS
+  'On a Citus cluster: the registry rows (tables, indexes, ttl, entities, dynamodb_tables) of each distributed item table, by schema and name, as one jsonb; a reference table whose trigger copies them into every node''s own registries';
+REVOKE ALL ON singletable.cluster_registry FROM PUBLIC;
+GRANT SELECT ON singletable.cluster_registry TO PUBLIC;
+
+-- The Citus group of this node (0: the coordinator), or NULL without Citus.
+CREATE FUNCTION singletable.citus_group()
+RETURNS pg_catalog.int4
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN (SELECT groupid FROM pg_catalog.pg_dist_local_group);
+END;
+$$;
+COMMENT ON FUNCTION singletable.citus_group() IS
+  'The Citus group id of this node (0 on the coordinator), NULL where Citus is not installed';
+
+-- The registry rows of a table as one jsonb, each row without its table_name.
+CREATE FUNCTION singletable.cluster_registry_rows(t pg_catalog.regclass)
+RETURNS pg_catalog.jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT pg_catalog.jsonb_build_object(
+    'tables', (SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.-) 'table_name'
+                 FROM singletable.tables r WHERE r.table_name OPERATOR(pg_catalog.=) t),
+    'indexes', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.-) 'table_name'
+                                                                ORDER BY r.index_name), '[]')
+                  FROM singletable.indexes r WHERE r.table_name OPERATOR(pg_catalog.=) t),
+    'ttl', (SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.-) 'table_name'
+              FROM singletable.ttl r WHERE r.table_name OPERATOR(pg_catalog.=) t),
+    'entities', (SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.-) 'table_name'
+                                                                 ORDER BY r.entity), '[]')
+                   FROM singletable.entities r WHERE r.table_name OPERATOR(pg_catalog.=) t),
+    'dynamodb_tables', (SELECT pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.-) 'table_name'
+                          FROM singletable.dynamodb_tables r WHERE r.table_name OPERATOR(pg_catalog.=) t))
+$$;
+COMMENT ON FUNCTION singletable.cluster_registry_rows(pg_catalog.regclass) IS
+  'Internal: the registry rows of a table (tables, indexes, ttl, entities, dynamodb_tables) as one jsonb, as singletable.cluster_registry holds them';
+
+-- SECURITY DEFINER: it writes singletable.cluster_registry, owned by the extension's owner,
+-- and may make it a reference table; it only copies the registry rows (readable by PUBLIC)
+-- of a table whose owner the caller is (or that the registry's triggers name).
+CREATE FUNCTION singletable.cluster_registry_sync(t pg_catalog.regclass)
+RETURNS void
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp pg_catalog.text;
+    rel pg_catalog.text;
+BEGIN
+    IF singletable.citus_group() IS DISTINCT FROM 0 THEN
+        RETURN;  -- no Citus, or a worker: the coordinator's registries are the source
+    END IF;
+    SELECT n.nspname, c.relname INTO nsp, rel
+      FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+     WHERE c.oid OPERATOR(pg_catalog.=) t::pg_catalog.oid;
+    IF NOT FOUND THEN
+        RETURN;  -- dropped: on_sql_drop removes its row
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+                    WHERE p.logicalrelid OPERATOR(pg_catalog.=) t::pg_catalog.oid) THEN
+        RETURN;  -- not a Citus table: nothing for the other nodes
+    END IF;
+    -- the first distributed table makes this registry a reference table (its trigger goes
+    -- to every node's copy with it, which Citus allows with enable_unsafe_triggers)
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+                    WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'singletable.cluster_registry'::pg_catalog.regclass) THEN
+        PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
+        EXECUTE 'SELECT pg_catalog.create_reference_table(''singletable.cluster_registry'')';
+        PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'off', true);
+    END IF;
+    -- and the ClientRequestTokens of transact_write are distributed by token, so that a
+    -- token used through one node is found through every other (src/ops/tokens.c)
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+                    WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'singletable.client_request_tokens'::pg_catalog.regclass) THEN
+        EXECUTE 'SELECT pg_catalog.create_distributed_table(''singletable.client_request_tokens'', ''token'', colocate_with => ''none'')';
+    END IF;
+    IF NOT EXISTS (SELECT FROM singletable.tables r WHERE r.table_name OPERATOR(pg_catalog.=) t) THEN
+        DELETE FROM singletable.cluster_registry r
+         WHERE r.table_schema OPERATOR(pg_catalog.=) nsp AND r.table_name OPERATOR(pg_catalog.=) rel;
+        RETURN;
+    END IF;
+    INSERT INTO singletable.cluster_registry (table_schema, table_name, registry)
+    VALUES (nsp, rel, singletable.cluster_registry_rows(t))
+    ON CONFLICT (table_schema, table_name) DO UPDATE SET registry = EXCLUDED.registry;
+END;
+$$;
+COMMENT ON FUNCTION singletable.cluster_registry_sync(pg_catalog.regclass) IS
+  'On a Citus coordinator: copies the registry rows of a distributed item table into singletable.cluster_registry (a reference table), from where every node''s own registries get them; distribute_table and every registry change call it; call it after distributing a table with Citus''s create_distributed_table';
+REVOKE ALL ON FUNCTION singletable.cluster_registry_sync(pg_catalog.regclass) FROM PUBLIC;
+
+-- Trigger on the registries: a change of a distributed table's rows goes to every node
+-- (on the coordinator), and is refused on a worker unless it comes from the coordinator.
+CREATE FUNCTION singletable.cluster_registry_changed()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t pg_catalog.regclass;
+    grp pg_catalog.int4 := singletable.citus_group();
+BEGIN
+    IF grp IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF TG_OP OPERATOR(pg_catalog.=) 'DELETE' THEN t := OLD.table_name; ELSE t := NEW.table_name; END IF;
+    -- a dropped table (on_sql_drop) or one Citus does not know: nothing to do
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_dist_partition p JOIN pg_catalog.pg_class c
+                          ON c.oid OPERATOR(pg_catalog.=) p.logicalrelid
+                    WHERE p.logicalrelid OPERATOR(pg_catalog.=) t::pg_catalog.oid) THEN
+        RETURN NULL;
+    END IF;
+    IF grp OPERATOR(pg_catalog.=) 0 THEN
+        PERFORM singletable.cluster_registry_sync(t);
+    ELSIF pg_catalog.pg_trigger_depth() OPERATOR(pg_catalog.=) 1 THEN
+        -- a write from the coordinator comes through cluster_registry_apply, a trigger itself
+        RAISE EXCEPTION 'DDL of distributed table "%" runs on the Citus coordinator, not on a worker node', t
+              USING ERRCODE = 'feature_not_supported',
+                    DETAIL = 'The singletable registry rows of a distributed table are the coordinator''s; every node gets them from there.',
+                    HINT = 'Run create_gsi, drop_gsi, enable_ttl, define_entity and the other DDL of distributed tables on the coordinator.';
+    END IF;
+    RETURN NULL;
+END;
+$$;
+COMMENT ON FUNCTION singletable.cluster_registry_changed() IS
+  'Trigger on the registries: on a Citus coordinator, a distributed table''s changed rows go to singletable.cluster_registry; on a worker, changes of a distributed table''s rows are refused (they come from the coordinator)';
+CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.tables
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
+CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.indexes
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
+CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.ttl
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
+CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.entities
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
+CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.dynamodb_tables
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
+
+-- Trigger on every node's copy of singletable.cluster_registry: writes a distributed table's
+-- rows into this node's registries, for this node's shell of the table (resolved by name).
+-- SECURITY DEFINER: the registries are written by their owner only; Citus runs the write
+-- of the reference table as the role of the coordinator's session, and the rows come from
+-- the coordinator's registries.
+CREATE FUNCTION singletable.cluster_registry_apply()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t pg_catalog.regclass;
+    r pg_catalog.jsonb;
+    k pg_catalog.jsonb;
+BEGIN
+    IF singletable.citus_group() IS DISTINCT FROM 0 THEN
+        IF TG_OP OPERATOR(pg_catalog.<>) 'INSERT' THEN
+            t := pg_catalog.to_regclass(pg_catalog.quote_ident(OLD.table_schema) OPERATOR(pg_catalog.||) '.'
+                                        OPERATOR(pg_catalog.||) pg_catalog.quote_ident(OLD.table_name));
+            IF t IS NOT NULL THEN
+                DELETE FROM singletable.dynamodb_tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                DELETE FROM singletable.entities x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                DELETE FROM singletable.ttl x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                DELETE FROM singletable.indexes x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                DELETE FROM singletable.tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+            END IF;
+        END IF;
+        IF TG_OP OPERATOR(pg_catalog.<>) 'DELETE' THEN
+            t := pg_catalog.to_regclass(pg_catalog.quote_ident(NEW.table_schema) OPERATOR(pg_catalog.||) '.'
+                                        OPERATOR(pg_catalog.||) pg_catalog.quote_ident(NEW.table_name));
+            -- no shell here (a node without Citus's metadata): nothing to serve
+            IF t IS NOT NULL AND NEW.registry ? 'tables' AND NEW.registry -> 'tables' OPERATOR(pg_catalog.<>) 'null' THEN
+                IF TG_OP OPERATOR(pg_catalog.=) 'UPDATE' THEN
+                    DELETE FROM singletable.dynamodb_tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                    DELETE FROM singletable.entities x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                    DELETE FROM singletable.ttl x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                    DELETE FROM singletable.indexes x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                    DELETE FROM singletable.tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+                END IF;
+                k := pg_catalog.jsonb_build_object('table_name', t::pg_catalog.oid::pg_catalog.text);
+                r := NEW.registry;
+                INSERT INTO singletable.tables
+                SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.tables, (r -> 'tables') OPERATOR(pg_catalog.||) k);
+                INSERT INTO singletable.indexes
+                SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'indexes') e,
+                       pg_catalog.jsonb_populate_record(NULL::singletable.indexes, e.value OPERATOR(pg_catalog.||) k) x;
+                IF pg_catalog.jsonb_typeof(r -> 'ttl') OPERATOR(pg_catalog.=) 'object' THEN
+                    INSERT INTO singletable.ttl
+                    SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.ttl, (r -> 'ttl') OPERATOR(pg_catalog.||) k);
+                END IF;
+                INSERT INTO singletable.entities
+                SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'entities') e,
+                       pg_catalog.jsonb_populate_record(NULL::singletable.entities, e.value OPERATOR(pg_catalog.||) k) x;
+                IF pg_catalog.jsonb_typeof(r -> 'dynamodb_tables') OPERATOR(pg_catalog.=) 'object' THEN
+                    INSERT INTO singletable.dynamodb_tables
+                    SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.dynamodb_tables,
+                                                                   (r -> 'dynamodb_tables') OPERATOR(pg_catalog.||) k);
+                END IF;
+            END IF;
+        END IF;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+COMMENT ON FUNCTION singletable.cluster_registry_apply() IS
+  'Trigger on singletable.cluster_registry: on a Citus worker, writes a distributed table''s registry rows into the node''s own registries, for its shell of the table';
+CREATE TRIGGER cluster_registry_apply AFTER INSERT OR UPDATE OR DELETE ON singletable.cluster_registry
+    FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_apply();
+
+-- A dropped distributed table's row leaves the cluster registry (on the coordinator; each
+-- worker's own registries lose its rows by on_sql_drop when Citus drops its shell there).
+-- SECURITY DEFINER for the reason given at singletable.on_sql_drop.
+CREATE FUNCTION singletable.on_cluster_registry_sql_drop()
+RETURNS event_trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsps pg_catalog.text[];
+    rels pg_catalog.text[];
+BEGIN
+    IF singletable.citus_group() IS DISTINCT FROM 0 THEN
+        RETURN;
+    END IF;
+    -- the names first: Citus sends the DELETE of a reference table to every node, where
+    -- pg_event_trigger_dropped_objects() cannot be called
+    SELECT pg_catalog.array_agg(d.schema_name), pg_catalog.array_agg(d.object_name) INTO nsps, rels
+      FROM pg_catalog.pg_event_trigger_dropped_objects() d
+     WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+       AND d.objsubid OPERATOR(pg_catalog.=) 0
+       AND d.object_type OPERATOR(pg_catalog.=) 'table'
+       AND NOT d.is_temporary;
+    -- only a table the cluster registry holds: dropping any other costs no write on every node
+    IF nsps IS NULL OR NOT EXISTS (SELECT FROM singletable.cluster_registry r, unnest(nsps, rels) x(nsp, rel)
+                                    WHERE r.table_schema OPERATOR(pg_catalog.=) x.nsp
+                                      AND r.table_name OPERATOR(pg_catalog.=) x.rel) THEN
+        RETURN;
+    END IF;
+    DELETE FROM singletable.cluster_registry r
+     USING unnest(nsps, rels) x(nsp, rel)
+     WHERE r.table_schema OPERATOR(pg_catalog.=) x.nsp AND r.table_name OPERATOR(pg_catalog.=) x.rel;
+END;
+$$;
+COMMENT ON FUNCTION singletable.on_cluster_registry_sql_drop() IS
+  'Event trigger: on a Citus coordinator, removes the singletable.cluster_registry rows of dropped tables';
+CREATE EVENT TRIGGER singletable_cluster_registry_sql_drop ON sql_drop
+    EXECUTE FUNCTION singletable.on_cluster_registry_sql_drop();

@@ -38,6 +38,7 @@
 #include "utils/timestamp.h"
 
 #include "utils/bgw.h"
+#include "catalog/distribute.h"
 #include "catalog/registry.h"
 #include "ops/tokens.h"
 #include "ops/ttl.h"
@@ -275,6 +276,8 @@ typedef struct TtlTable
 {
 	Oid			relid;
 	Oid			owner;
+	bool		distributed;	/* a Citus table: its shards here are swept */
+	List	   *shards;			/* of a Citus table, the shards whose placements are here */
 } TtlTable;
 
 /* The TTL tables of this database (in cxt); NIL when the extension is not installed. */
@@ -282,6 +285,7 @@ static List *
 ttl_tables(MemoryContext cxt)
 {
 	List	   *tables = NIL;
+	ListCell   *lc;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -301,8 +305,35 @@ ttl_tables(MemoryContext cxt)
 
 			t->relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
 			t->owner = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+			t->distributed = false;
+			t->shards = NIL;
 			tables = lappend(tables, t);
 			MemoryContextSwitchTo(old);
+		}
+		SPI_freetuptable(SPI_tuptable);
+
+		/*
+		 * A Citus table is swept on every node by that node's worker, each
+		 * on the shards whose placements it holds, so that the sweep rate
+		 * grows with the nodes and needs no other node (a coordinator
+		 * without shards has nothing to do). singletable.ttl_sweep() still
+		 * sweeps a whole distributed table from any node.
+		 */
+		foreach(lc, tables)
+		{
+			TtlTable   *t = lfirst(lc);
+
+			if (st_citus_table(t->relid))
+			{
+				List	   *shards = st_citus_local_shards(t->relid);
+				MemoryContext old = MemoryContextSwitchTo(cxt);
+
+				t->distributed = true;
+				t->shards = list_copy(shards);
+				MemoryContextSwitchTo(old);
+			}
+			if (t->distributed && t->shards == NIL)
+				tables = foreach_delete_current(tables, lc);
 		}
 		SPI_finish();
 		PopActiveSnapshot();
@@ -312,11 +343,12 @@ ttl_tables(MemoryContext cxt)
 }
 
 /*
- * One batch of a table's sweep in a transaction of its own, as the table's
- * owner; -1 when the table or its TTL setting is gone.
+ * One batch of a table's sweep (of its shard shard_relid here, for a Citus
+ * table) in a transaction of its own, as the table's owner; -1 when the
+ * table, the shard or its TTL setting is gone.
  */
 static int64
-worker_batch(const TtlTable *t, StTtlResume *resume)
+worker_batch(const TtlTable *t, Oid shard_relid, StTtlResume *resume)
 {
 	int64		n = -1;
 	text	   *name;
@@ -340,7 +372,10 @@ worker_batch(const TtlTable *t, StTtlResume *resume)
 			GetUserIdAndSecContext(&save_userid, &save_sec);
 			SetUserIdAndSecContext(t->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
 								   SECURITY_RESTRICTED_OPERATION);
-			n = st_ttl_sweep_batch(tab, st_ttl_batch_size, &clock, resume);
+			if (OidIsValid(shard_relid))
+				n = tab->distributed ? st_ttl_sweep_shard_batch(tab, shard_relid, st_ttl_batch_size, &clock, resume) : -1;
+			else
+				n = st_ttl_sweep_batch(tab, st_ttl_batch_size, &clock, resume);
 			SetUserIdAndSecContext(save_userid, save_sec);
 		}
 	}
@@ -382,31 +417,38 @@ st_ttl_worker_main(Datum arg)
 	{
 		TtlTable   *t = lfirst(lc);
 		volatile int64 total = 0;
-		StTtlResume resume = {NULL, cxt};
+		/* the table itself, or each of its shards here (a Citus table) */
+		volatile int nparts = t->distributed ? list_length(t->shards) : 1;
 
 		if (!st_ttl_enabled)
 			break;
 		st_ttl_stats_begin(t->relid);
 		PG_TRY();
 		{
-			for (;;)
+			for (int part = 0; part < nparts && GetCurrentTimestamp() < deadline; part++)
 			{
-				int64		n;
+				Oid			shard = t->distributed ? list_nth_oid(t->shards, part) : InvalidOid;
+				StTtlResume resume = {NULL, cxt};
 
-				CHECK_FOR_INTERRUPTS();
-				if (ConfigReloadPending)
+				for (;;)
 				{
-					ConfigReloadPending = false;
-					ProcessConfigFile(PGC_SIGHUP);
+					int64		n;
+
+					CHECK_FOR_INTERRUPTS();
+					if (ConfigReloadPending)
+					{
+						ConfigReloadPending = false;
+						ProcessConfigFile(PGC_SIGHUP);
+					}
+					/* switched off: stop between two batches */
+					if (!st_ttl_enabled)
+						break;
+					n = worker_batch(t, shard, &resume);
+					if (n > 0)
+						total += n;
+					if (n < st_ttl_batch_size || GetCurrentTimestamp() >= deadline)
+						break;
 				}
-				/* switched off: stop between two batches */
-				if (!st_ttl_enabled)
-					break;
-				n = worker_batch(t, &resume);
-				if (n > 0)
-					total += n;
-				if (n < st_ttl_batch_size || GetCurrentTimestamp() >= deadline)
-					break;
 			}
 			st_ttl_stats_end(t->relid, total, NULL);
 			if (total > 0)

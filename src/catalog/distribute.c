@@ -63,6 +63,42 @@ st_citus_table(Oid relid)
 }
 
 /*
+ * The shards of distributed table relid whose placements this node holds,
+ * as relation OIDs (NIL on a node without any, such as a coordinator that
+ * has no shards). Read from Citus's metadata on this node, so that it needs
+ * no other node. Needs SPI.
+ */
+List *
+st_citus_local_shards(Oid relid)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	List	   *shards = NIL;
+
+	if (!st_citus_installed())
+		return NIL;
+	/* to_regclass: a placement whose shard relation is not (yet, or any more) here is skipped */
+	if (SPI_execute_with_args("SELECT pg_catalog.to_regclass(pg_catalog.shard_name(s.logicalrelid, s.shardid))::pg_catalog.oid"
+							  " FROM pg_catalog.pg_dist_shard s"
+							  " JOIN pg_catalog.pg_dist_placement p ON p.shardid OPERATOR(pg_catalog.=) s.shardid"
+							  " WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass"
+							  " AND p.groupid OPERATOR(pg_catalog.=) (SELECT groupid FROM pg_catalog.pg_dist_local_group)"
+							  " ORDER BY s.shardid",
+							  1, argtypes, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "reading Citus's shard placements failed");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			shards = lappend_oid(shards, DatumGetObjectId(d));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return shards;
+}
+
+/*
  * The hash function Citus distributes a partition key of type kt by: the
  * support function of the type's default hash operator class, which
  * worker_hash and Citus's shard pruning look up the same way.

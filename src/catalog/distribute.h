@@ -5,6 +5,7 @@
 #define SINGLETABLE_DISTRIBUTE_H
 
 #include "fmgr.h"
+#include "nodes/pg_list.h"
 
 #include "format/keys.h"
 
@@ -26,6 +27,7 @@ typedef struct StIndex StIndex;
 
 extern bool st_citus_installed(void);
 extern bool st_citus_table(Oid relid);
+extern List *st_citus_local_shards(Oid relid);
 extern Datum st_table_distribution(StTable *tab);
 extern void st_distributed_table_size(StTable *tab, int64 *items, int64 *bytes, Datum *indexes);
 extern Oid	st_key_hash_proc(StKeyType kt);

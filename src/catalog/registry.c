@@ -266,15 +266,20 @@ not_singletable_error(text *name, Oid relid)
 		if (!connected)
 			SPI_finish();
 	}
-	/* a Citus table without a registry row here: this is a worker node Citus pushed the call to */
+	/*
+	 * A Citus table without a registry row here: a node that the
+	 * coordinator's registry rows of the table have not reached (see
+	 * singletable.cluster_registry), because it was distributed with
+	 * Citus's own function.
+	 */
 	if (citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("singletable functions on distributed table \"%s\" run on the Citus coordinator, not on a worker node",
+				 errmsg("distributed table \"%s\" has no singletable registry row on this node",
 						text_to_cstring(name)),
-				 errdetail("Citus pushed this call down to a worker node, where table \"%s\" has no singletable registry row; it does so with a call in a query over a distributed table.",
-						   text_to_cstring(name)),
-				 errhint("Call the function in a statement of its own (or over a local table or a VALUES list), e.g. in a PL/pgSQL loop.")));
+				 errdetail("Every node gets the registry rows of tables distributed with singletable.distribute_table, through singletable.cluster_registry."),
+				 errhint("On the coordinator, run SELECT singletable.cluster_registry_sync(%s) once after distributing it with create_distributed_table.",
+						 quote_literal_cstr(text_to_cstring(name)))));
 	ereport(ERROR,
 			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 			 errmsg("table \"%s\" is not a singletable table", text_to_cstring(name)),

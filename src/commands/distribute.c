@@ -178,5 +178,16 @@ st_distribute_table(const StDistributeRequest *req)
 	if (segment_index &&
 		SPI_execute(segment_index_sql(tab, segment_index), false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "creating the scan segment index of table \"%s\" failed", tab->relname);
+
+	/*
+	 * Every node's registries get the table's rows (through the reference
+	 * table singletable.cluster_registry, in this transaction), so that
+	 * every node serves it. As the registry's owner: the function is not
+	 * the caller's to run.
+	 */
+	values[0] = ObjectIdGetDatum(tab->relid);
+	st_registry_execute_as_owner("cluster_registry",
+								 "SELECT singletable.cluster_registry_sync($1::pg_catalog.regclass)",
+								 1, argtypes, values, NULL);
 	SPI_finish();
 }

@@ -38,6 +38,7 @@
 #include "utils/timestamp.h"
 
 #include "utils/errors.h"
+#include "catalog/distribute.h"
 #include "catalog/registry.h"
 #include "ops/tokens.h"
 
@@ -71,8 +72,8 @@ static const char *const statement_sql[NUM_TOKEN_STATEMENTS] = {
 static const int statement_nargs[NUM_TOKEN_STATEMENTS] = {2, 3, 6};
 static const Oid statement_argtypes[NUM_TOKEN_STATEMENTS][6] = {
 	{TIMESTAMPTZOID, INT8OID},
-	{OIDOID, TEXTOID, TIMESTAMPTZOID},
-	{OIDOID, TEXTOID, BYTEAOID, JSONBOID, TIMESTAMPTZOID, TIMESTAMPTZOID}
+	{REGROLEOID, TEXTOID, TIMESTAMPTZOID},
+	{REGROLEOID, TEXTOID, BYTEAOID, JSONBOID, TIMESTAMPTZOID, TIMESTAMPTZOID}
 };
 static SPIPlanPtr statement_plans[NUM_TOKEN_STATEMENTS];
 
@@ -129,6 +130,41 @@ claim(const char *token, int len)
 	return LockAcquire(&tag, ExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL;
 }
 
+/* The token table's owner */
+static Oid
+token_table_owner(Oid *relid_out)
+{
+	Oid			relid = RangeVarGetRelid(makeRangeVar("singletable", TOKEN_TABLE, -1),
+										 RowExclusiveLock, false);
+	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
+	ReleaseSysCache(tp);
+	if (relid_out)
+		*relid_out = relid;
+	return owner;
+}
+
+/*
+ * Whether the token table is distributed by Citus (cluster_registry_sync
+ * distributes it by token with the first distributed item table, so that a
+ * token used through one node is found through every other): its rows are
+ * then read and written by routed statements (the role passed as regrole,
+ * which each node resolves by name), and expired ones are deleted by each
+ * node's background worker from the shards it holds, not by every call.
+ */
+static bool
+tokens_distributed(void)
+{
+	Oid			relid;
+
+	(void) token_table_owner(&relid);
+	return st_citus_table(relid);
+}
+
 /*
  * Runs statement which with values as the token table's owner (see the
  * file header); its rows are SPI_tuptable's.
@@ -136,18 +172,11 @@ claim(const char *token, int len)
 static void
 run_as_owner(TokenStatement which, Datum *values)
 {
-	Oid			relid = RangeVarGetRelid(makeRangeVar("singletable", TOKEN_TABLE, -1),
-										 RowExclusiveLock, false);
-	HeapTuple	tp = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
+	Oid			owner = token_table_owner(NULL);
 	Oid			save_userid;
 	int			save_sec;
 	int			rc;
 
-	if (!HeapTupleIsValid(tp))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tp))->relowner;
-	ReleaseSysCache(tp);
 	if (statement_plans[which] == NULL)
 	{
 		SPIPlanPtr	plan = SPI_prepare(statement_sql[which], statement_nargs[which],
@@ -176,6 +205,48 @@ expire(int64 limit)
 	run_as_owner(TOKEN_EXPIRE, values);
 }
 
+/*
+ * Of a distributed token table: deletes up to limit expired tokens from
+ * each of its shards whose placement this node holds, as the table's owner
+ * (a statement on a shard relation is local, as on a table of its own).
+ */
+static void
+expire_local_shards(int64 limit)
+{
+	Oid			relid;
+	Oid			owner = token_table_owner(&relid);
+	Oid			argtypes[2] = {TIMESTAMPTZOID, INT8OID};
+	Datum		values[2] = {TimestampTzGetDatum(expiry_cutoff()), Int64GetDatum(limit)};
+	ListCell   *lc;
+
+	foreach(lc, st_citus_local_shards(relid))
+	{
+		Oid			shard = lfirst_oid(lc);
+		char	   *nsp = get_namespace_name(get_rel_namespace(shard));
+		char	   *rel = get_rel_name(shard);
+		char	   *qual;
+		Oid			save_userid;
+		int			save_sec;
+		int			rc;
+
+		CHECK_FOR_INTERRUPTS();
+		if (nsp == NULL || rel == NULL)
+			continue;			/* moved away meanwhile */
+		qual = quote_qualified_identifier(nsp, rel);
+		GetUserIdAndSecContext(&save_userid, &save_sec);
+		SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE |
+							   SECURITY_RESTRICTED_OPERATION);
+		rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+											"SELECT ctid FROM %s WHERE created_at OPERATOR(pg_catalog.<=) $1"
+											" ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED))", qual, qual),
+								   2, argtypes, values, NULL, false, 0);
+		SetUserIdAndSecContext(save_userid, save_sec);
+		if (rc != SPI_OK_DELETE)
+			elog(ERROR, "deleting the expired client request tokens of shard \"%s\" failed: %s",
+				 rel, SPI_result_code_string(rc));
+	}
+}
+
 Jsonb *
 st_token_begin(const char *token, int len, bytea *hash)
 {
@@ -189,7 +260,9 @@ st_token_begin(const char *token, int len, bytea *hash)
 				 errmsg("a transact_write with this client_request_token is still running in another session"),
 				 st_errdetail_dynamodb("The transaction with the given request token is already in progress."),
 				 errhint("Retry once it has ended: the retry returns its response, or runs the request if it failed.")));
-	expire(ST_TOKEN_EXPIRE_PER_CALL);
+	/* (an expired row is as good as none either way: this only bounds the table) */
+	if (!tokens_distributed())
+		expire(ST_TOKEN_EXPIRE_PER_CALL);
 
 	values[0] = ObjectIdGetDatum(GetUserId());
 	values[1] = PointerGetDatum(cstring_to_text_with_len(token, len));
@@ -234,14 +307,21 @@ st_token_store(const char *token, int len, bytea *hash, Jsonb *response)
 	values[5] = TimestampTzGetDatum(expiry_cutoff());
 
 	/*
-	 * The claim excludes a concurrent call, so a live row of the token cannot
-	 * appear here under READ COMMITTED; under REPEATABLE READ, one committed
-	 * after this transaction's snapshot makes ON CONFLICT fail with a
-	 * serialization error (40001), and the retry replays it.
+	 * The claim excludes a concurrent call of this node, so a live row of the
+	 * token cannot appear here under READ COMMITTED; under REPEATABLE READ,
+	 * one committed after this transaction's snapshot makes ON CONFLICT fail
+	 * with a serialization error (40001), and the retry replays it. A call
+	 * with the same token through another node of a Citus cluster (whose
+	 * claim this node cannot see) waits here for the other's row, and finds
+	 * it live: this call then fails, and its writes are undone with it.
 	 */
 	run_as_owner(TOKEN_STORE, values);
 	if (SPI_processed != 1)
-		elog(ERROR, "the client_request_token of this call is already stored");
+		ereport(ERROR,
+				(errcode(ERRCODE_ST_TRANSACTION_IN_PROGRESS),
+				 errmsg("a transact_write with this client_request_token ran in another session meanwhile"),
+				 st_errdetail_dynamodb("The transaction with the given request token is already in progress."),
+				 errhint("Retry: the retry returns its response.")));
 }
 
 /* Whether this database has the token table (0.2.0's install script made it). */
@@ -268,7 +348,12 @@ st_tokens_expire_round(void)
 		SPI_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		if (have_token_table())
-			expire(ST_TOKEN_EXPIRE_PER_ROUND);
+		{
+			if (tokens_distributed())
+				expire_local_shards(ST_TOKEN_EXPIRE_PER_ROUND);
+			else
+				expire(ST_TOKEN_EXPIRE_PER_ROUND);
+		}
 		SPI_finish();
 		PopActiveSnapshot();
 		CommitTransactionCommand();

@@ -111,6 +111,9 @@ st_ttl_expiry_test(const char *attr)
 					quote_literal_cstr(attr));
 }
 
+static int64 sweep_batch_here(StTable *tab, const char *qualname, int64 limit,
+							  const StTtlClock *clock, StTtlResume *resume);
+
 /*
  * One batch of a sweep: deletes at most limit expired items of tab, chosen
  * through the TTL index, skipping items another transaction has locked.
@@ -122,75 +125,40 @@ st_ttl_expiry_test(const char *attr)
  * items, and each collection's expired items are then deleted by one
  * statement routed to its shard, where FOR UPDATE SKIP LOCKED works as on a
  * local table. Expired items of a time series cluster in few collections,
- * so a batch is few statements.
+ * so a batch is few statements. That is what singletable.ttl_sweep runs,
+ * from any node; the TTL workers of a Citus cluster sweep instead each
+ * node's own shards (st_ttl_sweep_shard_batch).
  */
+
 int64
 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResume *resume)
 {
 	Oid			argtypes[4] = {NUMERICOID, NUMERICOID, INT8OID, st_key_type_oid(tab->pk_type)};
-	Datum		values[4] = {NumericGetDatum(clock->now),
-		NumericGetDatum(resume && resume->from ? resume->from : clock->floor),
+	Datum		values[4] = {NumericGetDatum(clock->now), NumericGetDatum(clock->floor),
 	Int64GetDatum(limit), (Datum) 0};
-	char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
+	char	   *expr;
 	char	   *expired;
 	int64		total = 0;
 	int			rc;
 
 	Assert(tab->ttl_attr != NULL);
-	/*
-	 * Streams: the output plugin (stream_decode.c) marks this transaction's
-	 * deletes as the service's (userIdentity); only where WAL is decoded.
-	 */
-	if (XLogLogicalInfoActive())
-		(void) LogLogicalMessage("singletable.ttl", "", 0, true);
-	expired = st_ttl_expired_sql(tab->ttl_attr);
 	if (!tab->distributed)
-	{
-		/*
-		 * In expiry order, so that the plan is an index scan that stops after
-		 * the limit (the planner's estimate of the range ignores the partial
-		 * index's statistics, and a bitmap scan would read the whole backlog
-		 * for every batch), and from where the previous batch of this sweep
-		 * ended, so that a batch does not walk again over the index entries
-		 * of the items already deleted (they stay until VACUUM).
-		 */
-		rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-											"SELECT ctid FROM %s WHERE %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))"
-											" RETURNING %s",
-											tab->qualname, tab->qualname, expired, expr, expr),
-								   3, argtypes, values, NULL, false, 0);
-		if (rc != SPI_OK_DELETE_RETURNING)
-			elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
-		if (resume)
-		{
-			for (uint64 i = 0; i < SPI_processed; i++)
-			{
-				bool		isnull;
-				Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
-
-				if (!isnull && (resume->from == NULL ||
-								DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, NumericGetDatum(resume->from))) > 0))
-				{
-					MemoryContext old = MemoryContextSwitchTo(resume->cxt);
-
-					resume->from = DatumGetNumericCopy(d);
-					MemoryContextSwitchTo(old);
-				}
-			}
-		}
-		total = (int64) SPI_processed;
-		SPI_freetuptable(SPI_tuptable);
-		return total;
-	}
+		return sweep_batch_here(tab, tab->qualname, limit, clock, resume);
 	else
 	{
 		const char *pk = quote_identifier(tab->pk_name);
-		char	   *del = psprintf("DELETE FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
-								   "SELECT ctid FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
-								   tab->qualname, pk, tab->qualname, pk, expired, expr);
+		char	   *del;
 		SPITupleTable *keys;
 		uint64		nkeys;
 
+		/* as in sweep_batch_here */
+		if (XLogLogicalInfoActive())
+			(void) LogLogicalMessage("singletable.ttl", "", 0, true);
+		expr = st_ttl_expiry_expr(tab->ttl_attr);
+		expired = st_ttl_expired_sql(tab->ttl_attr);
+		del = psprintf("DELETE FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+					   "SELECT ctid FROM %s WHERE %s OPERATOR(pg_catalog.=) $4 AND %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))",
+					   tab->qualname, pk, tab->qualname, pk, expired, expr);
 		rc = SPI_execute_with_args(psprintf("SELECT DISTINCT %s FROM %s WHERE %s LIMIT $3", pk, tab->qualname, expired),
 								   3, argtypes, values, NULL, false, 0);
 		if (rc != SPI_OK_SELECT)
@@ -212,6 +180,90 @@ st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock, StTtlResu
 		SPI_freetuptable(keys);
 		return total;
 	}
+}
+
+/*
+ * One batch of the sweep of the relation qualname that holds tab's items
+ * on this node: tab itself (a local table), or one of its Citus shards
+ * whose placement is here (st_ttl_sweep_shard_batch). A statement on a
+ * shard relation is a local statement, as on a table of its own.
+ */
+static int64
+sweep_batch_here(StTable *tab, const char *qualname, int64 limit, const StTtlClock *clock,
+				 StTtlResume *resume)
+{
+	Oid			argtypes[3] = {NUMERICOID, NUMERICOID, INT8OID};
+	Datum		values[3] = {NumericGetDatum(clock->now),
+		NumericGetDatum(resume && resume->from ? resume->from : clock->floor),
+	Int64GetDatum(limit)};
+	char	   *expr = st_ttl_expiry_expr(tab->ttl_attr);
+	char	   *expired;
+	int64		total;
+	int			rc;
+
+	/*
+	 * Streams: the output plugin (stream_decode.c) marks this transaction's
+	 * deletes as the service's (userIdentity); only where WAL is decoded.
+	 */
+	if (XLogLogicalInfoActive())
+		(void) LogLogicalMessage("singletable.ttl", "", 0, true);
+	expired = st_ttl_expired_sql(tab->ttl_attr);
+
+	/*
+	 * In expiry order, so that the plan is an index scan that stops after the
+	 * limit (the planner's estimate of the range ignores the partial index's
+	 * statistics, and a bitmap scan would read the whole backlog for every
+	 * batch), and from where the previous batch of this sweep ended, so that
+	 * a batch does not walk again over the index entries of the items
+	 * already deleted (they stay until VACUUM).
+	 */
+	rc = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+										"SELECT ctid FROM %s WHERE %s ORDER BY %s LIMIT $3 FOR UPDATE SKIP LOCKED))"
+										" RETURNING %s",
+										qualname, qualname, expired, expr, expr),
+							   3, argtypes, values, NULL, false, 0);
+	if (rc != SPI_OK_DELETE_RETURNING)
+		elog(ERROR, "sweeping table \"%s\" failed: %s", tab->relname, SPI_result_code_string(rc));
+	if (resume)
+	{
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			if (!isnull && (resume->from == NULL ||
+							DatumGetInt32(DirectFunctionCall2(numeric_cmp, d, NumericGetDatum(resume->from))) > 0))
+			{
+				MemoryContext old = MemoryContextSwitchTo(resume->cxt);
+
+				resume->from = DatumGetNumericCopy(d);
+				MemoryContextSwitchTo(old);
+			}
+		}
+	}
+	total = (int64) SPI_processed;
+	SPI_freetuptable(SPI_tuptable);
+	return total;
+}
+
+/*
+ * One batch of the sweep of distributed table tab on this node: deletes at
+ * most limit expired items of its shard shard_relid, whose placement this
+ * node holds (st_citus_local_shards), through the shard's copy of the TTL
+ * index. What the TTL workers of every Citus node run, each on its own
+ * shards, so that no node depends on another to expire items.
+ */
+int64
+st_ttl_sweep_shard_batch(StTable *tab, Oid shard_relid, int64 limit, const StTtlClock *clock,
+						 StTtlResume *resume)
+{
+	char	   *nsp = get_namespace_name(get_rel_namespace(shard_relid));
+	char	   *rel = get_rel_name(shard_relid);
+
+	Assert(tab->ttl_attr != NULL && tab->distributed);
+	if (nsp == NULL || rel == NULL)
+		return -1;				/* moved away meanwhile */
+	return sweep_batch_here(tab, quote_qualified_identifier(nsp, rel), limit, clock, resume);
 }
 
 /*

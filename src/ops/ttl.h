@@ -46,6 +46,9 @@ typedef struct StTtlResume
 /* One batch of the sweep of tab: deletes at most limit expired items, returns how many */
 extern int64 st_ttl_sweep_batch(StTable *tab, int64 limit, const StTtlClock *clock,
 								StTtlResume *resume);
+/* One batch on one shard of a distributed table that this node holds (-1: the shard is gone) */
+extern int64 st_ttl_sweep_shard_batch(StTable *tab, Oid shard_relid, int64 limit,
+									  const StTtlClock *clock, StTtlResume *resume);
 
 /* Statistics of the sweeps (shared memory; nothing is kept without preload) */
 extern void st_ttl_stats_begin(Oid relid);
