@@ -74,7 +74,10 @@ CL_PARENT_DIR=${CITUS_PARENT_DIR:-$(mktemp -d /tmp/st-citus-run.XXXXXX)}
 CL_PORT_BASE=${CITUS_PORT_BASE:-55440}
 chmod 755 "$CL_PARENT_DIR"
 t0=$(date +%s)
-if cl_start; then
+# singletable preloaded on every node for its TTL workers (each node sweeps its own shards,
+# see "TTL on every node" below), which stay off until then: the checks before sweep with
+# ttl_sweep() themselves
+if cl_start "shared_preload_libraries = 'citus,singletable'" "singletable.ttl_enabled = off"; then
     ok "a coordinator and two workers started, citus and singletable created on each ($(($(date +%s) - t0)) s)"
 else
     not_ok "a coordinator and two workers started, citus and singletable created on each"
@@ -1352,9 +1355,9 @@ expect "TTL: a sweep of the distributed table skips an item another transaction 
 #
 # What a distributed table refuses, with errors that name the reason
 #
-expect_match "a singletable call that Citus pushes down to a worker (in a query over the distributed table) fails and says why" \
-    "run on the Citus coordinator, not on a worker node
-statement of its own" \
+expect_match "a singletable call that Citus pushes down to a shard (in a query over the distributed table) fails and says why" \
+    "cannot execute a distributed query from a query on a shard
+Avoid nesting of distributed queries" \
     "\\set ON_ERROR_STOP 0
      SELECT singletable.get_item('posting', pk, sk) FROM posting WHERE pk = 'USER#u_1001' LIMIT 1;
      SELECT singletable.get_item('posting', pk, sk) IS NOT NULL FROM posting LIMIT 1;"
@@ -1598,6 +1601,406 @@ same_error "batch_write: the same key twice in one batch (a put and a delete) is
        jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('pk', 'USER#u_900040', 'sk', 'PROFILE'))),
        jsonb_build_object('DeleteRequest', jsonb_build_object('Key', jsonb_build_object('pk', 'USER#u_900040', 'sk', 'PROFILE'))))))" \
     22023
+
+#
+# Every node serves (issue 31): the registry rows of a distributed table reach every node
+# through singletable.cluster_registry (a reference table, written in the coordinator's
+# transaction; its trigger fills each node's own registries), so that every call issued on a
+# worker answers as on the coordinator, Citus routing its statements from there. Two
+# distributed tables with the same history: nodes_c, called on the coordinator, and nodes_w,
+# called on a worker; every output must be the same, the table's name read as @T@.
+#
+# on NODE SQL: runs SQL on NODE; sets OUT (stdout and stderr) and returns its status.
+on() {
+    mark_logs
+    OUT=$(cl_psql "$1" -q -A -t -v ON_ERROR_STOP=1 -f - <<<"$2" 2>&1)
+}
+
+# same_node DESC NODE SQL [PATTERN]: SQL is a template in which @T@ stands for the table;
+# runs it on the coordinator on nodes_c, then on NODE on nodes_w. ok when both succeed with
+# the same, non-empty output (each table's name read as @T@), which matches PATTERN if given.
+same_node() {
+    local desc=$1 node=$2 sql=$3 pattern=${4:-} ref got
+    if ! on coord "${sql//@T@/nodes_c}"; then
+        fail "$desc (on the coordinator: the test itself is wrong)" "${sql//@T@/nodes_c}"
+        return
+    fi
+    ref=${OUT//nodes_c/@T@}
+    if ! on "$node" "${sql//@T@/nodes_w}"; then
+        fail "$desc (on $node)" "${sql//@T@/nodes_w}"
+        return
+    fi
+    got=${OUT//nodes_w/@T@}
+    if [[ -z $ref ]] || { [[ -n $pattern ]] && ! grep -Eq -- "$pattern" <<<"$ref"; }; then
+        not_ok "$desc"
+        diag "unexpected output on the coordinator (the test itself is wrong):" "$ref"
+    elif [[ $ref != "$got" ]]; then
+        not_ok "$desc"
+        diag "statement:" "$sql" "output differs (< coordinator, > $node):"
+        diff <(echo "$ref") <(echo "$got") | head -n 60 | diag
+        failure_details
+    else
+        ok "$desc (on $node)"
+    fi
+}
+
+# The registry rows of the nodes_* tables on NODE, as text (created_at included: the rows
+# are copies, not re-created).
+node_registry() {
+    cl_sql "$1" "SELECT string_agg(r, E'\n' ORDER BY r) FROM (
+                   SELECT 'tables ' || (to_jsonb(t) - 'table_name')::text || ' ' || t.table_name::text AS r
+                     FROM singletable.tables t WHERE t.table_name::text LIKE 'nodes\_%'
+                   UNION ALL
+                   SELECT 'indexes ' || (to_jsonb(i) - 'table_name')::text || ' ' || i.table_name::text
+                     FROM singletable.indexes i WHERE i.table_name::text LIKE 'nodes\_%'
+                   UNION ALL
+                   SELECT 'ttl ' || (to_jsonb(x) - 'table_name')::text || ' ' || x.table_name::text
+                     FROM singletable.ttl x WHERE x.table_name::text LIKE 'nodes\_%'
+                   UNION ALL
+                   SELECT 'entities ' || (to_jsonb(e) - 'table_name')::text || ' ' || e.table_name::text
+                     FROM singletable.entities e WHERE e.table_name::text LIKE 'nodes\_%'
+                   UNION ALL
+                   SELECT 'dynamodb_tables ' || (to_jsonb(d) - 'table_name')::text || ' ' || d.table_name::text
+                     FROM singletable.dynamodb_tables d WHERE d.table_name::text LIKE 'nodes\_%') s"
+}
+
+# registries_agree DESC: ok when both workers' registry rows of the nodes_* tables are the
+# coordinator's (and there are some).
+registries_agree() {
+    local ref w1 w2
+    ref=$(node_registry coord 2>&1) w1=$(node_registry worker1 2>&1) w2=$(node_registry worker2 2>&1)
+    if [[ -n $ref && $ref == "$w1" && $ref == "$w2" ]]; then
+        ok "$1"
+    else
+        not_ok "$1"
+        diag "coordinator:" "$ref" "differences on worker1 (<  coordinator, > worker1):" "$(diff <(echo "$ref") <(echo "$w1"))" \
+            "differences on worker2:" "$(diff <(echo "$ref") <(echo "$w2"))"
+    fi
+}
+
+expect "two distributed tables with a GSI; their registry rows are in singletable.cluster_registry, now a reference table" \
+    "nodes_c|t|gsi1
+nodes_w|t|gsi1
+t" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SELECT singletable.create_table('nodes_c'), singletable.create_table('nodes_w');
+     SELECT singletable.create_gsi('nodes_c', 'gsi1', 'gsi1pk', 'gsi1sk'), singletable.create_gsi('nodes_w', 'gsi1', 'gsi1pk', 'gsi1sk');
+     $(distribute_sql nodes_c) $(distribute_sql nodes_w)
+     $( ((HAS_DISTRIBUTE)) || echo "SELECT singletable.cluster_registry_sync('nodes_c'), singletable.cluster_registry_sync('nodes_w');")
+     \\o
+     SELECT table_name, registry -> 'tables' ->> 'partition_key' = 'pk', registry -> 'indexes' -> 0 ->> 'index_name'
+       FROM singletable.cluster_registry WHERE table_name LIKE 'nodes\\_%' ORDER BY 1;
+     SELECT partmethod = 'n' AND repmodel = 't' FROM pg_dist_partition WHERE logicalrelid = 'singletable.cluster_registry'::regclass"
+registries_agree "every node's registries hold the distributed tables' rows, as the coordinator's"
+
+same_node "put_item with a condition and update_item (ADD, a condition, ALL_NEW) on a worker: as on the coordinator" worker1 \
+    "SELECT count(singletable.put_item('@T@', jsonb_build_object('pk', 'USER#n' || i, 'sk', 'POST#' || lpad(j::text, 3, '0'),
+              'n', i * j, 'gsi1pk', 'FEED#' || (i % 3), 'gsi1sk', lpad((i * 100 + j)::text, 6, '0')),
+              condition => 'attribute_not_exists(pk)') IS NULL)
+       FROM generate_series(1, 40) i, generate_series(1, 5) j;
+     SELECT count(*) FROM @T@;
+     SELECT singletable.update_item('@T@', 'USER#n7', 'POST#002', 'ADD #n :one SET #s = :s',
+              condition => '#n = :fourteen', names => '{\"#n\": \"n\", \"#s\": \"status\"}',
+              vals => '{\":one\": 1, \":fourteen\": 14, \":s\": \"seen\"}', return_values => 'ALL_NEW')" \
+    '"n": 15'
+
+same_node "get_item with a projection, delete_item returning the old item, a failed condition (23514) on a worker" worker2 \
+    "SELECT singletable.get_item('@T@', 'USER#n7', 'POST#002', projection => 'n, #s', names => '{\"#s\": \"status\"}');
+     SELECT singletable.delete_item('@T@', 'USER#n7', 'POST#005', return_values => 'ALL_OLD') ->> 'n';
+     SELECT singletable.get_item('@T@', 'USER#n7', 'POST#005') IS NULL;
+     \\set ON_ERROR_STOP 0
+     SELECT singletable.put_item('@T@', '{\"pk\": \"USER#n7\", \"sk\": \"POST#001\"}', condition => 'attribute_not_exists(pk)');" \
+    '"status": "seen"'
+
+same_node "query: a collection, begins_with, between, reverse with a limit, a filter, on a worker" worker1 \
+    "SELECT sk, item -> 'n' FROM singletable.query('@T@', 'USER#n12');
+     SELECT sk FROM singletable.query('@T@', 'USER#n12', 'begins_with', 'POST#00', forward => false, max_items => 2);
+     SELECT sk FROM singletable.query('@T@', 'USER#n12', 'between', 'POST#002', 'POST#004');
+     SELECT sk FROM singletable.query('@T@', 'USER#n12', filter => 'n > :v', vals => '{\":v\": 40}');" \
+    'POST#005'
+
+same_node "query on the GSI across every shard, with pages, on a worker" worker2 \
+    "SELECT count(*), min(item ->> 'gsi1sk'), max(item ->> 'gsi1sk') FROM singletable.query('@T@', 'FEED#1', index_name => 'gsi1');
+     SELECT item ->> 'gsi1sk' FROM singletable.query('@T@', 'FEED#2', index_name => 'gsi1', max_items => 3, forward => false);" \
+    '^69\|'
+
+same_node "scan: the table, a filter, and two parallel segments that together read it once, on a worker" worker1 \
+    "SELECT count(*) FROM singletable.scan('@T@');
+     SELECT count(*) FROM singletable.scan('@T@', filter => 'n >= :v', vals => '{\":v\": 100}');
+     SELECT (SELECT count(*) FROM singletable.scan('@T@', segment => 0, total_segments => 2))
+          + (SELECT count(*) FROM singletable.scan('@T@', segment => 1, total_segments => 2));" \
+    '^199$'
+
+same_node "batch_write and batch_get over the shards, on a worker" worker2 \
+    "SELECT singletable.batch_write(jsonb_build_object('@T@', (SELECT jsonb_agg(jsonb_build_object('PutRequest',
+              jsonb_build_object('Item', jsonb_build_object('pk', 'BATCH#' || i, 'sk', 'X', 'i', i)))) FROM generate_series(1, 20) i)));
+     SELECT singletable.batch_get(jsonb_build_object('@T@', jsonb_build_object('Keys',
+              (SELECT jsonb_agg(jsonb_build_object('pk', 'BATCH#' || i, 'sk', 'X')) FROM generate_series(15, 25) i))));" \
+    '"UnprocessedKeys": \{\}'
+
+same_node "transact_write (put, update, condition check across shards), a cancelled one with its reasons, transact_get, on a worker" worker1 \
+    "SELECT singletable.transact_write(jsonb_build_array(
+              jsonb_build_object('Put', jsonb_build_object('TableName', '@T@', 'Item', jsonb_build_object('pk', 'TX#1', 'sk', 'A'))),
+              jsonb_build_object('Update', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'USER#n1', 'sk', 'POST#001'),
+                  'UpdateExpression', 'SET tx = :t', 'ExpressionAttributeValues', jsonb_build_object(':t', 1))),
+              jsonb_build_object('ConditionCheck', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'USER#n2', 'sk', 'POST#001'),
+                  'ConditionExpression', 'attribute_exists(pk)'))));
+     \\set ON_ERROR_STOP 0
+     SELECT singletable.transact_write(jsonb_build_array(
+              jsonb_build_object('Put', jsonb_build_object('TableName', '@T@', 'Item', jsonb_build_object('pk', 'TX#2', 'sk', 'A'))),
+              jsonb_build_object('ConditionCheck', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'USER#n2', 'sk', 'NONE'),
+                  'ConditionExpression', 'attribute_exists(pk)'))));
+     \\set ON_ERROR_STOP 1
+     SELECT singletable.cancellation_reasons();
+     SELECT singletable.transact_get(jsonb_build_array(
+              jsonb_build_object('Get', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'TX#1', 'sk', 'A'))),
+              jsonb_build_object('Get', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'TX#2', 'sk', 'A'))),
+              jsonb_build_object('Get', jsonb_build_object('TableName', '@T@', 'Key', jsonb_build_object('pk', 'USER#n1', 'sk', 'POST#001')))));" \
+    'ConditionalCheckFailed'
+
+same_node "the JSON API on a worker: PutItem, UpdateItem, GetItem, Query, Scan, BatchGetItem, TransactGetItems, ExecuteStatement, DescribeTable's schema" worker2 \
+    "SELECT singletable.dynamodb('PutItem', '{\"TableName\": \"@T@\", \"Item\": {\"pk\": {\"S\": \"API#1\"}, \"sk\": {\"S\": \"A\"}, \"v\": {\"N\": \"1\"}}}');
+     SELECT singletable.dynamodb('UpdateItem', '{\"TableName\": \"@T@\", \"Key\": {\"pk\": {\"S\": \"API#1\"}, \"sk\": {\"S\": \"A\"}},
+              \"UpdateExpression\": \"ADD v :one\", \"ExpressionAttributeValues\": {\":one\": {\"N\": \"1\"}}, \"ReturnValues\": \"UPDATED_NEW\"}');
+     SELECT singletable.dynamodb('GetItem', '{\"TableName\": \"@T@\", \"Key\": {\"pk\": {\"S\": \"API#1\"}, \"sk\": {\"S\": \"A\"}}, \"ReturnConsumedCapacity\": \"TOTAL\"}');
+     SELECT singletable.dynamodb('Query', '{\"TableName\": \"@T@\", \"KeyConditionExpression\": \"pk = :p AND begins_with(sk, :s)\",
+              \"ExpressionAttributeValues\": {\":p\": {\"S\": \"USER#n3\"}, \":s\": {\"S\": \"POST#00\"}}, \"Limit\": 2}');
+     SELECT singletable.dynamodb('Query', '{\"TableName\": \"@T@\", \"IndexName\": \"gsi1\", \"KeyConditionExpression\": \"gsi1pk = :p\",
+              \"ExpressionAttributeValues\": {\":p\": {\"S\": \"FEED#0\"}}, \"Select\": \"COUNT\"}');
+     SELECT singletable.dynamodb('Scan', '{\"TableName\": \"@T@\", \"Select\": \"COUNT\"}');
+     SELECT singletable.dynamodb('BatchGetItem', '{\"RequestItems\": {\"@T@\": {\"Keys\": [{\"pk\": {\"S\": \"API#1\"}, \"sk\": {\"S\": \"A\"}}]}}}');
+     SELECT singletable.dynamodb('TransactGetItems', '{\"TransactItems\": [{\"Get\": {\"TableName\": \"@T@\", \"Key\": {\"pk\": {\"S\": \"API#1\"}, \"sk\": {\"S\": \"A\"}}}}]}');
+     SELECT singletable.dynamodb('ExecuteStatement', '{\"Statement\": \"SELECT sk FROM \\\"@T@\\\" WHERE pk = ''USER#n4''\"}');
+     SELECT d -> 'Table' -> 'KeySchema', d -> 'Table' -> 'AttributeDefinitions', d -> 'Table' ->> 'TableStatus',
+            d -> 'Table' -> 'GlobalSecondaryIndexes' -> 0 ->> 'IndexName', d -> 'Table' -> 'GlobalSecondaryIndexes' -> 0 ->> 'IndexStatus'
+       FROM singletable.dynamodb('DescribeTable', '{\"TableName\": \"@T@\"}') d;" \
+    '"Count": 65'
+
+# DDL on the coordinator after distribution reaches every node in its transaction
+expect "create_gsi, define_entity, enable_ttl and UpdateTable's throughput on the coordinator, after distribution" "" \
+    "SET client_min_messages = error;
+     \\o /dev/null
+     SELECT singletable.create_gsi(t, 'byN', 'nk', 'n', sort_key_type => 'N') FROM unnest(ARRAY['nodes_c', 'nodes_w']) t;
+     SELECT singletable.define_entity(t, 'post', pk => 'USER#{user}', sk => 'POST#{post}') FROM unnest(ARRAY['nodes_c', 'nodes_w']) t;
+     SELECT singletable.enable_ttl(t, 'expiresAt') FROM unnest(ARRAY['nodes_c', 'nodes_w']) t;
+     SELECT singletable.dynamodb('UpdateTable', jsonb_build_object('TableName', t, 'BillingMode', 'PROVISIONED',
+              'ProvisionedThroughput', '{\"ReadCapacityUnits\": 7, \"WriteCapacityUnits\": 3}'::jsonb,
+              'GlobalSecondaryIndexUpdates', jsonb_build_array(
+                 jsonb_build_object('Update', jsonb_build_object('IndexName', 'gsi1', 'ProvisionedThroughput', '{\"ReadCapacityUnits\": 2, \"WriteCapacityUnits\": 2}'::jsonb)),
+                 jsonb_build_object('Update', jsonb_build_object('IndexName', 'byN', 'ProvisionedThroughput', '{\"ReadCapacityUnits\": 2, \"WriteCapacityUnits\": 2}'::jsonb)))))
+       FROM unnest(ARRAY['nodes_c', 'nodes_w']) t;
+     \\o"
+registries_agree "after DDL on the coordinator (a GSI, an entity, TTL, provisioned throughput), every node's registries are the coordinator's"
+
+same_node "what that DDL changed, seen on a worker: the new GSI, the entity's key check, TTL hiding an expired item, the throughput" worker1 \
+    "SELECT count(singletable.put_item('@T@', jsonb_build_object('pk', 'NK#' || i, 'sk', 'A', 'nk', 'K', 'n', i)) IS NULL) FROM generate_series(1, 3) i;
+     SELECT item -> 'n' FROM singletable.query('@T@', 'K', index_name => 'byN', sk_op => '>=', sk_value => '2');
+     SELECT singletable.put_item('@T@', jsonb_build_object('pk', 'USER#ttl', 'sk', 'POST#old', 'expiresAt', extract(epoch FROM now())::bigint - 100)) IS NULL;
+     SELECT singletable.get_item('@T@', 'USER#ttl', 'POST#old') IS NULL;
+     SELECT singletable.dynamodb('DescribeTimeToLive', '{\"TableName\": \"@T@\"}');
+     SELECT d -> 'Table' -> 'ProvisionedThroughput' -> 'ReadCapacityUnits', d -> 'Table' -> 'BillingModeSummary' ->> 'BillingMode'
+       FROM singletable.dynamodb('DescribeTable', '{\"TableName\": \"@T@\"}') d;
+     SELECT entity, pk_template FROM singletable.entities WHERE table_name = '@T@'::regclass;" \
+    'ENABLED'
+
+DDL_DESC="DDL of a distributed table on a worker is refused with a clear error (0A000 from singletable, Citus's own for its DDL)"
+if on worker1 "\\set ON_ERROR_STOP 0
+               \\set VERBOSITY verbose
+               SELECT singletable.define_entity('nodes_w', 'user', pk => 'USER#{user}', sk => 'PROFILE');
+               SELECT singletable.drop_gsi('nodes_w', 'byN');
+               SELECT singletable.create_gsi('nodes_w', 'gsi9', 'a', 'b');
+               SELECT singletable.drop_table('nodes_w');" &&
+   [[ $(grep -cE 'ERROR:  0A000: DDL of distributed table "(public\.)?nodes_w" runs on the Citus coordinator, not on a worker node' <<<"$OUT") == 2 &&
+      $(grep -c 'operation is not allowed on this node' <<<"$OUT") == 2 ]]; then
+    ok "$DDL_DESC"
+else
+    not_ok "$DDL_DESC"
+    diag "output:" "$OUT"
+fi
+registries_agree "after the refused DDL on a worker, every node's registries are still the coordinator's"
+
+# routed NODE DESC SQL, on a worker: the statements of a single-key call name one shard
+routed_on() {
+    local node=$1 desc=$2 sql=$3 shards
+    if ! on "$node" "SET citus.log_remote_commands = on;
+                    SET citus.log_local_commands = on;
+                    SET citus.multi_task_query_log_level = error;
+                    $sql"; then
+        fail "$desc" "$sql"
+        return
+    fi
+    shards=$(grep -E 'NOTICE:  (issuing|executing the command locally)' <<<"$OUT" | grep -oE '\bnodes_w_[0-9]+\b' | sort -u)
+    if [[ $(wc -l <<<"$shards") == 1 && -n $shards ]]; then
+        ok "$desc (shard $shards)"
+    else
+        not_ok "$desc"
+        diag "statement:" "$sql" "shards named:" "${shards:-(none)}" "output:" "$OUT"
+    fi
+}
+routed_on worker2 "get_item, update_item and a Query of one collection issued on a worker go to its shard only" \
+    "SELECT singletable.get_item('nodes_w', 'USER#n9', 'POST#001');
+     SELECT singletable.update_item('nodes_w', 'USER#n9', 'POST#001', 'SET r = :r', vals => '{\":r\": 1}');
+     SELECT count(*) FROM singletable.query('nodes_w', 'USER#n9');"
+
+# atomic counters from every node at once
+cl_sql coord "SELECT singletable.put_item('nodes_w', '{\"pk\": \"USER#counter\", \"sk\": \"POST#counter\", \"n\": 0}')" >/dev/null
+COUNTER_PIDS=()
+for node in coord worker1 worker2; do
+    for ((i = 0; i < 40; i++)); do
+        echo "SELECT singletable.update_item('nodes_w', 'USER#counter', 'POST#counter', 'ADD n :one', vals => '{\":one\": 1}');"
+    done | cl_psql "$node" -q -v ON_ERROR_STOP=1 >/dev/null 2>"$WORK/counter.$node.err" &
+    COUNTER_PIDS+=($!)
+done
+wait "${COUNTER_PIDS[@]}"
+expect "atomic counters: 3 x 40 update_item ADD issued on the three nodes at once count 120, none failed" "120|" \
+    "SELECT singletable.get_item('nodes_w', 'USER#counter', 'POST#counter') ->> 'n', pg_catalog.pg_read_file('$WORK/counter.coord.err')
+            || pg_catalog.pg_read_file('$WORK/counter.worker1.err') || pg_catalog.pg_read_file('$WORK/counter.worker2.err')"
+
+# ClientRequestTokens on every node: singletable.client_request_tokens is distributed by
+# token, so a transact_write retried through another node finds the first call's token
+TOK_DESC="a ClientRequestToken used through worker1 is found through worker2 and the coordinator: the retries return the first response and write nothing; another request with it is refused (22S01)"
+TOK_REQ='[{"Update": {"TableName": "nodes_w", "Key": {"pk": "USER#tok", "sk": "POST#tok"}, "UpdateExpression": "ADD n :one", "ExpressionAttributeValues": {":one": 1}}}]'
+TOK_OTHER='[{"Update": {"TableName": "nodes_w", "Key": {"pk": "USER#tok", "sk": "POST#tok"}, "UpdateExpression": "ADD n :two", "ExpressionAttributeValues": {":two": 2}}}]'
+tok1=$(cl_sql worker1 "SELECT singletable.transact_write('$TOK_REQ', 'nodes-token-1')" 2>&1)
+tok2=$(cl_sql worker2 "SELECT singletable.transact_write('$TOK_REQ', 'nodes-token-1')" 2>&1)
+tok3=$(cl_sql coord "SELECT singletable.transact_write('$TOK_REQ', 'nodes-token-1')" 2>&1)
+tokn=$(cl_sql coord "SELECT singletable.get_item('nodes_w', 'USER#tok', 'POST#tok') ->> 'n'" 2>&1)
+tokx=$(cl_psql worker2 -q -A -t -v VERBOSITY=verbose -c "SELECT singletable.transact_write('$TOK_OTHER', 'nodes-token-1')" 2>&1 | grep -oE '^ERROR:  [0-9A-Z]{5}' || true)
+tokd=$(cl_sql coord "SELECT partmethod::text || ':' || column_to_column_name(logicalrelid, partkey) FROM pg_dist_partition WHERE logicalrelid = 'singletable.client_request_tokens'::regclass" 2>&1)
+if [[ $tok1 == *ConsumedCapacity* && $tok2 == "$tok1" && $tok3 == "$tok1" && $tokn == 1 &&
+      $tokx == "ERROR:  22S01" && $tokd == h:token ]]; then
+    ok "$TOK_DESC"
+else
+    not_ok "$TOK_DESC"
+    diag "worker1: $tok1" "worker2: $tok2" "coordinator: $tok3" "n: $tokn" "another request: $tokx" "token table: $tokd"
+fi
+
+expect "drop_table on the coordinator: the table's registry rows leave every node and singletable.cluster_registry" "0|0|0|0" \
+    "SET client_min_messages = warning;
+     \\o /dev/null
+     SELECT singletable.drop_table('nodes_c');
+     \\o
+     SELECT (SELECT count(*) FROM singletable.cluster_registry WHERE table_name = 'nodes_c'),
+            (SELECT count(*) FROM singletable.tables WHERE table_name::text = 'nodes_c'),
+            (SELECT result FROM run_command_on_workers(\$\$SELECT count(*) FROM singletable.tables WHERE table_name::text = 'nodes_c'\$\$) WHERE nodeport = ${CL_PORT[worker1]}),
+            (SELECT result FROM run_command_on_workers(\$\$SELECT count(*) FROM singletable.cluster_registry WHERE table_name = 'nodes_c'\$\$) WHERE nodeport = ${CL_PORT[worker2]})"
+
+#
+# TTL on every node (issue 31): each node's TTL worker sweeps the shards whose placements the
+# node holds, from its own metadata, so that the sweep grows with the nodes and goes on while
+# the coordinator is down. The workers' TTL workers are switched on with the coordinator
+# stopped; they delete every expired item of their shards and no live one.
+#
+# local_counts NODE: "expired|live" items of ttl_nodes in NODE's own shards (read there,
+# shard by shard, without Citus's routing)
+local_counts() {
+    cl_sql "$1" "SELECT coalesce(sum((xpath('/row/e/text()', x))[1]::text::int), 0) || '|' || coalesce(sum((xpath('/row/l/text()', x))[1]::text::int), 0)
+                   FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid),
+                        LATERAL query_to_xml(format('SELECT count(*) FILTER (WHERE (item ->> %L)::numeric < extract(epoch FROM now())) AS e,
+                                                            count(*) FILTER (WHERE (item ->> %L)::numeric >= extract(epoch FROM now())) AS l FROM %s',
+                                                    'exp', 'exp', shard_name(s.logicalrelid, s.shardid)), false, true, '') x
+                  WHERE s.logicalrelid = 'ttl_nodes'::regclass AND p.groupid = (SELECT groupid FROM pg_dist_local_group)"
+}
+TTL_NODES_DESC="TTL on every node: with the coordinator stopped, each worker's TTL worker deletes the expired items of its own shards, none of the live ones"
+if ! run "SET client_min_messages = warning;
+          \\o /dev/null
+          SELECT singletable.create_table('ttl_nodes');
+          $(distribute_sql ttl_nodes)
+          $( ((HAS_DISTRIBUTE)) || echo "SELECT singletable.cluster_registry_sync('ttl_nodes');")
+          SELECT singletable.enable_ttl('ttl_nodes', 'exp');
+          SELECT count(singletable.put_item('ttl_nodes', jsonb_build_object('pk', 'T#' || i, 'sk', 'S',
+                   'exp', extract(epoch FROM now())::bigint + CASE WHEN i % 3 = 0 THEN 3600 ELSE -60 END)) IS NULL)
+            FROM generate_series(1, 600) i;"; then
+    fail "$TTL_NODES_DESC" "(setup)"
+else
+    TTL_BEFORE="$(local_counts worker1) $(local_counts worker2)"
+    cl_as_owner "$PGBIN/pg_ctl" -D "$CL_DIR/coord/data" -m fast -w stop >/dev/null 2>&1
+    for node in worker1 worker2; do
+        cl_sql "$node" "ALTER SYSTEM SET singletable.ttl_enabled = on" >/dev/null
+        cl_sql "$node" "ALTER SYSTEM SET singletable.ttl_interval = 1" >/dev/null
+        cl_sql "$node" "SELECT pg_reload_conf()" >/dev/null
+    done
+    for ((i = 0; i < 60; i++)); do
+        TTL_AFTER="$(local_counts worker1) $(local_counts worker2)"
+        [[ $TTL_AFTER == 0\|*\ 0\|* ]] && break
+        sleep 0.5
+    done
+    TTL_DELETED="$(cl_sql worker1 "SELECT deleted_total FROM singletable.ttl_status() WHERE table_name::text = 'ttl_nodes'") $(cl_sql worker2 "SELECT deleted_total FROM singletable.ttl_status() WHERE table_name::text = 'ttl_nodes'")"
+    for node in worker1 worker2; do
+        cl_sql "$node" "ALTER SYSTEM RESET singletable.ttl_enabled" >/dev/null
+        cl_sql "$node" "ALTER SYSTEM RESET singletable.ttl_interval" >/dev/null
+        cl_sql "$node" "SELECT pg_reload_conf()" >/dev/null
+    done
+    cl_as_owner "$PGBIN/pg_ctl" -D "$CL_DIR/coord/data" -l "$(cl_log coord)" -w -t 60 start >/dev/null 2>&1
+    read -r b1 b2 <<<"$TTL_BEFORE"
+    read -r a1 a2 <<<"$TTL_AFTER"
+    read -r d1 d2 <<<"$TTL_DELETED"
+    # before: expired|live on each worker, both with expired items; after: 0|live, live unchanged;
+    # each worker's own count of deletions is what its shards held
+    if [[ ${b1%|*} -gt 0 && ${b2%|*} -gt 0 && $((${b1%|*} + ${b2%|*})) == 400 &&
+          $a1 == "0|${b1#*|}" && $a2 == "0|${b2#*|}" && $d1 == "${b1%|*}" && $d2 == "${b2%|*}" ]]; then
+        ok "$TTL_NODES_DESC"
+        diag "expired|live before: worker1 $b1, worker2 $b2; after: worker1 $a1, worker2 $a2; deleted by each: $d1, $d2"
+    else
+        not_ok "$TTL_NODES_DESC"
+        diag "expired|live before: worker1 $b1, worker2 $b2; after: worker1 $a1, worker2 $a2; deleted by each: $d1, $d2" \
+            "worker logs:" "$(grep -h 'singletable' "$(cl_log worker1)" "$(cl_log worker2)" | tail -n 10)"
+    fi
+fi
+expect "after the workers' sweep, the coordinator (started again) reads the 200 live items of ttl_nodes and no expired one" "200|200" \
+    "SELECT count(*), count(*) FILTER (WHERE (item ->> 'exp')::numeric > extract(epoch FROM now())) FROM singletable.scan('ttl_nodes', include_expired => true);
+     \\o /dev/null
+     SELECT singletable.drop_table('ttl_nodes');"
+
+#
+# One gateway per node (issue 31, item 2): singletable-gateway started three times, each
+# connected to one node, serving the same distributed table; test/citus/gateways.py drives
+# them with boto3 (writes through one gateway read through the others, a counter bumped
+# through all at once, a transaction through a worker's).
+#
+GW_BIN=${GATEWAY:-$PGBIN/singletable-gateway}
+if [[ ! -x $GW_BIN ]] || ! python3 -c 'import boto3' 2>/dev/null; then
+    not_ok "one gateway per node: $GW_BIN and python3's boto3 are installed"
+elif ! run "SET client_min_messages = warning;
+            \\o /dev/null
+            SELECT singletable.create_table('gw_nodes');
+            SELECT singletable.create_gsi('gw_nodes', 'byWho', 'by', 'i', sort_key_type => 'N');
+            $(distribute_sql gw_nodes)
+            $( ((HAS_DISTRIBUTE)) || echo "SELECT singletable.cluster_registry_sync('gw_nodes');")"; then
+    fail "one gateway per node: the table" "(setup)"
+else
+    GW_PIDS=() GW_URLS=()
+    gw_port=$((CL_PORT_BASE + 100))
+    for node in coord worker1 worker2; do
+        gw_port=$(cl_free_port "$gw_port")
+        "$GW_BIN" --listen "127.0.0.1:$gw_port" --pool 2 --log-level warning \
+            --dsn "host=${CL_HOST[$node]} port=${CL_PORT[$node]} dbname=postgres user=postgres" \
+            >"$WORK/gateway.$node.log" 2>&1 &
+        GW_PIDS+=($!)
+        GW_URLS+=("http://127.0.0.1:$gw_port")
+        for ((i = 0; i < 50; i++)); do
+            (exec 3<>"/dev/tcp/127.0.0.1/$gw_port") 2>/dev/null && break
+            sleep 0.1
+        done
+        gw_port=$((gw_port + 1))
+    done
+    python3 "$HERE/gateways.py" gw_nodes "${GW_URLS[@]}" >"$WORK/gateways.out" 2>&1
+    kill "${GW_PIDS[@]}" 2>/dev/null
+    wait "${GW_PIDS[@]}" 2>/dev/null
+    if ! grep -qE '^(PASS|FAIL) ' "$WORK/gateways.out"; then
+        not_ok "one gateway per node: test/citus/gateways.py ran"
+        diag "$(tail -n 30 "$WORK/gateways.out")" "gateway logs:" "$(tail -n 5 "$WORK"/gateway.*.log)"
+    fi
+    while read -r verdict what; do
+        case $verdict in
+            PASS) ok "one gateway per node: $what" ;;
+            FAIL) not_ok "one gateway per node: ${what%%: *}"
+                  diag "${what#*: }" "$(tail -n 5 "$WORK"/gateway.*.log)" ;;
+        esac
+    done <"$WORK/gateways.out"
+    cl_sql coord "SELECT singletable.drop_table('gw_nodes')" >/dev/null
+fi
 
 #
 # The server logs: no backend crashed on any node
