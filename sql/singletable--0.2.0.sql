@@ -2723,7 +2723,7 @@ COMMENT ON FUNCTION singletable.cluster_registry_rows(pg_catalog.regclass) IS
 -- SECURITY DEFINER: it writes singletable.cluster_registry, owned by the extension's owner,
 -- and may make it a reference table; it only copies the registry rows (readable by PUBLIC)
 -- of a table whose owner the caller is (or that the registry's triggers name).
-CREATE FUNCTION singletable.cluster_registry_sync(t pg_catalog.regclass)
+CREATE FUNCTION singletable.cluster_registry_sync(t pg_catalog.regclass DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql
 SECURITY DEFINER
@@ -2732,9 +2732,25 @@ AS $$
 DECLARE
     nsp pg_catalog.text;
     rel pg_catalog.text;
+    one pg_catalog.regclass;
 BEGIN
     IF singletable.citus_group() IS DISTINCT FROM 0 THEN
         RETURN;  -- no Citus, or a worker: the coordinator's registries are the source
+    END IF;
+    IF t IS NULL THEN
+        -- every distributed item table, written again to every node: a node added by
+        -- citus_add_node has no copy of this reference table until Citus replicates it
+        -- (then with its trigger, but filled before the trigger fires)
+        IF EXISTS (SELECT FROM pg_catalog.pg_dist_partition p
+                    WHERE p.logicalrelid OPERATOR(pg_catalog.=) 'singletable.cluster_registry'::pg_catalog.regclass) THEN
+            EXECUTE 'SELECT pg_catalog.replicate_reference_tables(''block_writes'')';
+        END IF;
+        FOR one IN SELECT r.table_name FROM singletable.tables r
+                     JOIN pg_catalog.pg_dist_partition p ON p.logicalrelid OPERATOR(pg_catalog.=) r.table_name::pg_catalog.oid
+                    ORDER BY r.table_name::pg_catalog.oid LOOP
+            PERFORM singletable.cluster_registry_sync(one);
+        END LOOP;
+        RETURN;
     END IF;
     SELECT n.nspname, c.relname INTO nsp, rel
       FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
@@ -2771,7 +2787,7 @@ BEGIN
 END;
 $$;
 COMMENT ON FUNCTION singletable.cluster_registry_sync(pg_catalog.regclass) IS
-  'On a Citus coordinator: copies the registry rows of a distributed item table into singletable.cluster_registry (a reference table), from where every node''s own registries get them; distribute_table and every registry change call it; call it after distributing a table with Citus''s create_distributed_table';
+  'On a Citus coordinator: copies the registry rows of a distributed item table (without an argument: of every one) into singletable.cluster_registry (a reference table), from where every node''s own registries get them; distribute_table and every registry change call it; call it after distributing a table with Citus''s create_distributed_table, and without an argument after citus_add_node';
 REVOKE ALL ON FUNCTION singletable.cluster_registry_sync(pg_catalog.regclass) FROM PUBLIC;
 
 -- Trigger on the registries: a change of a distributed table's rows goes to every node

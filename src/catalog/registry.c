@@ -269,17 +269,16 @@ not_singletable_error(text *name, Oid relid)
 	/*
 	 * A Citus table without a registry row here: a node that the
 	 * coordinator's registry rows of the table have not reached (see
-	 * singletable.cluster_registry), because it was distributed with
-	 * Citus's own function.
+	 * singletable.cluster_registry): the table was distributed with Citus's
+	 * own function, or this node was added after it was distributed.
 	 */
 	if (citus)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("distributed table \"%s\" has no singletable registry row on this node",
 						text_to_cstring(name)),
-				 errdetail("Every node gets the registry rows of tables distributed with singletable.distribute_table, through singletable.cluster_registry."),
-				 errhint("On the coordinator, run SELECT singletable.cluster_registry_sync(%s) once after distributing it with create_distributed_table.",
-						 quote_literal_cstr(text_to_cstring(name)))));
+				 errdetail("Every node gets the registry rows of tables distributed with singletable.distribute_table, through singletable.cluster_registry, but not those of a table distributed with create_distributed_table, nor a node added later."),
+				 errhint("On the coordinator, run SELECT singletable.cluster_registry_sync(); once.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 			 errmsg("table \"%s\" is not a singletable table", text_to_cstring(name)),

@@ -4,6 +4,7 @@
 #   cl_start [LINE...]   initdb and start a coordinator and two workers (each LINE is appended
 #                        to every node's postgresql.conf), CREATE EXTENSION citus and
 #                        singletable on all three, register the workers with the coordinator
+#   cl_add_worker NODE   one more worker, set up the same way, added with citus_add_node
 #   cl_psql NODE ARG...  psql -X to NODE (coord, worker1, worker2) in database postgres
 #   cl_log NODE          the path of NODE's server log
 #   cl_backtraces        gdb backtraces of the core files of crashed backends, if any
@@ -29,6 +30,7 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 CL_NODES=(coord worker1 worker2)
+CL_LINES=()
 declare -gA CL_HOST=() CL_PORT=()
 CL_DIR=
 CL_PARENT=${CL_PARENT_DIR:-${TMPDIR:-/tmp}}
@@ -74,8 +76,67 @@ cl_sql() {
     cl_psql "$1" -q -A -t -v ON_ERROR_STOP=1 -c "$2"
 }
 
+# cl_init_node NODE PORT: initdb and start NODE on the first free port from PORT, with the
+# settings of every node and cl_start's LINEs (CL_LINES)
+cl_init_node() {
+    local node=$1 port=$2 line
+    cl_as_owner mkdir -p "$CL_DIR/$node" || return 1
+    if ! cl_as_owner "$PGBIN/initdb" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
+            -D "$CL_DIR/$node/data" >"$CL_DIR/$node/initdb.log" 2>&1; then
+        cat "$CL_DIR/$node/initdb.log" >&2
+        return 1
+    fi
+    port=$(cl_free_port "$port") || { echo "no free port for $node" >&2; return 1; }
+    CL_HOST[$node]=$CL_DIR/$node
+    CL_PORT[$node]=$port
+    {
+        echo
+        echo "# --- added by test/citus/cluster.sh cl_start ---"
+        echo "shared_preload_libraries = 'citus'"
+        echo "listen_addresses = ''"
+        echo "unix_socket_directories = '$CL_DIR/$node'"
+        echo "port = $port"
+        echo "# throwaway servers: durability buys nothing"
+        echo "fsync = off"
+        echo "synchronous_commit = off"
+        echo "full_page_writes = off"
+        echo "# Citus's maintenance daemon and its background tasks are workers too"
+        echo "max_worker_processes = 16"
+        echo "# multi-node transactions commit with two-phase commit on the workers"
+        echo "max_prepared_transactions = 100"
+        echo "# how this node connects to itself (e.g. for shard moves): its own socket"
+        echo "citus.local_hostname = '$CL_DIR/$node'"
+        echo "log_line_prefix = '%m [%p] %q%a '"
+        for line in "${CL_LINES[@]}"; do
+            echo "$line"
+        done
+    } >>"$CL_DIR/$node/data/postgresql.conf" || return 1
+    st_log "starting Citus $node (socket $CL_DIR/$node, port $port)"
+    # -c: core files allowed (ulimit -c unlimited), for cl_backtraces after a crash
+    if ! cl_as_owner "$PGBIN/pg_ctl" -D "$CL_DIR/$node/data" -l "$CL_DIR/$node/server.log" \
+            -c -w -t 60 start >/dev/null; then
+        cat "$CL_DIR/$node/server.log" >&2
+        return 1
+    fi
+}
+
+# cl_add_worker NODE: a node more, started as cl_start's (same settings), with both
+# extensions, then registered with the coordinator (citus_add_node): Citus syncs its
+# metadata there and copies the reference tables to it.
+cl_add_worker() {
+    local node=$1 last=0 n
+    for n in "${CL_NODES[@]}"; do
+        ((CL_PORT[$n] > last)) && last=${CL_PORT[$n]}
+    done
+    CL_NODES+=("$node")
+    cl_init_node "$node" $((last + 1)) || return 1
+    cl_sql "$node" "SET client_min_messages = warning;
+                    CREATE EXTENSION citus; CREATE EXTENSION singletable;" || return 1
+    cl_sql coord "SELECT citus_add_node('${CL_HOST[$node]}', ${CL_PORT[$node]});" >/dev/null
+}
+
 cl_start() {
-    local node line port=${CL_PORT_BASE:-54340}
+    local node port=${CL_PORT_BASE:-54340}
     CL_PARENT=${CL_PARENT_DIR:-${TMPDIR:-/tmp}}
     if [[ ! $port =~ ^[0-9]+$ ]] || ((port < 1024 || port > 65535)); then
         echo "CL_PORT_BASE must be a port from 1024 to 65535, not \"$port\"" >&2
@@ -109,45 +170,10 @@ cl_start() {
         chown postgres: "$CL_DIR" || return 1
     fi
 
+    CL_LINES=("$@")
     for node in "${CL_NODES[@]}"; do
-        cl_as_owner mkdir -p "$CL_DIR/$node" || return 1
-        if ! cl_as_owner "$PGBIN/initdb" --auth=trust --encoding=UTF8 --locale=C.UTF-8 \
-                -D "$CL_DIR/$node/data" >"$CL_DIR/$node/initdb.log" 2>&1; then
-            cat "$CL_DIR/$node/initdb.log" >&2
-            return 1
-        fi
-        port=$(cl_free_port "$port") || { echo "no free port for $node" >&2; return 1; }
-        CL_HOST[$node]=$CL_DIR/$node
-        CL_PORT[$node]=$port
-        {
-            echo
-            echo "# --- added by test/citus/cluster.sh cl_start ---"
-            echo "shared_preload_libraries = 'citus'"
-            echo "listen_addresses = ''"
-            echo "unix_socket_directories = '$CL_DIR/$node'"
-            echo "port = $port"
-            echo "# throwaway servers: durability buys nothing"
-            echo "fsync = off"
-            echo "synchronous_commit = off"
-            echo "full_page_writes = off"
-            echo "# Citus's maintenance daemon and its background tasks are workers too"
-            echo "max_worker_processes = 16"
-            echo "# multi-node transactions commit with two-phase commit on the workers"
-            echo "max_prepared_transactions = 100"
-            echo "# how this node connects to itself (e.g. for shard moves): its own socket"
-            echo "citus.local_hostname = '$CL_DIR/$node'"
-            echo "log_line_prefix = '%m [%p] %q%a '"
-            for line in "$@"; do
-                echo "$line"
-            done
-        } >>"$CL_DIR/$node/data/postgresql.conf" || return 1
-        st_log "starting Citus $node (socket $CL_DIR/$node, port $port)"
-        # -c: core files allowed (ulimit -c unlimited), for cl_backtraces after a crash
-        if ! cl_as_owner "$PGBIN/pg_ctl" -D "$CL_DIR/$node/data" -l "$CL_DIR/$node/server.log" \
-                -c -w -t 60 start >/dev/null; then
-            cat "$CL_DIR/$node/server.log" >&2
-            return 1
-        fi
+        cl_init_node "$node" "$port" || return 1
+        port=$((CL_PORT[$node] + 1))
     done
 
     export PGHOST=${CL_HOST[coord]} PGPORT=${CL_PORT[coord]} PGUSER=postgres PGDATABASE=postgres

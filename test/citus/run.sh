@@ -2003,6 +2003,30 @@ else
 fi
 
 #
+# A worker added later (citus_add_node): Citus copies singletable.cluster_registry to it
+# before the distributed tables' shells exist there, so the trigger has nothing to write
+# for; singletable.cluster_registry_sync() on the coordinator writes every table's rows
+# again, and the new node serves them.
+#
+ADD_DESC="a worker added by citus_add_node: before cluster_registry_sync() it says what to run (0A000), after it serves the distributed tables as the coordinator"
+if ! cl_add_worker worker3 >"$WORK/worker3.log" 2>&1; then
+    not_ok "$ADD_DESC"
+    diag "adding worker3 failed:" "$(tail -n 20 "$WORK/worker3.log")"
+else
+    add_before=$(cl_psql worker3 -q -A -t -v VERBOSITY=verbose -c "SELECT singletable.get_item('posting', 'USER#u_1001', 'PROFILE')" 2>&1 |
+                 grep -oE '^(ERROR:  0A000|HINT:  .*cluster_registry_sync\(\).*)' | tr '\n' ' ')
+    cl_sql coord "SELECT singletable.cluster_registry_sync()" >/dev/null
+    add_coord=$(cl_sql coord "SELECT singletable.get_item('posting', 'USER#u_1001', 'PROFILE'), (SELECT count(*) FROM singletable.query('posting', 'USER#u_1001'))" 2>&1)
+    add_new=$(cl_sql worker3 "SELECT singletable.get_item('posting', 'USER#u_1001', 'PROFILE'), (SELECT count(*) FROM singletable.query('posting', 'USER#u_1001'))" 2>&1)
+    if [[ $add_before == "ERROR:  0A000 HINT:  "*"cluster_registry_sync()"* && -n $add_coord && $add_new == "$add_coord" ]]; then
+        ok "$ADD_DESC"
+    else
+        not_ok "$ADD_DESC"
+        diag "before: $add_before" "coordinator: $add_coord" "worker3: $add_new"
+    fi
+fi
+
+#
 # The server logs: no backend crashed on any node
 #
 crashes=$(for node in "${CL_NODES[@]}"; do
