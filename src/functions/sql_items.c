@@ -228,6 +228,15 @@ store_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 	return false;
 }
 
+/* Stores one row of a Query, as the table stores it, in the function's result (StQueryTupleFn). */
+static void
+store_tuple(void *arg, HeapTuple tuple)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
+
+	tuplestore_puttuple(rsinfo->setResult, tuple);
+}
+
 /* The arguments of query and query_page (0..16) */
 static void
 query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
@@ -270,6 +279,9 @@ singletable_query(PG_FUNCTION_ARGS)
 	/* the result type is singletable.item_row, which callers pass as expectedDesc */
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	query_page_request(fcinfo, &req);
+	/* a row of the table that is a row of item_row is copied as it is (ops.h) */
+	req.tuple_row = store_tuple;
+	req.tuple_desc = rsinfo->setDesc;
 	st_op_query(&req, store_row, rsinfo, NULL);
 	return (Datum) 0;
 }

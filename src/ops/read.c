@@ -969,7 +969,10 @@ pass_on(StQueryReceiver *r, text *pk, text *sk, Jsonb *item, bool returned)
 	if (returned && qa->projection == NULL)
 	{
 		r->returned++;
-		if (!r->row(r->row_arg, pk, sk, item, sizes_items(r) ? &size : NULL))
+		/* the table's row holds exactly pk, sk and item (direct.c): it goes as it is */
+		if (r->tuple != NULL)
+			r->tuple_row(r->row_arg, r->tuple);
+		else if (!r->row(r->row_arg, pk, sk, item, sizes_items(r) ? &size : NULL))
 			size = -1;
 		return evaluated(r, item, size);
 	}
@@ -1047,7 +1050,8 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
 										  ALLOCSET_DEFAULT_SIZES);
 	old = r->rowcxt ? MemoryContextSwitchTo(r->rowcxt) : CurrentMemoryContext;
-	if (!slot->tts_isnull[0] && tab->sk_name != NULL)
+	/* a row passing as the table's (r->tuple: never with a projection) needs no sk text */
+	if (!slot->tts_isnull[0] && tab->sk_name != NULL && r->tuple == NULL)
 		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
 	/* detoasted: a stored row must not point into the table's TOAST */
 	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
@@ -1193,6 +1197,8 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired, ST_STAT_QUERY,
 						   req->consistent_read, req->page,
 						   qa.index ? st_keyed_receive : query_receive, row, arg);
+	recv.tuple_row = req->tuple_row;
+	recv.tuple_desc = req->tuple_desc;
 	run_query_statement(tab, &qa, req->forward, &recv);
 	st_query_receiver_end(&recv, result);
 	SPI_finish();

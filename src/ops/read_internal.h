@@ -51,6 +51,11 @@ typedef struct StQueryReceiver
 	int32		max_items;
 	StQueryRowFn row;
 	void	   *row_arg;
+	StQueryTupleFn tuple_row;	/* rows as the table stores them, or NULL (ops.h) */
+	TupleDesc	tuple_desc;		/* the columns tuple_row takes */
+	HeapTuple	tuple;			/* the table's row of the row received, when it
+								 * may go to tuple_row as it is (direct.c sets
+								 * it), else NULL */
 	text	   *pk_text;		/* a table query: the partition's key */
 	MemoryContext rowcxt;		/* reset after every row; created by the
 								 * first row that allocates */
