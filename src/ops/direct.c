@@ -379,8 +379,9 @@ tuple_passes(DirectRead *d, const char *pk_data, uint32 pk_len)
 /*
  * A Query of the table: the key range of qa (as st_query_sql writes it:
  * pk = $1, the sort key condition on $2 / $3, after the start key $4) read
- * in direction forward, each row handed to recv's receive function as the
- * statement's row (sk, item) until it says stop; max_items is recv's (the
+ * in direction forward, each row handed to recv as the statement's row
+ * (sk, item) would be (st_query_receive_row: the values, without a slot)
+ * until it says stop; max_items is recv's (the
  * statement's LIMIT $5 is the same number). False when the table must be
  * read through its statement.
  */
@@ -392,8 +393,6 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 	int			nkeys = 0;
 	StKeyType	skt = tab->sk_type;
 	ScanDirection dir = forward ? ForwardScanDirection : BackwardScanDirection;
-	TupleDesc	desc;
-	TupleTableSlot *out;
 	bool		pass;
 	const char *pk_data;
 	uint32		pk_len;
@@ -436,12 +435,6 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 				 forward ? BTGreaterStrategyNumber : BTLessStrategyNumber, qa->values[3]);
 	Assert(nkeys <= lengthof(keys));
 
-	/* the statement's row: (sk, item), sk NULL without a sort key */
-	desc = CreateTemplateTupleDesc(2);
-	TupleDescInitEntry(desc, 1, "sk", tab->sk_name ? st_key_type_oid(skt) : TEXTOID, -1, 0);
-	TupleDescInitEntry(desc, 2, ST_ITEM_COLUMN, JSONBOID, -1, 0);
-	out = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
-
 	direct_scan(&d, keys, nkeys);
 	pass = rows_pass(&d, recv);
 	pk_data = pass ? VARDATA_ANY(recv->pk_text) : NULL;
@@ -451,29 +444,20 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 		bool		more;
 
 		CHECK_FOR_INTERRUPTS();
-		ExecClearTuple(out);
 		/* the row's columns up to the last one read, deformed once */
 		slot_getsomeattrs(d.slot, Max(d.sk_att, d.item_att));
-		if (d.sk_att != InvalidAttrNumber)
-		{
-			out->tts_values[0] = d.slot->tts_values[d.sk_att - 1];
-			out->tts_isnull[0] = d.slot->tts_isnull[d.sk_att - 1];
-		}
-		else
-		{
-			out->tts_values[0] = (Datum) 0;
-			out->tts_isnull[0] = true;
-		}
-		out->tts_values[1] = d.slot->tts_values[d.item_att - 1];
-		out->tts_isnull[1] = d.slot->tts_isnull[d.item_att - 1];
-		ExecStoreVirtualTuple(out);
 		recv->tuple = pass ? tuple_passes(&d, pk_data, pk_len) : NULL;
-		more = recv->pub.receiveSlot(out, &recv->pub);
+		/* the statement's row: (sk, item), sk NULL without a sort key */
+		if (d.sk_att != InvalidAttrNumber)
+			more = st_query_receive_row(recv, d.slot->tts_values[d.sk_att - 1],
+										d.slot->tts_isnull[d.sk_att - 1],
+										d.slot->tts_values[d.item_att - 1]);
+		else
+			more = st_query_receive_row(recv, (Datum) 0, true, d.slot->tts_values[d.item_att - 1]);
 		recv->tuple = NULL;
 		if (!more)
 			break;
 	}
-	ExecDropSingleTupleTableSlot(out);
 	direct_end(&d);
 	return true;
 }

@@ -129,6 +129,14 @@ extern void st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs
 								   bool (*receive) (TupleTableSlot *slot, DestReceiver *self),
 								   StQueryRowFn row, void *arg);
 
+/*
+ * One row of a Query of the table, as its statement's receiver (set up by
+ * st_op_query and st_op_estimate_query) gets it: sk (NULL without a sort
+ * key) and item. What a direct read of the table (direct.c) hands each row
+ * to, without a slot. Whether the read goes on.
+ */
+extern bool st_query_receive_row(StQueryReceiver *r, Datum sk, bool sk_isnull, Datum item);
+
 /* Receives one (pk, sk, item) row: of a query on a secondary index or of a scan */
 extern bool st_keyed_receive(TupleTableSlot *slot, DestReceiver *self);
 
