@@ -346,7 +346,8 @@ rows_pass(DirectRead *d, StQueryReceiver *recv)
 
 /*
  * The table's row of the current row of d, when it holds exactly the values
- * query_receive hands the row function (rows_pass said the columns match):
+ * st_query_receive_row hands the row function (rows_pass said the columns
+ * match):
  * all of its 3 columns stored (none missing from an older row), none NULL,
  * none TOASTed or compressed (the row function gets them detoasted: in the
  * row they would be uncompressed inline, as here; without HEAP_HASEXTERNAL
