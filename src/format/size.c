@@ -104,11 +104,50 @@ number_text_size(Numeric num)
 static int64
 number_size(Numeric num)
 {
+	const char *p = VARDATA_ANY(num);
 	bool		neg;
 	int			n;
 	int			e;
 	int			size;
 
+	/*
+	 * The commonest stored number, one base-10000 digit in numeric's short
+	 * format (an integer below 10,000, or one such digit times a power of
+	 * 10,000): a 2-byte header (sign, display scale, weight) and the digit.
+	 * st_numeric_decimal's decomposition for one group, inline: with
+	 * first = last = 0 its leading digits are the digit's decimal digits
+	 * (lead), its trailing zeros those of the digit (trail), so e = 4 *
+	 * weight + lead - 1 and n = lead - trail. A digit of 0 (numeric never
+	 * stores one alone) and every other form take the general path. The
+	 * regression test size_arith compares both paths with item_size.
+	 */
+	if (VARSIZE_ANY_EXHDR(num) == 2 * sizeof(uint16))
+	{
+		uint16		header;
+		int16		dig;
+
+		memcpy(&header, p, sizeof(uint16));
+		memcpy(&dig, p + sizeof(uint16), sizeof(int16));
+		if ((header & 0xC000) == 0x8000 && dig > 0 && dig < 10000)
+		{
+			int			weight = header & 0x003F;
+			int			lead = dig >= 1000 ? 4 : dig >= 100 ? 3 : dig >= 10 ? 2 : 1;
+			int			trail = 0;
+
+			if (header & 0x0040)
+				weight -= 0x003F + 1;
+			while (dig % 10 == 0)
+			{
+				dig /= 10;
+				trail++;
+			}
+			e = 4 * weight + lead - 1;
+			n = lead - trail;
+			if (st_number_size_decomposed((header & 0x2000) != 0, n, e, &size) == ST_NUM_OK)
+				return size;
+			return number_text_size(num);
+		}
+	}
 	if (st_numeric_decimal(num, &neg, &n, &e) &&
 		st_number_size_decomposed(neg, n, e, &size) == ST_NUM_OK)
 		return size;

@@ -6,9 +6,17 @@
 #ifndef SINGLETABLE_SQL_ARGS_H
 #define SINGLETABLE_SQL_ARGS_H
 
-#define ARG_TEXT(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
-#define ARG_CSTRING(n) (PG_ARGISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
-#define ARG_JSONB(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
-#define ARG_ARRAY(n) (PG_ARGISNULL(n) ? NULL : PG_GETARG_ARRAYTYPE_P(n))
+/*
+ * Whether argument n is NULL or not passed at all: a call of
+ * singletable.query may leave out its trailing defaults (the planner's
+ * simplification, planner/query_support.c), and every argument left out
+ * is read as NULL.
+ */
+#define ARG_ISNULL(n) (PG_NARGS() <= (n) || PG_ARGISNULL(n))
+
+#define ARG_TEXT(n) (ARG_ISNULL(n) ? NULL : PG_GETARG_TEXT_PP(n))
+#define ARG_CSTRING(n) (ARG_ISNULL(n) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(n)))
+#define ARG_JSONB(n) (ARG_ISNULL(n) ? NULL : PG_GETARG_JSONB_P(n))
+#define ARG_ARRAY(n) (ARG_ISNULL(n) ? NULL : PG_GETARG_ARRAYTYPE_P(n))
 
 #endif

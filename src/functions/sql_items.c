@@ -42,7 +42,7 @@ key_arg(FunctionCallInfo fcinfo, int n)
 {
 	StKeyText	k = {NULL, 0};
 
-	if (!PG_ARGISNULL(n))
+	if (!ARG_ISNULL(n))
 	{
 		text	   *t = PG_GETARG_TEXT_PP(n);
 
@@ -201,11 +201,11 @@ query_request(FunctionCallInfo fcinfo, StQueryRequest *req)
 	req->consistent_read = -1;
 	req->table_name = table_arg(fcinfo);
 	req->pk = key_arg(fcinfo, 1);
-	req->op = PG_ARGISNULL(2) ? ST_SK_NONE : st_parse_sk_op(text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	req->op = ARG_ISNULL(2) ? ST_SK_NONE : st_parse_sk_op(text_to_cstring(PG_GETARG_TEXT_PP(2)));
 	req->sk1 = key_arg(fcinfo, 3);
 	req->sk2 = key_arg(fcinfo, 4);
-	req->forward = PG_ARGISNULL(5) ? true : PG_GETARG_BOOL(5);
-	if (!PG_ARGISNULL(6))
+	req->forward = ARG_ISNULL(5) ? true : PG_GETARG_BOOL(5);
+	if (!ARG_ISNULL(6))
 	{
 		req->max_items = PG_GETARG_INT32(6);
 		if (req->max_items < 1)
@@ -228,6 +228,15 @@ store_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
 	return false;
 }
 
+/* Stores one row of a Query, as the table stores it, in the function's result (StQueryTupleFn). */
+static void
+store_tuple(void *arg, HeapTuple tuple)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) arg;
+
+	tuplestore_puttuple(rsinfo->setResult, tuple);
+}
+
 /* The arguments of query and query_page (0..16) */
 static void
 query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
@@ -237,15 +246,16 @@ query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
 	req->projection = ARG_CSTRING(9);
 	req->names = ARG_JSONB(10);
 	req->vals = ARG_JSONB(11);
-	if (PG_NARGS() > 12)
-		req->start_key = ARG_JSONB(12);
-	/* index_name is the 14th argument since 0.2.0's query (older definitions lack it) */
-	if (PG_NARGS() > 13)
-		req->index_name = ARG_CSTRING(13);
-	/* key_condition, include_expired and consistent_read: the 15th to 17th since 0.2.0 */
-	if (PG_NARGS() > 14)
-		req->key_condition = ARG_CSTRING(14);
-	req->include_expired = PG_NARGS() > 15 && !PG_ARGISNULL(15) && PG_GETARG_BOOL(15);
+	/*
+	 * exclusive_start_key, index_name, key_condition, include_expired and
+	 * consistent_read: the 13th to 17th arguments since 0.2.0 (0.1.0's
+	 * definition lacks them); a call may also leave out trailing defaults
+	 * (ARG_ISNULL)
+	 */
+	req->start_key = ARG_JSONB(12);
+	req->index_name = ARG_CSTRING(13);
+	req->key_condition = ARG_CSTRING(14);
+	req->include_expired = !ARG_ISNULL(15) && PG_GETARG_BOOL(15);
 	req->consistent_read = consistent_read_arg(fcinfo, 16);
 }
 
@@ -270,6 +280,9 @@ singletable_query(PG_FUNCTION_ARGS)
 	/* the result type is singletable.item_row, which callers pass as expectedDesc */
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	query_page_request(fcinfo, &req);
+	/* a row of the table that is a row of item_row is copied as it is (ops.h) */
+	req.tuple_row = store_tuple;
+	req.tuple_desc = rsinfo->setDesc;
 	st_op_query(&req, store_row, rsinfo, NULL);
 	return (Datum) 0;
 }

@@ -309,10 +309,80 @@ st_direct_get(StTable *tab, Datum *values, const char *what, bool spi, Jsonb **i
 }
 
 /*
+ * Whether the rows of the direct read d of a Query may go to recv's
+ * tuple_row as the table stores them (ops.h, StQueryRequest.tuple_row): the
+ * caller takes them (its columns are tuple_desc's), the items are returned
+ * unprojected, and the table's columns are exactly tuple_desc's: (pk, sk,
+ * item) in that order, of the same types (varlena ones), none dropped, and
+ * the slot a heap table's. Then a row of the table is laid out as a tuple
+ * of tuple_desc formed from the same values (heap_form_tuple lays out both,
+ * attribute by attribute, by type): a copy of it is the row the function
+ * would store, if its values are those the row function would get
+ * (tuple_passes checks that per row).
+ */
+static bool
+rows_pass(DirectRead *d, StQueryReceiver *recv)
+{
+	TupleDesc	desc = recv->tuple_desc;
+	TupleDesc	heapdesc = RelationGetDescr(d->heap);
+
+	if (recv->tuple_row == NULL || desc == NULL || recv->qa->projection != NULL ||
+		recv->pk_text == NULL || d->slot->tts_ops != &TTSOpsBufferHeapTuple)
+		return false;
+	if (desc->natts != 3 || heapdesc->natts != 3 ||
+		d->pk_att != 1 || d->sk_att != 2 || d->item_att != 3)
+		return false;
+	for (int i = 0; i < 3; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(heapdesc, i);
+		Form_pg_attribute b = TupleDescAttr(desc, i);
+
+		if (a->attisdropped || b->attisdropped || a->atttypid != b->atttypid ||
+			a->attlen != -1 || b->attlen != -1 || a->attalign != b->attalign)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The table's row of the current row of d, when it holds exactly the values
+ * st_query_receive_row hands the row function (rows_pass said the columns
+ * match):
+ * all of its 3 columns stored (none missing from an older row), none NULL,
+ * none TOASTed or compressed (the row function gets them detoasted: in the
+ * row they would be uncompressed inline, as here; without HEAP_HASEXTERNAL
+ * no value is a TOAST pointer, so compressed inline is the one form left to
+ * refuse), and its partition key byte for byte the query's, pk_len bytes at
+ * pk_data (the row function gets the query's, which the index's equality
+ * matched, and a non-deterministic collation could match other bytes). The
+ * sort key and the item are the row's own in both paths. NULL when the row
+ * must go to the row function.
+ */
+static inline HeapTuple
+tuple_passes(DirectRead *d, const char *pk_data, uint32 pk_len)
+{
+	/* a heap table's slot (rows_pass checked it): its tuple, on the buffer page */
+	HeapTuple	tuple = ((BufferHeapTupleTableSlot *) d->slot)->base.tuple;
+	struct varlena *pk;
+
+	if (tuple == NULL || HeapTupleHeaderGetNatts(tuple->t_data) != 3 ||
+		HeapTupleHasNulls(tuple) || HeapTupleHasExternal(tuple))
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		if (VARATT_IS_COMPRESSED(DatumGetPointer(d->slot->tts_values[i])))
+			return NULL;
+	pk = (struct varlena *) DatumGetPointer(d->slot->tts_values[0]);
+	if (VARSIZE_ANY_EXHDR(pk) != pk_len || memcmp(VARDATA_ANY(pk), pk_data, pk_len) != 0)
+		return NULL;
+	return tuple;
+}
+
+/*
  * A Query of the table: the key range of qa (as st_query_sql writes it:
  * pk = $1, the sort key condition on $2 / $3, after the start key $4) read
- * in direction forward, each row handed to recv's receive function as the
- * statement's row (sk, item) until it says stop; max_items is recv's (the
+ * in direction forward, each row handed to recv as the statement's row
+ * (sk, item) would be (st_query_receive_row: the values, without a slot)
+ * until it says stop; max_items is recv's (the
  * statement's LIMIT $5 is the same number). False when the table must be
  * read through its statement.
  */
@@ -324,8 +394,9 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 	int			nkeys = 0;
 	StKeyType	skt = tab->sk_type;
 	ScanDirection dir = forward ? ForwardScanDirection : BackwardScanDirection;
-	TupleDesc	desc;
-	TupleTableSlot *out;
+	bool		pass;
+	const char *pk_data;
+	uint32		pk_len;
 
 	if (!direct_begin(tab, &d, "query"))
 		return false;
@@ -365,39 +436,29 @@ st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *re
 				 forward ? BTGreaterStrategyNumber : BTLessStrategyNumber, qa->values[3]);
 	Assert(nkeys <= lengthof(keys));
 
-	/* the statement's row: (sk, item), sk NULL without a sort key */
-	desc = CreateTemplateTupleDesc(2);
-	TupleDescInitEntry(desc, 1, "sk", tab->sk_name ? st_key_type_oid(skt) : TEXTOID, -1, 0);
-	TupleDescInitEntry(desc, 2, ST_ITEM_COLUMN, JSONBOID, -1, 0);
-	out = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
-
 	direct_scan(&d, keys, nkeys);
+	pass = rows_pass(&d, recv);
+	pk_data = pass ? VARDATA_ANY(recv->pk_text) : NULL;
+	pk_len = pass ? VARSIZE_ANY_EXHDR(recv->pk_text) : 0;
 	while (direct_next(&d, dir))
 	{
 		bool		more;
 
 		CHECK_FOR_INTERRUPTS();
-		ExecClearTuple(out);
 		/* the row's columns up to the last one read, deformed once */
 		slot_getsomeattrs(d.slot, Max(d.sk_att, d.item_att));
+		recv->tuple = pass ? tuple_passes(&d, pk_data, pk_len) : NULL;
+		/* the statement's row: (sk, item), sk NULL without a sort key */
 		if (d.sk_att != InvalidAttrNumber)
-		{
-			out->tts_values[0] = d.slot->tts_values[d.sk_att - 1];
-			out->tts_isnull[0] = d.slot->tts_isnull[d.sk_att - 1];
-		}
+			more = st_query_receive_row(recv, d.slot->tts_values[d.sk_att - 1],
+										d.slot->tts_isnull[d.sk_att - 1],
+										d.slot->tts_values[d.item_att - 1]);
 		else
-		{
-			out->tts_values[0] = (Datum) 0;
-			out->tts_isnull[0] = true;
-		}
-		out->tts_values[1] = d.slot->tts_values[d.item_att - 1];
-		out->tts_isnull[1] = d.slot->tts_isnull[d.item_att - 1];
-		ExecStoreVirtualTuple(out);
-		more = recv->pub.receiveSlot(out, &recv->pub);
+			more = st_query_receive_row(recv, (Datum) 0, true, d.slot->tts_values[d.item_att - 1]);
+		recv->tuple = NULL;
 		if (!more)
 			break;
 	}
-	ExecDropSingleTupleTableSlot(out);
 	direct_end(&d);
 	return true;
 }

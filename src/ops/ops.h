@@ -14,6 +14,8 @@
 #ifndef SINGLETABLE_OPS_H
 #define SINGLETABLE_OPS_H
 
+#include "access/htup.h"
+#include "access/tupdesc.h"
 #include "utils/jsonb.h"
 
 #include "catalog/registry.h"
@@ -85,6 +87,16 @@ typedef struct StUpdateRequest
 	bool		return_old_on_failure;
 } StUpdateRequest;
 
+/*
+ * Receives one row of a Query of a table as the table stores it, in place of
+ * the StQueryRowFn call with its values: tuple is the table's row, whose
+ * columns are those of the request's tuple_desc (the same types in the same
+ * places, none missing) and hold exactly the pk, sk and item the row
+ * function would get (see StQueryRequest.tuple_row). It lives until the
+ * next row: a receiver keeps a copy.
+ */
+typedef void (*StQueryTupleFn) (void *arg, HeapTuple tuple);
+
 typedef struct StQueryRequest
 {
 	text	   *table_name;
@@ -109,6 +121,19 @@ typedef struct StQueryRequest
 	bool		fetch_item;		/* on a local secondary index: each row's whole item
 								 * from the table (DynamoDB's Select ALL_ATTRIBUTES) */
 	StTable    *tab;			/* table_name as the caller opened it, or NULL */
+
+	/*
+	 * Optional (NULL: every row goes to the row function): a caller that
+	 * stores rows (pk, sk, item) of tuple_desc, as singletable.query's
+	 * result does, may have a row handed over as the table stores it, one
+	 * copy instead of forming a tuple of its values. A Query of the table
+	 * read directly (direct.c) does so for an item returned unprojected
+	 * when the table's columns are tuple_desc's and the row's values are
+	 * exactly the row function's (direct.c, tuple_passes); every other row
+	 * still goes to the row function.
+	 */
+	StQueryTupleFn tuple_row;
+	TupleDesc	tuple_desc;
 } StQueryRequest;
 
 /* A Scan (DynamoDB's parallel-scan contract: segment and total_segments both or neither) */

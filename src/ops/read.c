@@ -969,7 +969,10 @@ pass_on(StQueryReceiver *r, text *pk, text *sk, Jsonb *item, bool returned)
 	if (returned && qa->projection == NULL)
 	{
 		r->returned++;
-		if (!r->row(r->row_arg, pk, sk, item, sizes_items(r) ? &size : NULL))
+		/* the table's row holds exactly pk, sk and item (direct.c): it goes as it is */
+		if (r->tuple != NULL)
+			r->tuple_row(r->row_arg, r->tuple);
+		else if (!r->row(r->row_arg, pk, sk, item, sizes_items(r) ? &size : NULL))
 			size = -1;
 		return evaluated(r, item, size);
 	}
@@ -1022,11 +1025,14 @@ st_keyed_receive(TupleTableSlot *slot, DestReceiver *self)
 	return more;
 }
 
-/* Converts one (sk, item) row, applies filter and projection, passes it on. */
-static bool
-query_receive(TupleTableSlot *slot, DestReceiver *self)
+/*
+ * One row (sk, item) of a Query of the table, the statement's row (sk NULL
+ * without a sort key): converts it, applies filter and projection, passes
+ * it on. Whether the read goes on.
+ */
+bool
+st_query_receive_row(StQueryReceiver *r, Datum skd, bool sk_isnull, Datum itemd)
 {
-	StQueryReceiver *r = (StQueryReceiver *) self;
 	StQueryArgs *qa = r->qa;
 	StTable    *tab = r->tab;
 	text	   *sk = NULL;
@@ -1036,21 +1042,21 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 	MemoryContext old;
 
 	CHECK_FOR_INTERRUPTS();
-	slot_getallattrs(slot);
 
 	/*
 	 * A row of an S-keyed table without filter or projection allocates only
 	 * when its item must be detoasted; skip the context for the others.
 	 */
 	if (r->rowcxt == NULL &&
-		(r->row_allocs || VARATT_IS_EXTENDED(DatumGetPointer(slot->tts_values[1]))))
+		(r->row_allocs || VARATT_IS_EXTENDED(DatumGetPointer(itemd))))
 		r->rowcxt = AllocSetContextCreate(r->callcxt, "singletable query rows",
 										  ALLOCSET_DEFAULT_SIZES);
 	old = r->rowcxt ? MemoryContextSwitchTo(r->rowcxt) : CurrentMemoryContext;
-	if (!slot->tts_isnull[0] && tab->sk_name != NULL)
-		sk = st_key_datum_to_text(tab->sk_type, slot->tts_values[0]);
+	/* a row passing as the table's (r->tuple: never with a projection) needs no sk text */
+	if (!sk_isnull && tab->sk_name != NULL && r->tuple == NULL)
+		sk = st_key_datum_to_text(tab->sk_type, skd);
 	/* detoasted: a stored row must not point into the table's TOAST */
-	item = (Jsonb *) PG_DETOAST_DATUM(slot->tts_values[1]);
+	item = (Jsonb *) PG_DETOAST_DATUM(itemd);
 	returned = !(r->hide_expired && st_ttl_item_expired(tab, item, &r->clock)) &&
 		(qa->filter == NULL ||
 		 st_eval_condition(qa->filter, st_item_attrs(tab, item, qa->filter_attrs)));
@@ -1059,6 +1065,15 @@ query_receive(TupleTableSlot *slot, DestReceiver *self)
 	if (r->rowcxt)
 		MemoryContextReset(r->rowcxt);
 	return more;
+}
+
+/* Receives one (sk, item) row of the statement of a Query of the table. */
+static bool
+query_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	slot_getallattrs(slot);
+	return st_query_receive_row((StQueryReceiver *) self, slot->tts_values[0],
+								slot->tts_isnull[0], slot->tts_values[1]);
 }
 
 /* The LastEvaluatedKey of this session's last Query or Scan */
@@ -1193,6 +1208,8 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	st_query_receiver_init(&recv, tab, &qa, req->max_items, req->include_expired, ST_STAT_QUERY,
 						   req->consistent_read, req->page,
 						   qa.index ? st_keyed_receive : query_receive, row, arg);
+	recv.tuple_row = req->tuple_row;
+	recv.tuple_desc = req->tuple_desc;
 	run_query_statement(tab, &qa, req->forward, &recv);
 	st_query_receiver_end(&recv, result);
 	SPI_finish();

@@ -51,6 +51,11 @@ typedef struct StQueryReceiver
 	int32		max_items;
 	StQueryRowFn row;
 	void	   *row_arg;
+	StQueryTupleFn tuple_row;	/* rows as the table stores them, or NULL (ops.h) */
+	TupleDesc	tuple_desc;		/* the columns tuple_row takes */
+	HeapTuple	tuple;			/* the table's row of the row received, when it
+								 * may go to tuple_row as it is (direct.c sets
+								 * it), else NULL */
 	text	   *pk_text;		/* a table query: the partition's key */
 	MemoryContext rowcxt;		/* reset after every row; created by the
 								 * first row that allocates */
@@ -123,6 +128,14 @@ extern void st_query_receiver_init(StQueryReceiver *r, StTable *tab, StQueryArgs
 								   int consistent_read, bool page,
 								   bool (*receive) (TupleTableSlot *slot, DestReceiver *self),
 								   StQueryRowFn row, void *arg);
+
+/*
+ * One row of a Query of the table, as its statement's receiver (set up by
+ * st_op_query and st_op_estimate_query) gets it: sk (NULL without a sort
+ * key) and item. What a direct read of the table (direct.c) hands each row
+ * to, without a slot. Whether the read goes on.
+ */
+extern bool st_query_receive_row(StQueryReceiver *r, Datum sk, bool sk_isnull, Datum item);
 
 /* Receives one (pk, sk, item) row: of a query on a secondary index or of a scan */
 extern bool st_keyed_receive(TupleTableSlot *slot, DestReceiver *self);

@@ -12,6 +12,9 @@
  *     statistics, a third of that under a range condition on the sort key,
  *     one row under sk = value.
  * Without statistics the function's declared ROWS stands.
+ *
+ * And a call is simplified to one without its trailing default arguments
+ * (simplify_call), which the executor would otherwise set up on every run.
  */
 #include "postgres.h"
 
@@ -34,7 +37,9 @@ PG_FUNCTION_INFO_V1(singletable_query_support);
 /* Arguments of singletable.query read here (0-based) */
 #define QARG_TABLE		0
 #define QARG_SK_OP		2
+#define QARG_FORWARD	5
 #define QARG_MAX_ITEMS	6
+#define QARG_INCLUDE_EXPIRED 15
 
 /* The constant argument n of a call, or NULL when it is not a non-null constant. */
 static Const *
@@ -89,7 +94,61 @@ rows_per_partition(Const *name)
 	return reltuples / ndistinct;
 }
 
-/* singletable.query_support(internal): answers SupportRequestRows. */
+/*
+ * Whether argument n (0-based) of a call of singletable.query is a constant
+ * that singletable_query (sql_items.c) reads as it reads the argument left
+ * out: NULL for every optional argument, and also the value NULL stands
+ * for where the SQL default is not NULL (forward true, include_expired
+ * false).
+ */
+static bool
+arg_as_absent(Node *arg, int n)
+{
+	Const	   *c;
+
+	if (!IsA(arg, Const))
+		return false;
+	c = (Const *) arg;
+	if (c->constisnull)
+		return true;
+	if (n == QARG_FORWARD)
+		return DatumGetBool(c->constvalue);
+	if (n == QARG_INCLUDE_EXPIRED)
+		return !DatumGetBool(c->constvalue);
+	return false;
+}
+
+/*
+ * SupportRequestSimplify: the call without its trailing arguments that are
+ * constants read as absent (arg_as_absent), at least the table name kept;
+ * NULL when there are none. A call in FROM initializes one expression per
+ * argument every time it runs, about 650 instructions each, and a call
+ * that names a table and a key condition passes 13 defaults. The C
+ * function reads an argument beyond PG_NARGS() as NULL (sql_items.c,
+ * query_page_request), so the shorter call does exactly what the full one
+ * does. Only singletable.query has this support function.
+ */
+static Node *
+simplify_call(SupportRequestSimplify *req)
+{
+	FuncExpr   *f = req->fcall;
+	int			n = list_length(f->args);
+	int			keep = n;
+	FuncExpr   *short_call;
+
+	while (keep > QARG_TABLE + 1 && arg_as_absent(list_nth(f->args, keep - 1), keep - 1))
+		keep--;
+	if (keep == n)
+		return NULL;
+	short_call = makeFuncExpr(f->funcid, f->funcresulttype, list_copy_head(f->args, keep),
+							  f->funccollid, f->inputcollid, f->funcformat);
+	short_call->funcretset = f->funcretset;
+	short_call->funcvariadic = f->funcvariadic;
+	short_call->location = f->location;
+	return (Node *) short_call;
+}
+
+/* singletable.query_support(internal): answers SupportRequestRows and SupportRequestSimplify. */
 Datum
 singletable_query_support(PG_FUNCTION_ARGS)
 {
@@ -99,6 +158,8 @@ singletable_query_support(PG_FUNCTION_ARGS)
 	Const	   *c;
 	double		rows;
 
+	if (IsA(rawreq, SupportRequestSimplify))
+		PG_RETURN_POINTER(simplify_call((SupportRequestSimplify *) rawreq));
 	if (!IsA(rawreq, SupportRequestRows))
 		PG_RETURN_POINTER(NULL);
 	req = (SupportRequestRows *) rawreq;

@@ -129,6 +129,55 @@ RESET singletable.direct_reads;
 SELECT name, dr_on.result = dr_off.result AS same, length(dr_on.result) > 0 AS non_empty
   FROM dr_on JOIN dr_off USING (name) ORDER BY name;
 
+-- singletable.query hands the tuplestore a row of the table as it is (direct.c, tuple_passes)
+-- when that row is exactly the row (pk, sk, item) the function returns; every other row is
+-- formed from its values. Both paths, on every kind of table and row, must give the same rows
+-- and the same capacity: a table of S keys (the copied rows), with a filter and with a
+-- projection; items stored compressed inline and TOASTed; N keys, no sort key; a column
+-- added (old rows lack it) and then dropped; and a partition key of a non-deterministic
+-- collation, where the index's equality matches other bytes than the query's and the rows
+-- must carry the query's partition key.
+SET client_min_messages = warning;
+SELECT count(singletable.put_item('dr_s', jsonb_build_object('pk', 'CMP', 'sk', 'C#' || i, 'blob', repeat('ab', 2000 + i))))
+  FROM generate_series(1, 3) i;
+SELECT singletable.create_table('dr_wide', 'pk', 'sk') IS NOT NULL AS created;
+SELECT count(singletable.put_item('dr_wide', jsonb_build_object('pk', 'W', 'sk', 'S#' || i, 'v', i))) FROM generate_series(1, 2) i;
+ALTER TABLE dr_wide ADD COLUMN note text DEFAULT 'added';
+SELECT singletable.put_item('dr_wide', '{"pk": "W", "sk": "S#3", "v": 3}') IS NULL AS put;
+SELECT singletable.create_table('dr_ci', 'pk', 'sk') IS NOT NULL AS created;
+SELECT count(singletable.put_item('dr_ci', jsonb_build_object('pk', 'U#1', 'sk', 'S#' || i, 'v', i))) FROM generate_series(1, 3) i;
+CREATE COLLATION dr_nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+ALTER TABLE dr_ci ALTER COLUMN pk TYPE text COLLATE dr_nocase;
+RESET client_min_messages;
+-- the rows of a query (and its capacity) as text
+CREATE FUNCTION dr_rows(t text, p text, op text DEFAULT NULL, v text DEFAULT NULL, f text DEFAULT NULL,
+                        proj text DEFAULT NULL, vals jsonb DEFAULT NULL) RETURNS text
+LANGUAGE sql AS $$
+SELECT coalesce(string_agg(q::text, ',' ORDER BY ord), '') || ' ' || singletable.last_consumed_capacity()::text
+  FROM singletable.query(t, p, op, v, filter => f, projection => proj, vals => vals) WITH ORDINALITY q(pk, sk, item, ord)
+$$;
+CREATE TEMP TABLE dr_row_cases (name text, t text, p text, op text, v text, f text, proj text, vals jsonb);
+INSERT INTO dr_row_cases VALUES
+ ('s_keys', 'dr_s', 'U#1', 'begins_with', 'A#', NULL, NULL, NULL),
+ ('s_filter', 'dr_s', 'U#1', NULL, NULL, 'n > :n', NULL, '{":n": 25}'),
+ ('s_projection', 'dr_s', 'U#1', '<', 'A#010', NULL, 'n, tags', NULL),
+ ('compressed', 'dr_s', 'CMP', NULL, NULL, NULL, NULL, NULL),
+ ('toasted', 'dr_s', 'BIG', '<', 'I#04', NULL, NULL, NULL),
+ ('n_keys', 'dr_n', '7', '>', '10', NULL, NULL, NULL),
+ ('no_sort_key', 'dr_p', 'K2', NULL, NULL, NULL, NULL, NULL),
+ ('added_column', 'dr_wide', 'W', NULL, NULL, NULL, NULL, NULL),
+ ('nocase_pk', 'dr_ci', 'u#1', NULL, NULL, NULL, NULL, NULL);
+CREATE TEMP TABLE dr_rows_on AS SELECT name, dr_rows(t, p, op, v, f, proj, vals) AS rows FROM dr_row_cases;
+SET singletable.direct_reads = off;
+CREATE TEMP TABLE dr_rows_off AS SELECT name, dr_rows(t, p, op, v, f, proj, vals) AS rows FROM dr_row_cases;
+RESET singletable.direct_reads;
+SELECT name, dr_rows_on.rows = dr_rows_off.rows AS same, length(dr_rows_on.rows) AS length
+  FROM dr_rows_on JOIN dr_rows_off USING (name) ORDER BY name;
+-- the partition key is the query's, not the stored one the collation matched
+SELECT pk, sk FROM singletable.query('dr_ci', 'u#1');
+ALTER TABLE dr_wide DROP COLUMN note;
+SELECT dr_rows('dr_wide', 'W') = (SELECT rows FROM dr_rows_off WHERE name = 'added_column') AS dropped_column_same;
+
 -- which path ran: the DEBUG1 line of each read
 SET client_min_messages = debug1;
 SELECT singletable.get_item('dr_s', 'U#1', 'A#001')->>'n' AS n;
@@ -235,9 +284,11 @@ COMMIT;
 SET client_min_messages = warning;
 DROP FUNCTION dr_both(text, jsonb);
 DROP FUNCTION dr_sql();
+DROP FUNCTION dr_rows(text, text, text, text, text, text, jsonb);
 DROP FUNCTION dr_siread();
 DROP TABLE dr_cases;
-SELECT singletable.drop_table(t) FROM unnest(ARRAY['dr_s', 'dr_n', 'dr_b', 'dr_p', 'dr_rls', 'dr_nopk']) t;
+SELECT singletable.drop_table(t) FROM unnest(ARRAY['dr_s', 'dr_n', 'dr_b', 'dr_p', 'dr_rls', 'dr_nopk', 'dr_wide', 'dr_ci']) t;
+DROP COLLATION dr_nocase;
 DROP ROLE regress_st_dr_nobody;
 DROP ROLE regress_st_dr_columns;
 DROP ROLE regress_st_dr_reader;

@@ -112,6 +112,40 @@ SET plan_cache_mode = force_generic_plan;
 SELECT sk FROM singletable.query('q_s', 'C', 'begins_with', 'B');
 RESET plan_cache_mode;
 
+-- the planner leaves out a call's trailing arguments that are constants read as left out
+-- (NULL, and forward true, include_expired false): the executor sets up fewer expressions
+-- on every run (planner/query_support.c, simplify_call)
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM singletable.query('q_s', 'C', 'begins_with', 'A#');
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM singletable.query('q_s', 'C', NULL, NULL, NULL, true, NULL, NULL, NULL,
+  NULL, NULL, NULL, NULL, NULL, NULL, false, NULL);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM singletable.query('q_s', 'C', forward => false);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM singletable.query('q_s', 'C', include_expired => true);
+EXPLAIN (VERBOSE, COSTS OFF) SELECT * FROM singletable.query('q_s', 'C', consistent_read => false);
+-- a bind parameter is kept, and every argument before it
+PREPARE q_param(int) AS SELECT sk FROM singletable.query('q_s', 'C', max_items => $1);
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (VERBOSE, COSTS OFF) EXECUTE q_param(2);
+EXECUTE q_param(2);
+RESET plan_cache_mode;
+DEALLOCATE q_param;
+-- the same rows whether the defaults are left out, written out, or not constants (a
+-- subquery: nothing is left out)
+SELECT a.how, string_agg(sk, ',' ORDER BY ord) AS sks
+  FROM (SELECT 'left out' AS how, q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B') WITH ORDINALITY q(pk, sk, item, ord)
+        UNION ALL
+        SELECT 'written out', q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B', NULL, true, NULL, NULL, NULL,
+          NULL, NULL, NULL, NULL, NULL, NULL, false, NULL) WITH ORDINALITY q(pk, sk, item, ord)
+        UNION ALL
+        SELECT 'subqueries', q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B', (SELECT NULL::text),
+          (SELECT true), (SELECT NULL::int), include_expired => (SELECT false)) WITH ORDINALITY q(pk, sk, item, ord)
+        UNION ALL
+        SELECT 'forward NULL', q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B', forward => NULL) WITH ORDINALITY q(pk, sk, item, ord)
+        UNION ALL
+        SELECT 'backward', q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B', forward => false) WITH ORDINALITY q(pk, sk, item, ord)
+        UNION ALL
+        SELECT 'backward, subquery', q.* FROM singletable.query('q_s', 'C', 'begins_with', 'B', forward => (SELECT false)) WITH ORDINALITY q(pk, sk, item, ord)) a
+ GROUP BY a.how ORDER BY a.how;
+
 -- invalid input
 SELECT * FROM singletable.query(NULL, 'C');
 SELECT * FROM singletable.query('q_s', NULL);

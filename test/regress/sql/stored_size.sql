@@ -170,6 +170,23 @@ FROM sz WHERE pk = 'P1' ORDER BY sk LIMIT 5;
 SELECT count(*) AS deep, count(*) FILTER (WHERE singletable._stored_size(item) <> singletable.item_size(item)) AS mismatches,
        min(singletable._stored_size(item)) AS smallest
 FROM sz WHERE pk = 'deep';
+-- a number of one base-10000 digit (numeric's short format, one digit group: most stored
+-- numbers) is sized by a path of its own (number_size in size.c): every such digit 1..9999
+-- near 1, and digits with leading and trailing zeros in every position of the group at every
+-- exponent of DynamoDB's range, both signs, the same size as item_size gives them
+SELECT count(*) AS numbers,
+       count(*) FILTER (WHERE singletable._stored_size(jsonb_build_object('n', v)) <>
+                              singletable.item_size(jsonb_build_object('n', v))) AS mismatches
+FROM (SELECT (s || d || 'e' || x)::numeric AS v
+        FROM generate_series(1, 9999) d, generate_series(-4, 4, 4) x, unnest(ARRAY['', '-']) s
+      UNION ALL
+      SELECT (s || d || 'e' || x)::numeric
+        FROM unnest(ARRAY[1, 7, 10, 99, 100, 1234, 5000, 9999]) d, generate_series(-134, 130) x,
+             unnest(ARRAY['', '-']) s
+       WHERE length(d::text) - 1 + x BETWEEN -130 AND 125) n;
+-- out of DynamoDB's range, refused as the general path refuses it
+SELECT pg_temp.try($$SELECT singletable._stored_size(jsonb_build_object('n', 1e126))$$);
+SELECT pg_temp.try($$SELECT singletable._stored_size(jsonb_build_object('n', -5e-131))$$);
 -- B keys count their decoded bytes: item_size counts them so when written {"$B": ...};
 -- without b_keys they are strings, as item_size counts them
 SELECT count(*) AS items,
