@@ -23,12 +23,15 @@ suites (test_sdk.py, ...) run against the same endpoint afterwards (sdk_harness.
 - 1,024 slow clients from eight addresses: a normal signed request is answered within 2 s,
   and the slow ones are closed by the request deadline;
 - pg_terminate_backend of a worker: the others serve, and it is started again;
+- ALTER SYSTEM refuses a listening address that is not HOST:PORT and a worker count out of
+  range, writing nothing;
 - at the end: no backend of the server died of a signal (the postmaster never restarted).
 
 Prints one TAP-style line per test and "N passed, N failed"; exits 1 on any failure."""
 
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -313,6 +316,25 @@ def test_terminate():
         check(req("ListTables", {}).status == 200, "every worker serves again")
 
 
+def test_settings_checked():
+    """ALTER SYSTEM refuses a listening address that is not HOST:PORT and a worker count out
+    of range (the settings' checks), and writes nothing to postgresql.auto.conf."""
+    before = psql("SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '') "
+                  "FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'")
+    for setting, value, pattern in [("listen", "nocolon", r"HOST:PORT"), ("listen", "127.0.0.1:", r"HOST:PORT"),
+                                    ("listen", ":8000", r"HOST:PORT"), ("listen", "127.0.0.1:80x", r"HOST:PORT"),
+                                    ("workers", "0", r"outside the valid range"),
+                                    ("workers", "65", r"outside the valid range")]:
+        out = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1", "-c",
+                              f"ALTER SYSTEM SET singletable_endpoint.{setting} = '{value}'"],
+                             capture_output=True, text=True)
+        check(out.returncode != 0 and re.search(pattern, out.stderr),
+              f"ALTER SYSTEM SET singletable_endpoint.{setting} = '{value}': {out.returncode} {out.stderr!r}")
+    after = psql("SELECT coalesce(string_agg(name || '=' || setting, ',' ORDER BY name), '') "
+                 "FROM pg_file_settings WHERE sourcefile LIKE '%postgresql.auto.conf'")
+    check(after == before, f"postgresql.auto.conf changed: {before!r} -> {after!r}")
+
+
 def test_no_crash():
     text = log_since(0)
     check(not re.search(r"terminated by signal|server process .* was terminated|all server processes terminated",
@@ -321,7 +343,7 @@ def test_no_crash():
 
 
 TESTS = [test_workers, test_signatures, test_errors, test_role_escape, test_cancel, test_reload_after_errors,
-         test_slow_clients,
+         test_slow_clients, test_settings_checked,
          test_terminate, test_no_crash]
 
 
