@@ -2605,6 +2605,22 @@ CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON sing
 CREATE TRIGGER cluster_registry_changed AFTER INSERT OR UPDATE OR DELETE ON singletable.dynamodb_tables
     FOR EACH ROW EXECUTE FUNCTION singletable.cluster_registry_changed();
 
+-- Removes a table's rows from this node's registries (cluster_registry_apply).
+CREATE FUNCTION singletable.cluster_registry_forget(t pg_catalog.regclass)
+RETURNS void
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DELETE FROM singletable.dynamodb_tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+DELETE FROM singletable.entities x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+DELETE FROM singletable.ttl x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+DELETE FROM singletable.indexes x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+DELETE FROM singletable.tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
+$$;
+COMMENT ON FUNCTION singletable.cluster_registry_forget(pg_catalog.regclass) IS
+  'Internal to singletable.cluster_registry_apply: removes a table''s rows from this node''s registries';
+REVOKE ALL ON FUNCTION singletable.cluster_registry_forget(pg_catalog.regclass) FROM PUBLIC;
+
 -- Trigger on every node's copy of singletable.cluster_registry: writes a distributed table's
 -- rows into this node's registries, for this node's shell of the table (resolved by name).
 -- SECURITY DEFINER: the registries are written by their owner only; Citus runs the write
@@ -2621,51 +2637,46 @@ DECLARE
     r pg_catalog.jsonb;
     k pg_catalog.jsonb;
 BEGIN
-    IF singletable.citus_group() IS DISTINCT FROM 0 THEN
-        IF TG_OP OPERATOR(pg_catalog.<>) 'INSERT' THEN
-            t := pg_catalog.to_regclass(pg_catalog.quote_ident(OLD.table_schema) OPERATOR(pg_catalog.||) '.'
-                                        OPERATOR(pg_catalog.||) pg_catalog.quote_ident(OLD.table_name));
-            IF t IS NOT NULL THEN
-                DELETE FROM singletable.dynamodb_tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                DELETE FROM singletable.entities x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                DELETE FROM singletable.ttl x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                DELETE FROM singletable.indexes x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                DELETE FROM singletable.tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-            END IF;
+    IF singletable.citus_group() IS NOT DISTINCT FROM 0 THEN
+        RETURN NULL;  -- the coordinator's registries are where the rows come from
+    END IF;
+    IF TG_OP OPERATOR(pg_catalog.=) 'DELETE'
+       OR (TG_OP OPERATOR(pg_catalog.=) 'UPDATE' AND (OLD.table_schema, OLD.table_name) IS DISTINCT FROM (NEW.table_schema, NEW.table_name)) THEN
+        t := pg_catalog.to_regclass(pg_catalog.quote_ident(OLD.table_schema) OPERATOR(pg_catalog.||) '.'
+                                    OPERATOR(pg_catalog.||) pg_catalog.quote_ident(OLD.table_name));
+        IF t IS NOT NULL THEN
+            PERFORM singletable.cluster_registry_forget(t);
         END IF;
-        IF TG_OP OPERATOR(pg_catalog.<>) 'DELETE' THEN
-            t := pg_catalog.to_regclass(pg_catalog.quote_ident(NEW.table_schema) OPERATOR(pg_catalog.||) '.'
-                                        OPERATOR(pg_catalog.||) pg_catalog.quote_ident(NEW.table_name));
-            -- no shell here (a node without Citus's metadata): nothing to serve
-            IF t IS NOT NULL AND NEW.registry ? 'tables' AND NEW.registry -> 'tables' OPERATOR(pg_catalog.<>) 'null' THEN
-                IF TG_OP OPERATOR(pg_catalog.=) 'UPDATE' THEN
-                    DELETE FROM singletable.dynamodb_tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                    DELETE FROM singletable.entities x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                    DELETE FROM singletable.ttl x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                    DELETE FROM singletable.indexes x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                    DELETE FROM singletable.tables x WHERE x.table_name OPERATOR(pg_catalog.=) t;
-                END IF;
-                k := pg_catalog.jsonb_build_object('table_name', t::pg_catalog.oid::pg_catalog.text);
-                r := NEW.registry;
-                INSERT INTO singletable.tables
-                SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.tables, (r -> 'tables') OPERATOR(pg_catalog.||) k);
-                INSERT INTO singletable.indexes
-                SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'indexes') e,
-                       pg_catalog.jsonb_populate_record(NULL::singletable.indexes, e.value OPERATOR(pg_catalog.||) k) x;
-                IF pg_catalog.jsonb_typeof(r -> 'ttl') OPERATOR(pg_catalog.=) 'object' THEN
-                    INSERT INTO singletable.ttl
-                    SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.ttl, (r -> 'ttl') OPERATOR(pg_catalog.||) k);
-                END IF;
-                INSERT INTO singletable.entities
-                SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'entities') e,
-                       pg_catalog.jsonb_populate_record(NULL::singletable.entities, e.value OPERATOR(pg_catalog.||) k) x;
-                IF pg_catalog.jsonb_typeof(r -> 'dynamodb_tables') OPERATOR(pg_catalog.=) 'object' THEN
-                    INSERT INTO singletable.dynamodb_tables
-                    SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.dynamodb_tables,
-                                                                   (r -> 'dynamodb_tables') OPERATOR(pg_catalog.||) k);
-                END IF;
-            END IF;
-        END IF;
+    END IF;
+    IF TG_OP OPERATOR(pg_catalog.=) 'DELETE' THEN
+        RETURN NULL;
+    END IF;
+    t := pg_catalog.to_regclass(pg_catalog.quote_ident(NEW.table_schema) OPERATOR(pg_catalog.||) '.'
+                                OPERATOR(pg_catalog.||) pg_catalog.quote_ident(NEW.table_name));
+    -- no shell here (a node without Citus's metadata): nothing to serve
+    IF t IS NULL OR pg_catalog.jsonb_typeof(NEW.registry -> 'tables') IS DISTINCT FROM 'object' THEN
+        RETURN NULL;
+    END IF;
+    -- the table's rows as the coordinator has them now, whatever this node had
+    PERFORM singletable.cluster_registry_forget(t);
+    k := pg_catalog.jsonb_build_object('table_name', t::pg_catalog.oid::pg_catalog.text);
+    r := NEW.registry;
+    INSERT INTO singletable.tables
+    SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.tables, (r -> 'tables') OPERATOR(pg_catalog.||) k);
+    INSERT INTO singletable.indexes
+    SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'indexes') e,
+           pg_catalog.jsonb_populate_record(NULL::singletable.indexes, e.value OPERATOR(pg_catalog.||) k) x;
+    IF pg_catalog.jsonb_typeof(r -> 'ttl') OPERATOR(pg_catalog.=) 'object' THEN
+        INSERT INTO singletable.ttl
+        SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.ttl, (r -> 'ttl') OPERATOR(pg_catalog.||) k);
+    END IF;
+    INSERT INTO singletable.entities
+    SELECT x.* FROM pg_catalog.jsonb_array_elements(r -> 'entities') e,
+           pg_catalog.jsonb_populate_record(NULL::singletable.entities, e.value OPERATOR(pg_catalog.||) k) x;
+    IF pg_catalog.jsonb_typeof(r -> 'dynamodb_tables') OPERATOR(pg_catalog.=) 'object' THEN
+        INSERT INTO singletable.dynamodb_tables
+        SELECT * FROM pg_catalog.jsonb_populate_record(NULL::singletable.dynamodb_tables,
+                                                       (r -> 'dynamodb_tables') OPERATOR(pg_catalog.||) k);
     END IF;
     RETURN NULL;
 END;
