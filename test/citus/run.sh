@@ -1876,6 +1876,32 @@ else
     diag "worker1: $tok1" "worker2: $tok2" "coordinator: $tok3" "n: $tokn" "another request: $tokx" "token table: $tokd"
 fi
 
+# The same token through two nodes at once: the second call waits for the first's token
+# row on its shard, then fails with TransactionInProgress (55S01) and writes nothing; the
+# update is applied once
+TOKC_DESC="the same ClientRequestToken through worker1 and worker2 at once: the second waits for the first, fails with 55S01, and the update is applied once"
+TOKC_REQ='[{"Update": {"TableName": "nodes_w", "Key": {"pk": "USER#tokc", "sk": "POST#tokc"}, "UpdateExpression": "ADD n :one", "ExpressionAttributeValues": {":one": 1}}}]'
+cl_psql worker1 -q -A -t -v ON_ERROR_STOP=1 -c "BEGIN" \
+    -c "SELECT singletable.transact_write('$TOKC_REQ', 'nodes-token-c') IS NOT NULL" \
+    -c "SELECT pg_sleep(2)" -c "COMMIT" >"$WORK/tokc.first" 2>&1 &
+TOKC_FIRST=$!
+sleep 0.7
+tokc_t0=$(date +%s%N)
+tokc_second=$(cl_psql worker2 -q -A -t -v VERBOSITY=verbose -c "SELECT singletable.transact_write('$TOKC_REQ', 'nodes-token-c')" 2>&1 |
+              grep -oE '^ERROR:  [0-9A-Z]{5}' || true)
+tokc_ms=$((($(date +%s%N) - tokc_t0) / 1000000))
+wait "$TOKC_FIRST"
+tokc_first=$(tr '\n' ' ' <"$WORK/tokc.first")
+tokc_n=$(cl_sql coord "SELECT singletable.get_item('nodes_w', 'USER#tokc', 'POST#tokc') ->> 'n'" 2>&1)
+tokc_retry=$(cl_sql coord "SELECT singletable.transact_write('$TOKC_REQ', 'nodes-token-c') IS NOT NULL,
+                                  singletable.get_item('nodes_w', 'USER#tokc', 'POST#tokc') ->> 'n'" 2>&1)
+if [[ $tokc_first == "t "* && $tokc_second == "ERROR:  55S01" && $tokc_ms -ge 500 && $tokc_n == 1 && $tokc_retry == "t|1" ]]; then
+    ok "$TOKC_DESC (waited $tokc_ms ms)"
+else
+    not_ok "$TOKC_DESC"
+    diag "first: $tokc_first" "second: $tokc_second after $tokc_ms ms" "n: $tokc_n" "a retry after both: $tokc_retry"
+fi
+
 expect "drop_table on the coordinator: the table's registry rows leave every node and singletable.cluster_registry" "0|0|0|0" \
     "SET client_min_messages = warning;
      \\o /dev/null
