@@ -1986,8 +1986,11 @@ expect "after the workers' sweep, the coordinator (started again) reads the 200 
 # through all at once, a transaction through a worker's).
 #
 GW_BIN=${GATEWAY:-$PGBIN/singletable-gateway}
-if [[ ! -x $GW_BIN ]] || ! python3 -c 'import boto3' 2>/dev/null; then
-    not_ok "one gateway per node: $GW_BIN and python3's boto3 are installed"
+# Debian's python3 and python3-boto3, as the gateway suite uses them (never a python3 found
+# first on PATH with another boto3)
+GW_PYTHON=("${GATEWAY_PYTHON:-/usr/bin/python3}" -I)
+if [[ ! -x $GW_BIN ]] || ! "${GW_PYTHON[@]}" -c 'import boto3' 2>/dev/null; then
+    not_ok "one gateway per node: $GW_BIN and python3-boto3 are installed"
 elif ! run "SET client_min_messages = warning;
             \\o /dev/null
             SELECT singletable.create_table('gw_nodes');
@@ -2011,7 +2014,7 @@ else
         done
         gw_port=$((gw_port + 1))
     done
-    python3 "$HERE/gateways.py" gw_nodes "${GW_URLS[@]}" >"$WORK/gateways.out" 2>&1
+    "${GW_PYTHON[@]}" "$HERE/gateways.py" gw_nodes "${GW_URLS[@]}" >"$WORK/gateways.out" 2>&1
     kill "${GW_PIDS[@]}" 2>/dev/null
     wait "${GW_PIDS[@]}" 2>/dev/null
     if ! grep -qE '^(PASS|FAIL) ' "$WORK/gateways.out"; then
