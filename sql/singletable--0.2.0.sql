@@ -505,7 +505,7 @@ LANGUAGE C CALLED ON NULL INPUT STABLE ROWS 100
 SUPPORT singletable.query_support
 AS 'MODULE_PATHNAME', 'singletable_query';
 COMMENT ON FUNCTION singletable.query(pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.int4, pg_catalog.text, pg_catalog.text, pg_catalog.text, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.jsonb, pg_catalog.text, pg_catalog.text, pg_catalog.bool, pg_catalog.bool) IS
-  'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items (not an outer LIMIT) bounds the items read; items expired by the table''s TTL are left out unless include_expired';
+  'Reads one item collection by a key condition (pk and sk_op, or DynamoDB''s KeyConditionExpression as key_condition) on the table or on the secondary index index_name, as one btree index range, in key order; filter and projection expressions apply to the items read; max_items bounds the items read (alone in FROM the call streams its rows, so an outer LIMIT stops the read too); items expired by the table''s TTL are left out unless include_expired';
 
 CREATE FUNCTION singletable.explain_query(
     table_name          pg_catalog.text,

@@ -26,6 +26,7 @@
 #include "commands/commands.h"
 #include "catalog/entity_suggest.h"
 #include "ops/direct.h"
+#include "functions/query_scan.h"
 #include "ops/entity_check.h"
 #include "guc.h"
 #include "ops/hot_keys.h"
@@ -105,6 +106,10 @@ st_guc_init(void)
 							 "Whether get_item, transact_get and a Query of a table read its primary key index directly.",
 							 "Off: they run their kept SQL statement, as they always do on a table with row-level security, a Citus table, a partitioned table or one with inheritance children, and as a Query of a secondary index does.",
 							 &st_direct_reads, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("singletable.query_scan",
+							 "Whether a call of singletable.query alone in FROM is planned as a scan that streams its rows.",
+							 "Off: it is a Function Scan, which reads every row into a tuplestore before the query sees the first, so an outer LIMIT cannot stop the read.",
+							 &st_query_scan, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	if (process_shared_preload_libraries_in_progress)
 		DefineCustomIntVariable("singletable.stats_max",
 								"Entries of singletable.table_stats kept in shared memory (of every database).",

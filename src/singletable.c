@@ -12,6 +12,7 @@
 #include "bgw/ttl_worker.h"
 #include "bgw/stream_worker.h"
 #include "planner/entity_keys.h"
+#include "functions/query_scan.h"
 
 PG_MODULE_MAGIC;
 
@@ -38,4 +39,6 @@ _PG_init(void)
 	st_stream_worker_init();
 	/* conditions on entity views' fields as index ranges */
 	st_entity_keys_init();
+	/* singletable.query in FROM streamed by a custom scan */
+	st_query_scan_init();
 }

@@ -8,6 +8,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "functions/sql_args.h"
+#include "functions/sql_items.h"
 #include "format/jsonpush.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -237,9 +238,9 @@ store_tuple(void *arg, HeapTuple tuple)
 	tuplestore_puttuple(rsinfo->setResult, tuple);
 }
 
-/* The arguments of query and query_page (0..16) */
-static void
-query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
+/* The arguments of query and query_page (0..16); query_scan.c reads a call's so */
+void
+st_sql_query_request(FunctionCallInfo fcinfo, StQueryRequest *req)
 {
 	query_request(fcinfo, req);
 	req->filter = ARG_CSTRING(8);
@@ -265,11 +266,13 @@ query_page_request(FunctionCallInfo fcinfo, StQueryRequest *req)
  *                   vals [, exclusive_start_key, index_name, key_condition,
  *                   include_expired, consistent_read]) -> SETOF item_row
  *
- * The rows are materialized in the result tuplestore (PostgreSQL reads a
- * set-returning function in FROM to its end anyway): max_items, not an
- * outer LIMIT, is what bounds the work. Every row is an item; where a read
- * cut by max_items ends is singletable.last_evaluated_key(). Before the
- * 0.2.0 install script the function has 12 arguments.
+ * Called as a function (a FunctionScan: LATERAL, ORDINALITY, the select
+ * list, singletable.query_scan off), its rows are materialized in the result
+ * tuplestore: max_items, not an outer LIMIT, bounds the work. A call alone in
+ * FROM is planned as query_scan.c's scan instead, which streams them. Every
+ * row is an item; where a read cut by max_items ends is
+ * singletable.last_evaluated_key(). Before the 0.2.0 install script the
+ * function has 12 arguments.
  */
 Datum
 singletable_query(PG_FUNCTION_ARGS)
@@ -279,12 +282,29 @@ singletable_query(PG_FUNCTION_ARGS)
 
 	/* the result type is singletable.item_row, which callers pass as expectedDesc */
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
-	query_page_request(fcinfo, &req);
-	/* a row of the table that is a row of item_row is copied as it is (ops.h) */
-	req.tuple_row = store_tuple;
-	req.tuple_desc = rsinfo->setDesc;
-	st_op_query(&req, store_row, rsinfo, NULL);
+	st_sql_query_request(fcinfo, &req);
+	st_sql_query_store(&req, rsinfo->setResult, rsinfo->setDesc);
 	return (Datum) 0;
+}
+
+/*
+ * The rows of Query req, all of them, into store (columns desc, those of
+ * singletable.item_row): singletable.query's result, and query_scan.c's
+ * where it cannot stream.
+ */
+void
+st_sql_query_store(StQueryRequest *req, Tuplestorestate *store, TupleDesc desc)
+{
+	ReturnSetInfo rsinfo;
+
+	/* store_row and store_tuple read these two of a function's result info */
+	memset(&rsinfo, 0, sizeof(rsinfo));
+	rsinfo.setResult = store;
+	rsinfo.setDesc = desc;
+	/* a row of the table that is a row of item_row is copied as it is (ops.h) */
+	req->tuple_row = store_tuple;
+	req->tuple_desc = desc;
+	st_op_query(req, store_row, &rsinfo, NULL);
 }
 
 /* The items of a page, collected in memory that outlives each row's */
@@ -359,7 +379,7 @@ singletable_query_page(PG_FUNCTION_ARGS)
 	StReadResult res;
 	PageItems	p;
 
-	query_page_request(fcinfo, &req);
+	st_sql_query_request(fcinfo, &req);
 	req.page = true;
 	page_items_init(&p);
 	st_op_query(&req, page_row, &p, &res);
@@ -383,7 +403,7 @@ singletable_estimate_query(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "estimate_query must return a row");
-	query_page_request(fcinfo, &req);
+	st_sql_query_request(fcinfo, &req);
 	st_op_estimate_query(&req, &est);
 	values[0] = Int64GetDatum(est.items);
 	values[1] = Int64GetDatum(est.bytes);

@@ -47,6 +47,7 @@ typedef struct DirectRead
 	AttrNumber	item_att;
 	IndexScanDesc scan;
 	TupleTableSlot *slot;		/* the heap's rows */
+	bool		own_slot;		/* slot is the read's (dropped at its end) */
 } DirectRead;
 
 /* The column named name of rel (not dropped), or InvalidAttrNumber */
@@ -178,10 +179,11 @@ check_privileges(DirectRead *d)
 /*
  * Opens tab for a direct read (what: the operation, for the DEBUG1 line
  * that says which path ran); false, with the relations closed, when the
- * read must run its statement.
+ * read must run its statement (said in DEBUG1 only if say_refusal: a
+ * caller that then runs the statement path, which says it, does not).
  */
 static bool
-direct_begin(StTable *tab, DirectRead *d, const char *what)
+direct_begin(StTable *tab, DirectRead *d, const char *what, bool say_refusal)
 {
 	const char *why;
 
@@ -192,9 +194,10 @@ direct_begin(StTable *tab, DirectRead *d, const char *what)
 	if (why != NULL)
 	{
 		table_close(d->heap, NoLock);
-		ereport(DEBUG1,
-				(errmsg_internal("singletable: %s of table \"%s\" runs its statement: %s",
-								 what, tab->relname, why)));
+		if (say_refusal)
+			ereport(DEBUG1,
+					(errmsg_internal("singletable: %s of table \"%s\" runs its statement: %s",
+									 what, tab->relname, why)));
 		return false;
 	}
 	ereport(DEBUG1,
@@ -235,13 +238,18 @@ key_init(DirectRead *d, ScanKey key, AttrNumber col, StKeyType kt, StrategyNumbe
 						   d->index->rd_indcollation[col - 1], key_proc(kt, strategy), value);
 }
 
-/* Starts the scan of the index with keys, under the active snapshot (as the executor's) */
+/*
+ * Starts the scan of the index with keys, under the active snapshot (as the
+ * executor's), its rows fetched into slot (a heap tuple slot of the caller's,
+ * left to it at the end) or, when NULL, into a slot of the table's own.
+ */
 static void
-direct_scan(DirectRead *d, ScanKey keys, int nkeys)
+direct_scan(DirectRead *d, ScanKey keys, int nkeys, TupleTableSlot *slot)
 {
 	d->scan = index_beginscan(d->heap, d->index, GetActiveSnapshot(), nkeys, 0);
 	index_rescan(d->scan, keys, nkeys, NULL, 0);
-	d->slot = table_slot_create(d->heap, NULL);
+	d->own_slot = slot == NULL;
+	d->slot = slot ? slot : table_slot_create(d->heap, NULL);
 }
 
 /* The next row of the scan in direction dir, or false */
@@ -261,7 +269,7 @@ direct_next(DirectRead *d, ScanDirection dir)
 static void
 direct_end(DirectRead *d)
 {
-	if (d->slot)
+	if (d->slot && d->own_slot)
 		ExecDropSingleTupleTableSlot(d->slot);
 	if (d->scan)
 		index_endscan(d->scan);
@@ -282,12 +290,12 @@ st_direct_get(StTable *tab, Datum *values, const char *what, bool spi, Jsonb **i
 	ScanKeyData keys[2];
 	int			nkeys = 0;
 
-	if (!direct_begin(tab, &d, what))
+	if (!direct_begin(tab, &d, what, true))
 		return false;
 	key_init(&d, &keys[nkeys++], 1, tab->pk_type, BTEqualStrategyNumber, values[0]);
 	if (tab->sk_name)
 		key_init(&d, &keys[nkeys++], 2, tab->sk_type, BTEqualStrategyNumber, values[1]);
-	direct_scan(&d, keys, nkeys);
+	direct_scan(&d, keys, nkeys, NULL);
 	*item = NULL;
 	/* a key matches at most one row: the statement stops after one too (tcount 1) */
 	if (direct_next(&d, ForwardScanDirection))
@@ -314,7 +322,7 @@ st_direct_get(StTable *tab, Datum *values, const char *what, bool spi, Jsonb **i
  * caller takes them (its columns are tuple_desc's), the items are returned
  * unprojected, and the table's columns are exactly tuple_desc's: (pk, sk,
  * item) in that order, of the same types (varlena ones), none dropped, and
- * the slot a heap table's. Then a row of the table is laid out as a tuple
+ * its slots a heap table's. Then a row of the table is laid out as a tuple
  * of tuple_desc formed from the same values (heap_form_tuple lays out both,
  * attribute by attribute, by type): a copy of it is the row the function
  * would store, if its values are those the row function would get
@@ -327,7 +335,7 @@ rows_pass(DirectRead *d, StQueryReceiver *recv)
 	TupleDesc	heapdesc = RelationGetDescr(d->heap);
 
 	if (recv->tuple_row == NULL || desc == NULL || recv->qa->projection != NULL ||
-		recv->pk_text == NULL || d->slot->tts_ops != &TTSOpsBufferHeapTuple)
+		recv->pk_text == NULL || table_slot_callbacks(d->heap) != &TTSOpsBufferHeapTuple)
 		return false;
 	if (desc->natts != 3 || heapdesc->natts != 3 ||
 		d->pk_att != 1 || d->sk_att != 2 || d->item_att != 3)
@@ -377,88 +385,168 @@ tuple_passes(DirectRead *d, const char *pk_data, uint32 pk_len)
 	return tuple;
 }
 
-/*
- * A Query of the table: the key range of qa (as st_query_sql writes it:
- * pk = $1, the sort key condition on $2 / $3, after the start key $4) read
- * in direction forward, each row handed to recv as the statement's row
- * (sk, item) would be (st_query_receive_row: the values, without a slot)
- * until it says stop; max_items is recv's (the
- * statement's LIMIT $5 is the same number). False when the table must be
- * read through its statement.
- */
-bool
-st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *recv)
+/* A direct read of a Query's key range, row by row (direct.h) */
+struct StDirectQuery
 {
 	DirectRead	d;
+	StQueryReceiver *recv;
+	ScanDirection dir;
+	bool		pass;			/* rows may go to recv->tuple_row (rows_pass) */
+	const char *pk_data;		/* the query's partition key, for tuple_passes */
+	uint32		pk_len;
+};
+
+/*
+ * Opens tab for the direct read of a Query: NULL (nothing read; DEBUG1 says
+ * why only if say_refusal) when the table must be read through its
+ * statement.
+ */
+StDirectQuery *
+st_direct_query_open(StTable *tab, bool say_refusal)
+{
+	StDirectQuery *q = palloc0(sizeof(StDirectQuery));
+
+	if (!direct_begin(tab, &q->d, "query", say_refusal))
+	{
+		pfree(q);
+		return NULL;
+	}
+	return q;
+}
+
+/*
+ * Starts the direct read q of a Query of the table: the key range of qa (as
+ * st_query_sql writes it: pk = $1, the sort key condition on $2 / $3, after
+ * the start key $4) in direction forward, its rows for recv (max_items is
+ * recv's; the statement's LIMIT $5 is the same number). With slot (a heap
+ * tuple slot of recv->tuple_desc's columns), rows that may go to
+ * recv->tuple_row as the table stores them are fetched into it, and
+ * tuple_row only hears of them.
+ */
+void
+st_direct_query_start(StDirectQuery *q, StTable *tab, StQueryArgs *qa, bool forward,
+					  StQueryReceiver *recv, TupleTableSlot *slot)
+{
+	DirectRead *d = &q->d;
 	ScanKeyData keys[4];
 	int			nkeys = 0;
 	StKeyType	skt = tab->sk_type;
-	ScanDirection dir = forward ? ForwardScanDirection : BackwardScanDirection;
-	bool		pass;
-	const char *pk_data;
-	uint32		pk_len;
 
-	if (!direct_begin(tab, &d, "query"))
-		return false;
-	key_init(&d, &keys[nkeys++], 1, tab->pk_type, BTEqualStrategyNumber, qa->values[0]);
+	q->recv = recv;
+	q->dir = forward ? ForwardScanDirection : BackwardScanDirection;
+	key_init(d, &keys[nkeys++], 1, tab->pk_type, BTEqualStrategyNumber, qa->values[0]);
 	switch (qa->op)
 	{
 		case ST_SK_NONE:
 			break;
 		case ST_SK_EQ:
-			key_init(&d, &keys[nkeys++], 2, skt, BTEqualStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTEqualStrategyNumber, qa->values[1]);
 			break;
 		case ST_SK_LT:
-			key_init(&d, &keys[nkeys++], 2, skt, BTLessStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTLessStrategyNumber, qa->values[1]);
 			break;
 		case ST_SK_LE:
-			key_init(&d, &keys[nkeys++], 2, skt, BTLessEqualStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTLessEqualStrategyNumber, qa->values[1]);
 			break;
 		case ST_SK_GT:
-			key_init(&d, &keys[nkeys++], 2, skt, BTGreaterStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTGreaterStrategyNumber, qa->values[1]);
 			break;
 		case ST_SK_GE:
-			key_init(&d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
 			break;
 		case ST_SK_BETWEEN:
-			key_init(&d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
-			key_init(&d, &keys[nkeys++], 2, skt, BTLessEqualStrategyNumber, qa->values[2]);
+			key_init(d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTLessEqualStrategyNumber, qa->values[2]);
 			break;
 		case ST_SK_RANGE:
-			key_init(&d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
-			key_init(&d, &keys[nkeys++], 2, skt, BTLessStrategyNumber, qa->values[2]);
+			key_init(d, &keys[nkeys++], 2, skt, BTGreaterEqualStrategyNumber, qa->values[1]);
+			key_init(d, &keys[nkeys++], 2, skt, BTLessStrategyNumber, qa->values[2]);
 			break;
 		default:
 			elog(ERROR, "unknown sort key operator %d", qa->op);
 	}
 	if (qa->has_start)
-		key_init(&d, &keys[nkeys++], 2, skt,
+		key_init(d, &keys[nkeys++], 2, skt,
 				 forward ? BTGreaterStrategyNumber : BTLessStrategyNumber, qa->values[3]);
 	Assert(nkeys <= lengthof(keys));
 
-	direct_scan(&d, keys, nkeys);
-	pass = rows_pass(&d, recv);
-	pk_data = pass ? VARDATA_ANY(recv->pk_text) : NULL;
-	pk_len = pass ? VARSIZE_ANY_EXHDR(recv->pk_text) : 0;
-	while (direct_next(&d, dir))
-	{
-		bool		more;
+	q->pass = rows_pass(d, recv);
+	/* the caller's slot holds the table's rows only where they are its rows */
+	direct_scan(d, keys, nkeys, q->pass && slot != NULL ? slot : NULL);
+	q->pk_data = q->pass ? VARDATA_ANY(recv->pk_text) : NULL;
+	q->pk_len = q->pass ? VARSIZE_ANY_EXHDR(recv->pk_text) : 0;
+}
 
-		CHECK_FOR_INTERRUPTS();
-		/* the row's columns up to the last one read, deformed once */
-		slot_getsomeattrs(d.slot, Max(d.sk_att, d.item_att));
-		recv->tuple = pass ? tuple_passes(&d, pk_data, pk_len) : NULL;
-		/* the statement's row: (sk, item), sk NULL without a sort key */
-		if (d.sk_att != InvalidAttrNumber)
-			more = st_query_receive_row(recv, d.slot->tts_values[d.sk_att - 1],
-										d.slot->tts_isnull[d.sk_att - 1],
-										d.slot->tts_values[d.item_att - 1]);
-		else
-			more = st_query_receive_row(recv, (Datum) 0, true, d.slot->tts_values[d.item_att - 1]);
-		recv->tuple = NULL;
-		if (!more)
-			break;
-	}
-	direct_end(&d);
+/*
+ * Reads the next row of q and hands it to the receiver: false when the range
+ * has no more rows (nothing handed on), else true with *more whether the
+ * receiver goes on.
+ */
+bool
+st_direct_query_next(StDirectQuery *q, bool *more)
+{
+	DirectRead *d = &q->d;
+	StQueryReceiver *recv = q->recv;
+
+	if (!direct_next(d, q->dir))
+		return false;
+	CHECK_FOR_INTERRUPTS();
+	/* the row's columns up to the last one read, deformed once */
+	slot_getsomeattrs(d->slot, Max(d->sk_att, d->item_att));
+	recv->tuple = q->pass ? tuple_passes(d, q->pk_data, q->pk_len) : NULL;
+	/* the statement's row: (sk, item), sk NULL without a sort key */
+	if (d->sk_att != InvalidAttrNumber)
+		*more = st_query_receive_row(recv, d->slot->tts_values[d->sk_att - 1],
+									 d->slot->tts_isnull[d->sk_att - 1],
+									 d->slot->tts_values[d->item_att - 1]);
+	else
+		*more = st_query_receive_row(recv, (Datum) 0, true, d->slot->tts_values[d->item_att - 1]);
+	recv->tuple = NULL;
+	return true;
+}
+
+/*
+ * The stored item of the row q read last (detoasted, in the current memory
+ * context), or NULL: what a read stopped after it leaves as its
+ * LastEvaluatedKey.
+ */
+Jsonb *
+st_direct_query_last_item(StDirectQuery *q)
+{
+	DirectRead *d = &q->d;
+	bool		isnull;
+	Datum		v;
+
+	if (d->slot == NULL || TTS_EMPTY(d->slot))
+		return NULL;
+	v = slot_getattr(d->slot, d->item_att, &isnull);
+	return isnull ? NULL : DatumGetJsonbP(v);
+}
+
+/* Ends the direct read q (the locks stay, as the executor's) */
+void
+st_direct_query_end(StDirectQuery *q)
+{
+	direct_end(&q->d);
+	pfree(q);
+}
+
+/*
+ * A Query of the table read directly to its end, or until the receiver
+ * says stop (st_direct_query_start). False when the table must be read
+ * through its statement.
+ */
+bool
+st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *recv)
+{
+	StDirectQuery *q = st_direct_query_open(tab, true);
+	bool		more = true;
+
+	if (q == NULL)
+		return false;
+	st_direct_query_start(q, tab, qa, forward, recv, NULL);
+	while (more && st_direct_query_next(q, &more))
+		;
+	st_direct_query_end(q);
 	return true;
 }

@@ -29,4 +29,21 @@ extern bool st_direct_get(StTable *tab, Datum *values, const char *what, bool sp
  */
 extern bool st_direct_query(StTable *tab, StQueryArgs *qa, bool forward, StQueryReceiver *recv);
 
+/*
+ * The same read row by row (a Query streamed into a slot, ops.h): open
+ * returns NULL (nothing read; DEBUG1 says why only if say_refusal) when the
+ * table must be read through its statement; start begins the scan; with slot (a heap tuple slot of recv->tuple_desc's columns),
+ * rows that may go to recv->tuple_row as the table stores them are fetched
+ * into it. next hands one row to recv: false when the range has no more,
+ * else true with *more whether recv goes on. last_item is the stored item
+ * of the row read last, or NULL.
+ */
+typedef struct StDirectQuery StDirectQuery;
+extern StDirectQuery *st_direct_query_open(StTable *tab, bool say_refusal);
+extern void st_direct_query_start(StDirectQuery *q, StTable *tab, StQueryArgs *qa, bool forward,
+								  StQueryReceiver *recv, TupleTableSlot *slot);
+extern bool st_direct_query_next(StDirectQuery *q, bool *more);
+extern Jsonb *st_direct_query_last_item(StDirectQuery *q);
+extern void st_direct_query_end(StDirectQuery *q);
+
 #endif

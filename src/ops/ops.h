@@ -16,6 +16,7 @@
 
 #include "access/htup.h"
 #include "access/tupdesc.h"
+#include "executor/tuptable.h"
 #include "utils/jsonb.h"
 
 #include "catalog/registry.h"
@@ -188,6 +189,27 @@ extern void st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg,
 extern char *st_op_explain_query(const StQueryRequest *req, bool analyze);
 extern void st_op_scan(const StScanRequest *req, StQueryRowFn row, void *arg,
 					   StReadResult *result);
+
+/*
+ * A Query streamed row by row into a slot, for singletable.query in FROM
+ * (functions/query_scan.c): no row is read before the first is asked for,
+ * and a caller that stops asking (an outer LIMIT) stops the read.
+ *   - begin opens the table, checks the request as st_op_query does and
+ *     starts the read; NULL (nothing read, nothing counted) where the
+ *     Query must run through its statement, as st_op_query runs it (a
+ *     secondary index, row-level security, a Citus table: direct.c);
+ *   - next puts the next item's row (pk, sk, item) into out, a heap tuple
+ *     slot of singletable.item_row's columns (req->tuple_desc), and says
+ *     true; false at the end;
+ *   - end counts what the read consumed, as st_op_query's end does, and
+ *     leaves its LastEvaluatedKey: where max_items cut it, or, when the
+ *     caller stopped before the end, the key of the item read last.
+ * The stream lives in the memory context begin was called in.
+ */
+typedef struct StQueryStream StQueryStream;
+extern StQueryStream *st_query_stream_begin(const StQueryRequest *req, TupleTableSlot *out);
+extern bool st_query_stream_next(StQueryStream *s);
+extern void st_query_stream_end(StQueryStream *s);
 
 /*
  * The LastEvaluatedKey of this session's last Query or Scan (a copy), or

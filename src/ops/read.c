@@ -23,6 +23,8 @@
 #include "utils/memutils.h"
 #include "tcop/tcopprot.h"
 #include "utils/plancache.h"
+#include "utils/snapmgr.h"
+#include "access/htup_details.h"
 
 #include "utils/errors.h"
 #include "ops/estimate.h"
@@ -1213,6 +1215,119 @@ st_op_query(const StQueryRequest *req, StQueryRowFn row, void *arg, StReadResult
 	run_query_statement(tab, &qa, req->forward, &recv);
 	st_query_receiver_end(&recv, result);
 	SPI_finish();
+}
+
+/* A Query streamed into a slot (ops.h) */
+struct StQueryStream
+{
+	StQueryArgs qa;
+	StQueryReceiver recv;
+	StDirectQuery *dq;
+	TupleTableSlot *out;
+	Snapshot	snapshot;		/* the read's, registered while it runs */
+	bool		delivered;		/* the last row read went into out */
+	bool		done;			/* read to its end or to max_items */
+};
+
+/* A row of the stream that is not the table's as it is: its values, formed into out */
+static bool
+stream_row(void *arg, text *pk, text *sk, Jsonb *item, int64 *size)
+{
+	StQueryStream *s = (StQueryStream *) arg;
+	Datum		values[3] = {PointerGetDatum(pk), PointerGetDatum(sk), PointerGetDatum(item)};
+	bool		nulls[3] = {pk == NULL, sk == NULL, item == NULL};
+
+	/* copied into the slot's memory (the row's own is reset before the next) */
+	ExecForceStoreHeapTuple(heap_form_tuple(s->out->tts_tupleDescriptor, values, nulls),
+							s->out, true);
+	s->delivered = true;
+	return false;
+}
+
+/* A row of the stream that is the table's: the direct read fetched it into out */
+static void
+stream_tuple(void *arg, HeapTuple tuple)
+{
+	StQueryStream *s = (StQueryStream *) arg;
+
+	s->delivered = true;
+}
+
+StQueryStream *
+st_query_stream_begin(const StQueryRequest *req, TupleTableSlot *out)
+{
+	StQueryStream *s;
+	StTable    *tab;
+	StExprEnv  *env;
+	StDirectQuery *dq;
+
+	/* a secondary index is read through its statement (st_op_query) */
+	if (req->index_name != NULL)
+		return NULL;
+	tab = st_table_open_read(req->tab, req->table_name);
+	/* before anything is checked or said, so that st_op_query does it once */
+	dq = st_direct_query_open(tab, false);
+	if (dq == NULL)
+		return NULL;
+	/* not zeroed: parse_request_keys and st_query_receiver_init set qa and recv */
+	s = palloc(sizeof(StQueryStream));
+	s->dq = dq;
+	s->delivered = false;
+	s->done = false;
+	parse_request_keys(tab, req, &s->qa, &env);
+	Assert(s->qa.index == NULL);
+	st_hot_keys_record(tab, false, s->qa.pk_display);
+	st_read_expressions(env, req->filter, SE_QUERY_FILTER, req->projection, &s->qa);
+	st_query_receiver_init(&s->recv, tab, &s->qa, req->max_items, req->include_expired,
+						   ST_STAT_QUERY, req->consistent_read, req->page, query_receive,
+						   stream_row, s);
+	s->recv.tuple_row = stream_tuple;
+	s->recv.tuple_desc = out->tts_tupleDescriptor;
+	s->out = out;
+	/* the scan keeps it: registered for as long as the stream runs */
+	s->snapshot = RegisterSnapshot(GetActiveSnapshot());
+	st_direct_query_start(dq, tab, &s->qa, req->forward, &s->recv, out);
+	return s;
+}
+
+bool
+st_query_stream_next(StQueryStream *s)
+{
+	bool		more;
+
+	while (!s->done)
+	{
+		s->delivered = false;
+		if (!st_direct_query_next(s->dq, &more))
+			s->done = true;
+		else if (!more)
+			s->done = true;		/* max_items: this row is the last */
+		if (s->delivered)
+			return true;
+	}
+	ExecClearTuple(s->out);
+	return false;
+}
+
+void
+st_query_stream_end(StQueryStream *s)
+{
+	/* stopped by its caller: the read ends after the item it read last */
+	if (!s->done && s->recv.last_key == NULL && s->recv.evaluated > 0)
+	{
+		Jsonb	   *last = st_direct_query_last_item(s->dq);
+
+		if (last)
+		{
+			MemoryContext old = MemoryContextSwitchTo(s->recv.callcxt);
+
+			s->recv.last_key = pick_attrs(last, s->recv.key_names, s->recv.n_key_names);
+			MemoryContextSwitchTo(old);
+		}
+	}
+	st_direct_query_end(s->dq);
+	UnregisterSnapshot(s->snapshot);
+	st_query_receiver_end(&s->recv, NULL);
 }
 
 /* Passes nothing on: an estimate only sizes the rows */

@@ -1,11 +1,11 @@
 /*
  * query_support.c — planner support for singletable.query: a row estimate.
  *
- * PostgreSQL reads a set-returning function in FROM to its end before the
- * rest of the query sees a row (FunctionScan materializes), so an outer
- * LIMIT cannot stop singletable.query early: max_items does. What the
- * planner can be given is a row estimate, so that joins and sorts around a
- * query are planned for the collection's size rather than a constant:
+ * A call alone in FROM streams its rows (functions/query_scan.c); one that
+ * is not (LATERAL, ORDINALITY, singletable.query_scan off) is a FunctionScan,
+ * which reads the call to its end first. Either way the planner is given a
+ * row estimate, so that joins and sorts around a query are planned for the
+ * collection's size rather than a constant:
  *   - max_items given as a constant: at most that many rows;
  *   - otherwise, for a constant table name the caller may read: the table's
  *     rows per partition key, reltuples / n_distinct(pk) from ANALYZE's
