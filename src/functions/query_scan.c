@@ -26,9 +26,10 @@
  *   - it references no other FROM item (LATERAL keeps the FunctionScan:
  *     its arguments would be parameters of a nested loop), and the query
  *     reads its columns, not its row as a whole value;
- *   - the query and every query it is part of is a plain SELECT without
- *     FOR UPDATE/SHARE (a re-check of a concurrently updated row re-reads
- *     FROM items: EvalPlanQual, which a function's copied row serves);
+ *   - the query and every query it is part of is a SELECT without FOR
+ *     UPDATE/SHARE or an INSERT (a re-check of a concurrently updated row
+ *     in UPDATE, DELETE, MERGE or a locking SELECT re-reads FROM items:
+ *     EvalPlanQual, which a function's copied row serves);
  *   - singletable.query_scan is on.
  * A rescan (the inner side of a nested loop, a correlated subquery) reads
  * again; the planner knows a rescan costs a read and materializes where
@@ -129,13 +130,18 @@ is_query_function(Oid funcid)
 	return flinfo.fn_addr == singletable_query;
 }
 
-/* Whether the query being planned, and every query it is part of, is a plain SELECT */
+/*
+ * Whether the query being planned, and every query it is part of, is a
+ * SELECT without FOR UPDATE/SHARE or an INSERT: statements whose rows are
+ * never re-checked by EvalPlanQual (UPDATE, DELETE, MERGE and locking
+ * SELECTs re-read their FROM items' rows for a concurrently updated row).
+ */
 static bool
-plain_select(PlannerInfo *root)
+no_recheck(PlannerInfo *root)
 {
 	for (PlannerInfo *r = root; r != NULL; r = r->parent_root)
-		if (r->parse->commandType != CMD_SELECT || r->parse->rowMarks != NIL ||
-			r->rowMarks != NIL)
+		if ((r->parse->commandType != CMD_SELECT && r->parse->commandType != CMD_INSERT) ||
+			r->parse->rowMarks != NIL || r->rowMarks != NIL)
 			return false;
 	return true;
 }
@@ -173,7 +179,7 @@ streamable_call(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 	if (!IsA(rtfunc->funcexpr, FuncExpr))
 		return NULL;
 	call = (FuncExpr *) rtfunc->funcexpr;
-	if (!call->funcretset || !is_query_function(call->funcid) || !plain_select(root) ||
+	if (!call->funcretset || !is_query_function(call->funcid) || !no_recheck(root) ||
 		whole_row_used(rel))
 		return NULL;
 	/* singletable.item_row: (pk text, sk text, item jsonb), which the stream writes */

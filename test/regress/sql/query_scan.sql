@@ -51,6 +51,13 @@ EXPLAIN (COSTS OFF) UPDATE qs_target t SET seen = seen + 1 FROM singletable.quer
 EXPLAIN (COSTS OFF) SELECT * FROM qs_target t, singletable.query('qs_s', 'U#2') q WHERE q.sk = t.sk FOR UPDATE OF t;
 UPDATE qs_target t SET seen = seen + 1 FROM singletable.query('qs_s', 'U#2') q WHERE q.sk = t.sk;
 SELECT sum(seen) AS updated FROM qs_target;
+-- INSERT ... SELECT streams (nothing re-checks its rows)
+CREATE TABLE qs_copy (pk text, sk text, item jsonb);
+EXPLAIN (COSTS OFF) INSERT INTO qs_copy SELECT * FROM singletable.query('qs_s', 'U#1') LIMIT 5;
+INSERT INTO qs_copy SELECT * FROM singletable.query('qs_s', 'U#1') LIMIT 5;
+SELECT string_agg(sk, ',' ORDER BY sk) AS copied FROM qs_copy;
+WITH c AS (INSERT INTO qs_copy SELECT * FROM singletable.query('qs_s', 'U#2') RETURNING sk)
+SELECT count(*) AS copied FROM c;
 
 -- the same rows both ways: one call, run with the scan and as a Function Scan
 CREATE FUNCTION qs_both(call text, OUT same bool, OUT n int) LANGUAGE plpgsql AS $$
@@ -198,7 +205,7 @@ SELECT count(*) AS after_error FROM singletable.query('qs_s', 'U#1');
 
 -- cleanup
 DROP FUNCTION qs_both(text);
-DROP TABLE qs_cases, qs_target;
+DROP TABLE qs_cases, qs_target, qs_copy;
 SELECT singletable.drop_table('qs_s');
 SELECT singletable.drop_table('qs_n');
 SELECT singletable.drop_table('qs_p');
