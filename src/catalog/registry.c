@@ -238,6 +238,27 @@ st_spi_connected(void)
 	return SPI_unregister_relation(spi_probe_name) != SPI_ERROR_UNCONNECTED;
 }
 
+/*
+ * Whether the len bytes at p are an unqualified name that SQL's identifier
+ * rules leave as it is: lower-case ASCII letters, digits and underscores,
+ * shorter than NAMEDATALEN (no quotes, dots, spaces, upper case to fold or
+ * truncation to warn of).
+ */
+static inline bool
+plain_name(const char *p, int len)
+{
+	if (len <= 0 || len >= NAMEDATALEN)
+		return false;
+	for (int i = 0; i < len; i++)
+	{
+		char		c = p[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return true;
+}
+
 /* Resolves a (possibly schema-qualified) table name; NULL-safe error text. */
 RangeVar *
 st_name_to_rangevar(text *name)
@@ -246,6 +267,9 @@ st_name_to_rangevar(text *name)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("table_name must not be NULL")));
+	/* the commonest name, as textToQualifiedNameList would read it, without its list */
+	if (plain_name(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name)))
+		return makeRangeVar(NULL, pnstrdup(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name)), -1);
 	return makeRangeVarFromNameList(textToQualifiedNameList(name));
 }
 

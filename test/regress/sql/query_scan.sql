@@ -193,6 +193,14 @@ EXECUTE qs_p('K2', 1);
 RESET plan_cache_mode;
 DEALLOCATE qs_p;
 
+-- a table name is read as SQL reads it: a plain lower-case name as it is, any other form
+-- (upper case folded, spaces trimmed, a schema, quotes) parsed; all of these are qs_s
+SELECT n, (SELECT count(*) FROM singletable.query(n, 'U#2')) AS items
+  FROM unnest(ARRAY['qs_s', 'QS_S', ' qs_s ', 'public.qs_s', '"qs_s"', 'public."qs_s"']) n;
+SELECT count(*) FROM singletable.query('"QS_S"', 'U#2');
+SELECT count(*) FROM singletable.query(repeat('q', 64), 'U#2');
+SELECT count(*) FROM singletable.query('', 'U#2');
+
 -- errors are the function's, with nothing read
 SELECT * FROM singletable.query('qs_nope', 'U#1');
 SELECT * FROM singletable.query('qs_s', 'U#1', max_items => 0);
