@@ -40,7 +40,6 @@
 
 #include "access/htup_details.h"
 #include "access/sysattr.h"
-#include "catalog/pg_proc.h"
 #include "catalog/pg_type_d.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
@@ -56,7 +55,6 @@
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 #include "utils/tuplestore.h"
@@ -117,17 +115,18 @@ static const CustomExecMethods query_exec_methods = {
 	.ExplainCustomScan = explain_query_scan,
 };
 
-/* Whether funcid is singletable.query: its C function is this library's singletable_query */
+/*
+ * Whether funcid is singletable.query: its C function is this library's
+ * singletable_query, called on NULL input (the scan reads NULL arguments as
+ * the function does) and returning a set. One catalog lookup (fmgr_info).
+ */
 static bool
 is_query_function(Oid funcid)
 {
 	FmgrInfo	flinfo;
 
-	if (!get_func_retset(funcid) || func_strict(funcid) ||
-		get_func_prokind(funcid) != PROKIND_FUNCTION)
-		return false;
 	fmgr_info(funcid, &flinfo);
-	return flinfo.fn_addr == singletable_query;
+	return flinfo.fn_addr == singletable_query && flinfo.fn_retset && !flinfo.fn_strict;
 }
 
 /*
