@@ -6,6 +6,8 @@
 #
 #   test/bench/pairs_callgrind.sh [CALLS]     (default 400 calls of each script)
 #   DDB_CG_REF=<rev> test/bench/pairs_callgrind.sh   the extension of commit <rev> instead
+#   DDB_CG_SETTINGS="singletable.track_capacity = off" test/bench/pairs_callgrind.sh
+#                                    one more server setting (what a feature's work costs)
 #
 # Builds and installs the extension (PG_CONFIG honoured: pass your stage's), starts a throwaway
 # server with test/lib.sh, loads the benchmark's data generator (sql/setup.sql) with 100
@@ -49,7 +51,8 @@ if [[ ${DDB_CG_NOBUILD:-0} != 1 ]]; then
     make -C "$SRC" install PG_CONFIG="$PG_CONFIG" >/dev/null || { echo "install failed" >&2; exit 1; }
 fi
 psql() { "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
-st_start_server "shared_buffers = 256MB" "singletable.ttl_enabled = off" "autovacuum = off" >/dev/null ||
+st_start_server "shared_buffers = 256MB" "singletable.ttl_enabled = off" "autovacuum = off" \
+    ${DDB_CG_SETTINGS:+"$DDB_CG_SETTINGS"} >/dev/null ||
     { echo "server failed" >&2; exit 1; }
 psql -c "CREATE EXTENSION singletable" >/dev/null
 psql -f "$HERE/sql/setup.sql" >/dev/null
